@@ -1,0 +1,33 @@
+"""SQL functions evalhouse registers on every connection it opens (CLI ``sql`` and the Python API).
+
+    $ evalhouse sql "select mean_flux_weight(list(head order by dependent)) from edges
+                     where corpus = 'sample' and position = 1"
+
+Nothing stored in the warehouse depends on them: results that need Python are materialised at
+ingest, so plain DuckDB clients read every view without these functions.
+"""
+
+from __future__ import annotations
+
+from evalhouse.analysis import trees
+
+# name -> (python function, parameter types, return type), types as DuckDB type strings
+FUNCTIONS = {
+    "flux_weights": (trees.flux_weights, ["INTEGER[]"], "INTEGER[]"),
+    "flux_sizes": (trees.flux_sizes, ["INTEGER[]"], "INTEGER[]"),
+    "mean_flux_weight": (trees.mean_flux_weight, ["INTEGER[]"], "DOUBLE"),
+    "is_projective": (trees.is_projective, ["INTEGER[]"], "BOOLEAN"),
+}
+
+
+def register_udfs(con) -> None:
+    """Register every evalhouse SQL function on a DuckDB connection (idempotent)."""
+    import duckdb
+
+    for name, (fn, params, ret) in FUNCTIONS.items():
+        try:
+            con.remove_function(name)
+        except (duckdb.InvalidInputException, duckdb.CatalogException):
+            pass
+        con.create_function(name, fn, [duckdb.sqltype(p) for p in params], duckdb.sqltype(ret),
+                            null_handling="special", exception_handling="default", side_effects=False)

@@ -1,0 +1,3 @@
+from evalhouse.cli import main
+
+main()

@@ -1,0 +1,166 @@
+"""Reading source files: one streaming pass that hashes, validates bytes and normalises.
+
+Every loader goes through :func:`open_source`.  It streams the file (or any binary handle, such as
+standard input) in blocks, so pipes work and memory stays flat, and it
+
+* computes the SHA-256 of the bytes as read (recorded in ``corpora.sha256``);
+* rejects what is not text: an empty file, a NUL byte (binary file), other C0 control
+  characters, and bytes that are not UTF-8 -- each with the line it is on;
+* accepts and normalises, recording what it did: a UTF-8 byte-order mark (removed) and CRLF
+  line ends (turned into LF).  A carriage return that is not followed by a line feed is
+  an error: it would silently change the line structure.
+
+When the bytes are already canonical the original path is handed on untouched (the fast path:
+DuckDB reads it directly); otherwise a normalised copy is spooled to a temporary file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterator
+
+from .errors import InputError
+
+BLOCK = 1 << 22
+BOM = b"\xef\xbb\xbf"
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass
+class Source:
+    """A validated UTF-8 text file ready for DuckDB: ``path`` is canonical (LF, no BOM)."""
+
+    name: str  # what error messages call it (the path as given, or "<stdin>")
+    path: str  # a file DuckDB can read: the original or a normalised temporary copy
+    sha256: str
+    size: int
+    ends_with_newline: bool
+    normalisations: list[str] = field(default_factory=list)
+
+
+def _copy_prefix(path: str, out, start: int, stop: int) -> None:
+    """Copy bytes [start, stop) of ``path`` (already validated, canonical) into ``out``."""
+    with open(path, "rb") as again:
+        again.seek(start)
+        remaining = stop - start
+        while remaining > 0:
+            chunk = again.read(min(BLOCK, remaining))
+            if not chunk:
+                break
+            out.write(chunk)
+            remaining -= len(chunk)
+
+
+def _line_of(data: bytes, offset: int, lines_before: int) -> int:
+    return lines_before + data.count(b"\n", 0, offset) + 1
+
+
+@contextmanager
+def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[Source]:
+    """Validate and (when needed) normalise a text source; yields a :class:`Source`."""
+    if isinstance(path_or_handle, (str, os.PathLike)):
+        name = name or os.fspath(path_or_handle)
+        try:
+            handle = open(path_or_handle, "rb")
+        except OSError as err:
+            raise InputError(name, None, f"cannot read: {err.strerror or err}") from None
+        owns = True
+        original_path: str | None = os.fspath(path_or_handle)
+    else:
+        handle, owns, original_path = path_or_handle, False, None
+        name = name or getattr(path_or_handle, "name", "<stream>")
+    spool = None
+    try:
+        digest = hashlib.sha256()
+        decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        lines_before = 0
+        size = 0
+        first = True
+        pending_cr = False
+        saw_crlf = False
+        saw_bom = False
+        last_byte = b""
+        # Without a BOM or CR we never need a copy, unless the input is a stream.
+        if original_path is None:
+            spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
+        while True:
+            block = handle.read(BLOCK)
+            if not block:
+                break
+            digest.update(block)
+            size += len(block)
+            data = block
+            if first:
+                first = False
+                if data.startswith(BOM):
+                    saw_bom = True
+                    data = data[len(BOM):]
+            bad = _CONTROL.search(data)
+            if bad:
+                ch = data[bad.start()]
+                line = _line_of(data, bad.start(), lines_before)
+                if ch == 0:
+                    raise InputError(name, line, "binary file: NUL byte (this is not a CoNLL-U text file)")
+                raise InputError(name, line, f"control character U+{ch:04X} is not allowed in CoNLL-U")
+            try:
+                decoder.decode(data, final=False)
+            except UnicodeDecodeError as err:
+                line = _line_of(data, max(err.start, 0), lines_before)
+                raise InputError(name, line, f"invalid UTF-8 ({err.reason}); is this a binary file or another encoding?") from None
+            if b"\r" in data or pending_cr:
+                if pending_cr and not data.startswith(b"\n"):
+                    raise InputError(name, lines_before + 1, "carriage return (CR) not followed by a line feed")
+                body = data[:-1] if data.endswith(b"\r") else data
+                stray = re.search(rb"\r(?!\n)", body)
+                if stray:
+                    raise InputError(name, _line_of(data, stray.start(), lines_before),
+                                     "carriage return (CR) not followed by a line feed")
+                pending_cr = data.endswith(b"\r")
+                saw_crlf = saw_crlf or b"\r\n" in data or pending_cr
+                data = data.replace(b"\r\n", b"\n")
+                if pending_cr:
+                    data = data[:-1]
+            if (saw_bom or saw_crlf) and spool is None:
+                # First block that needs normalising: copy what the fast path had skipped.
+                spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
+                _copy_prefix(original_path, spool, start=len(BOM) if saw_bom else 0, stop=size - len(block))
+            if spool is not None:
+                spool.write(data)
+            if data:
+                last_byte = data[-1:]
+            lines_before += data.count(b"\n")
+        if pending_cr:
+            raise InputError(name, lines_before + 1, "carriage return (CR) not followed by a line feed")
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as err:
+            raise InputError(name, lines_before + 1, f"invalid UTF-8 at end of file ({err.reason})") from None
+        if size == 0 or (saw_bom and size == len(BOM)):
+            raise InputError(name, None, "empty file")
+        normalisations = []
+        if saw_bom:
+            normalisations.append("byte-order mark removed")
+        if saw_crlf:
+            normalisations.append("CRLF line ends read as LF")
+        if spool is not None:
+            spool.close()
+            path = spool.name
+        else:
+            path = original_path
+        yield Source(name=name, path=path, sha256=digest.hexdigest(), size=size,
+                     ends_with_newline=last_byte == b"\n", normalisations=normalisations)
+    finally:
+        if owns:
+            handle.close()
+        if spool is not None:
+            spool.close()
+            try:
+                os.unlink(spool.name)
+            except OSError:
+                pass
