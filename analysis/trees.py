@@ -40,7 +40,14 @@ import numpy as np
 
 
 class NotATreeError(ValueError):
-    """The heads do not form a forest rooted at 0 (a cycle or a head out of range)."""
+    """The heads do not form a forest rooted at 0 (a cycle or a head out of range).
+
+    ``index`` is the flat index (into the batch's heads) of a word on the faulty path.
+    """
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.index = index
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,7 @@ def _structure(batch: TreeBatch):
     position = np.arange(n_total) - offsets[tree_of] + 1  # 1-based word position
     if n_total and (heads.min() < 0 or np.any(heads > lengths[tree_of])):
         bad = int(np.flatnonzero((heads < 0) | (heads > lengths[tree_of]))[0])
-        raise NotATreeError(f"tree {int(tree_of[bad])}: head {int(heads[bad])} out of range")
+        raise NotATreeError(f"tree {int(tree_of[bad])}: head {int(heads[bad])} out of range", bad)
     parent = np.where(heads > 0, offsets[tree_of] + heads - 1, -1)
     depth = np.zeros(n_total, dtype=np.int64)
     cursor = parent.copy()
@@ -93,10 +100,15 @@ def _structure(batch: TreeBatch):
         steps += 1
         if steps > limit:
             bad = int(np.flatnonzero(alive)[0])
-            raise NotATreeError(f"tree {int(tree_of[bad])}: cycle through word {int(position[bad])}")
+            raise NotATreeError(f"tree {int(tree_of[bad])}: cycle through word {int(position[bad])}", bad)
         depth[alive] += 1
         cursor[alive] = parent[cursor[alive]]
     return heads, lengths, offsets, tree_of, position, parent, depth
+
+
+def tree_depths(batch: TreeBatch) -> np.ndarray:
+    """Depth of every word (root = 0), flat; raises :class:`NotATreeError` on a cycle."""
+    return _structure(batch)[-1]
 
 
 def tree_metrics(batch: TreeBatch) -> TreeMetrics:

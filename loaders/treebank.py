@@ -114,9 +114,9 @@ WITH split AS (
     SELECT block, line_no, string_split(line, chr(9)) AS f FROM eh_lines WHERE kind = 'token'
 ), typed AS (
     SELECT block, line_no, f, len(f) AS n_fields,
-           CASE WHEN regexp_matches(f[1], '^[1-9][0-9]{0,8}$') THEN 'word'
-                WHEN regexp_matches(f[1], '^[1-9][0-9]{0,8}-[1-9][0-9]{0,8}$') THEN 'range'
-                WHEN regexp_matches(f[1], '^(0|[1-9][0-9]{0,8})\.[1-9][0-9]{0,8}$') THEN 'empty'
+           CASE WHEN TRY_CAST(f[1] AS UINTEGER)::VARCHAR = f[1] AND f[1] <> '0' AND length(f[1]) <= 9 THEN 'word'
+                WHEN regexp_full_match(f[1], '[1-9][0-9]{0,8}-[1-9][0-9]{0,8}') THEN 'range'
+                WHEN regexp_full_match(f[1], '(0|[1-9][0-9]{0,8})\.[1-9][0-9]{0,8}') THEN 'empty'
                 ELSE 'bad' END AS id_kind
     FROM split
 )
@@ -126,7 +126,7 @@ SELECT block, line_no, f, n_fields, id_kind,
                     WHEN 'empty' THEN split_part(f[1], '.', 1)::INTEGER END AS major,
        CASE id_kind WHEN 'range' THEN split_part(f[1], '-', 2)::INTEGER
                     WHEN 'empty' THEN split_part(f[1], '.', 2)::INTEGER ELSE 0 END AS minor,
-       CASE WHEN id_kind = 'word' AND n_fields = 10 AND regexp_matches(f[7], '^(0|[1-9][0-9]{0,8})$')
+       CASE WHEN id_kind = 'word' AND n_fields = 10 AND TRY_CAST(f[7] AS UINTEGER)::VARCHAR = f[7] AND length(f[7]) <= 9
             THEN f[7]::INTEGER END AS head,
        row_number() OVER (PARTITION BY block, id_kind ORDER BY line_no) AS ordinal
 FROM typed
@@ -219,34 +219,34 @@ _CHECKS = [
         WHERE k > 1""",
 ]
 
-# Cycles are checked once the ID/HEAD checks pass (a walk from the root needs sane heads).
-_CYCLE_CHECK = r"""
-WITH RECURSIVE words AS (
-    SELECT block, major AS id, head, line_no FROM eh_tokens WHERE id_kind = 'word'
-), reach(block, id) AS (
-    SELECT block, id FROM words WHERE head = 0
-    UNION ALL
-    SELECT w.block, w.id FROM words w JOIN reach r ON w.block = r.block AND w.head = r.id
-)
-SELECT w.line_no, 'cycle: word ' || w.id || ' is not connected to the root (its heads loop)'
-FROM words w ANTI JOIN reach r ON w.block = r.block AND w.id = r.id
-ORDER BY w.line_no LIMIT 1
-"""
-
-
 def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
     union = " UNION ALL ".join(f"SELECT * FROM ({q})" for q in queries)
-    rows = con.execute(f"SELECT * FROM ({union}) AS p(line_no, problem) ORDER BY line_no LIMIT 1").fetchall()
+    rows = con.execute(f"SELECT line_no, problem, count(*) OVER () FROM ({union}) AS p(line_no, problem) "
+                       "ORDER BY line_no LIMIT 1").fetchall()
     if not rows:
         return None
-    total = con.execute(f"SELECT count(*) FROM ({union})").fetchone()[0]
-    return rows[0][0], rows[0][1], total - 1
+    return rows[0][0], rows[0][1], rows[0][2] - 1
+
+
+def _first_cycle(con) -> tuple[int, str, int] | None:
+    """Cycles, once IDs and heads are sane: walk every word up to its root with numpy."""
+    from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
+
+    cols = con.execute("SELECT block, head, line_no, major FROM eh_tokens WHERE id_kind = 'word' "
+                       "ORDER BY block, major").fetchnumpy()
+    blocks = np.asarray(cols["block"])
+    starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]]) if len(blocks) else np.zeros(0, int)
+    lengths = np.diff(np.r_[starts, len(blocks)])
+    try:
+        tree_depths(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
+    except NotATreeError as err:
+        word = int(np.asarray(cols["major"])[err.index])
+        return int(np.asarray(cols["line_no"])[err.index]), f"cycle: word {word} is not connected to the root (its heads loop)", 0
+    return None
 
 
 def _check(con, source: Source) -> None:
-    found = _first_problem(con, _CHECKS)
-    if found is None:
-        found = _first_problem(con, [_CYCLE_CHECK])
+    found = _first_problem(con, _CHECKS) or _first_cycle(con)
     if found is not None:
         line, problem, more = found
         raise InputError(source.name, line, problem, more)
@@ -323,18 +323,21 @@ WITH words AS (
     SELECT position, id, head, deprel, lemma, upos, split_part(deprel, ':', 1) = 'punct' AS is_punct
     FROM nodes WHERE corpus = $corpus AND position > $offset
 ), climb AS (
-    -- walk up from each kept word while its candidate head is punctuation
+    -- walk up from each kept word whose head is punctuation until the candidate is not
     WITH RECURSIVE up(position, id, candidate, steps) AS (
-        SELECT position, id, head, 0 FROM words WHERE NOT is_punct
+        SELECT w.position, w.id, h.head, 1
+        FROM words w JOIN words h ON h.position = w.position AND h.id = w.head AND h.is_punct
+        WHERE NOT w.is_punct
         UNION ALL
         SELECT up.position, up.id, p.head, up.steps + 1
         FROM up JOIN words p ON p.position = up.position AND p.id = up.candidate AND p.is_punct
     )
     SELECT position, id, arg_max(candidate, steps) AS head_id FROM up GROUP BY position, id
 ), kept AS (
-    SELECT w.position, w.id, c.head_id, w.deprel, w.lemma, w.upos,
+    SELECT w.position, w.id, coalesce(c.head_id, w.head) AS head_id, w.deprel, w.lemma, w.upos,
            row_number() OVER (PARTITION BY w.position ORDER BY w.id) AS new_position
-    FROM words w JOIN climb c USING (position, id)
+    FROM words w LEFT JOIN climb c USING (position, id)
+    WHERE NOT w.is_punct
 )
 SELECT $corpus, d.position, d.new_position, coalesce(h.new_position, 0),
        d.deprel, split_part(d.deprel, ':', 1), d.lemma, h.lemma, d.upos, h.upos,

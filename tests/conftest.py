@@ -1,0 +1,40 @@
+"""Shared fixtures: an in-memory warehouse with the schema applied, and the real-data location."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import evalhouse
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_DATA = Path(__file__).resolve().parent / "data"
+SAMPLE = REPO / "evalhouse" / "sample" / "sample.conllu"
+# ../shared/data beside the checkout (CI has it there); EVALHOUSE_SHARED_DATA overrides.
+SHARED_DATA = Path(os.environ.get("EVALHOUSE_SHARED_DATA", REPO.parent / "shared" / "data"))
+
+
+def shared(*parts: str) -> Path:
+    """Path under ../shared/data, skipping the test loudly when it is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"REAL DATA MISSING: {path} is absent, so this real-data test cannot run")
+    return path
+
+
+@pytest.fixture
+def wh():
+    """A fresh in-memory warehouse (schema and views applied, UDFs registered)."""
+    with evalhouse.connect(":memory:") as warehouse:
+        yield warehouse
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    """Write a small test file (text is written as UTF-8 with LF line ends untouched)."""
+    path = tmp_path / name
+    if isinstance(text, str):
+        text = text.encode("utf-8")
+    path.write_bytes(text)
+    return path
