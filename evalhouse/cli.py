@@ -1,0 +1,292 @@
+"""The ``evalhouse`` command: a thin typer layer over :mod:`evalhouse.warehouse`.
+
+Exit codes: 0 success; 1 bad input (the message names file and line); 2 bad usage;
+3 the warehouse refused (locked, corpus exists, unknown view or corpus).
+Set ``EVALHOUSE_TRACEBACK=1`` (or pass ``--traceback``) to see Python tracebacks.
+Heavy libraries (duckdb, pandas, numpy, sqlglot) are imported only inside commands, so
+``evalhouse --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE = 1, 2, 3
+
+app = typer.Typer(
+    name="evalhouse",
+    help="A DuckDB warehouse of treebanks and system outputs: which constructions systems get wrong.\n\n"
+         "Example: evalhouse ingest treebank en_ewt-ud-test.conllu && evalhouse sql 'select * from corpus_complexity'",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+ingest_app = typer.Typer(help="Load files into the warehouse (one transaction per command).", no_args_is_help=True)
+app.add_typer(ingest_app, name="ingest")
+
+
+class _State:
+    db: Optional[str] = None
+    traceback: bool = False
+
+
+state = _State()
+
+
+DbOption = Annotated[Optional[str], typer.Option(
+    "--db", envvar="EVALHOUSE_DB", help="Warehouse file (default ./warehouse.duckdb, or $EVALHOUSE_DB).")]
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class ExportFormat(str, Enum):
+    parquet = "parquet"
+    csv = "csv"
+    json = "json"
+
+
+@app.callback()
+def main_options(
+    db: DbOption = None,
+    traceback: Annotated[bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK",
+                                            help="Show Python tracebacks on errors.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        from evalhouse import __version__
+
+        typer.echo(f"evalhouse {__version__}")
+        raise typer.Exit()
+    state.db = db
+    state.traceback = traceback
+
+
+def _fail(message: str, code: int) -> None:
+    typer.echo(f"evalhouse: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _run(action):
+    """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
+    from evalhouse.loaders.errors import InputError
+    from evalhouse.warehouse import WarehouseError
+
+    try:
+        return action()
+    except typer.Exit:
+        raise
+    except InputError as err:
+        if state.traceback:
+            raise
+        _fail(str(err), EXIT_INPUT)
+    except WarehouseError as err:
+        if state.traceback:
+            raise
+        _fail(str(err), EXIT_WAREHOUSE)
+    except ValueError as err:
+        if state.traceback:
+            raise
+        _fail(str(err), EXIT_USAGE)
+    except Exception as err:  # duckdb errors in user SQL, for instance
+        if state.traceback:
+            raise
+        name = type(err).__name__
+        _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}", EXIT_INPUT if "duckdb" in type(err).__module__ else 4)
+
+
+def _open(read_only: bool = False):
+    from evalhouse.warehouse import connect
+
+    return connect(state.db, read_only=read_only)
+
+
+@ingest_app.command("treebank")
+def ingest_treebank(
+    paths: Annotated[list[str], typer.Argument(metavar="FILE_OR_DIR...",
+                                              help="CoNLL-U files, directories of *.conllu files, or - for standard input.")],
+    corpus: Annotated[Optional[str], typer.Option(help="Corpus name (default from UD file names: en_ewt-ud-test.conllu -> en_ewt-test); with several files, all go into this one corpus.")] = None,
+    language: Annotated[Optional[str], typer.Option(help="Language code (default from the UD file name).")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace a corpus of the same name instead of refusing.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")] = False,
+) -> None:
+    """Ingest CoNLL-U treebanks: validate, shred into nodes/edges, compute complexity.
+
+    Example: evalhouse ingest treebank ../shared/data/ud-v2.3/en_ewt-ud-test.conllu
+    """
+
+    def progress(path: str, i: int, n: int) -> None:
+        if not quiet:
+            typer.echo(f"[{i + 1}/{n}] reading {path}", err=True)
+
+    def action():
+        with _open() as wh:
+            summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace, progress=progress)
+        if not quiet:
+            for s in summaries:
+                typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")
+                for note in s.normalisations:
+                    typer.echo(f"  normalised: {note}")
+
+    _run(action)
+
+
+@app.command("sql")
+def sql(
+    query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],
+    format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
+    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write (default read-only).")] = False,
+) -> None:
+    """Run a SQL query against the warehouse.
+
+    Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
+    """
+
+    def action():
+        with _open(read_only=not write) as wh:
+            rel = wh.sql(query)
+            if rel is None:
+                return
+            _print_relation(rel, format)
+
+    _run(action)
+
+
+def _print_relation(rel, format: TableFormat) -> None:
+    import csv
+    import json
+
+    columns = [c for c in rel.columns]
+    rows = rel.fetchall()
+    if format is TableFormat.table:
+        typer.echo(_render_table(columns, rows))
+    elif format is TableFormat.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+    else:
+        typer.echo(json.dumps([dict(zip(columns, r)) for r in rows], default=str, ensure_ascii=False, indent=1))
+
+
+def _render_table(columns: list[str], rows: list[tuple]) -> str:
+    def cell(v) -> str:
+        if v is None:
+            return "NULL"
+        if isinstance(v, float):
+            return f"{v:.6g}"
+        return str(v)
+
+    body = [[cell(v) for v in r] for r in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in body]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in body]
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines)
+
+
+@app.command("export")
+def export(
+    view: Annotated[str, typer.Argument(help="View or table name (see 'evalhouse views').")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output file.")],
+    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="Default: from the file extension.")] = None,
+    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", help="Keep only this corpus (repeatable).")] = None,
+) -> None:
+    """Export a view or table to Parquet, CSV or JSON (an array of row objects).
+
+    Example: evalhouse export corpus_complexity --out table2.parquet --corpus en_ewt-test
+    """
+
+    def action():
+        with _open(read_only=True) as wh:
+            n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus)
+        typer.echo(f"wrote {n:,} rows of {view} to {out}", err=True)
+
+    _run(action)
+
+
+@app.command("export-conllu")
+def export_conllu(
+    corpus: Annotated[str, typer.Argument(help="Corpus name.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output .conllu file.")],
+) -> None:
+    """Write a corpus back as CoNLL-U (byte-identical to a canonical input file).
+
+    Example: evalhouse export-conllu en_ewt-test --out en_ewt-test.conllu
+    """
+
+    def action():
+        with _open(read_only=True) as wh:
+            n = wh.export_conllu(corpus, out)
+        typer.echo(f"wrote {n:,} sentences of {corpus} to {out}", err=True)
+
+    _run(action)
+
+
+@app.command("views")
+def views(
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")] = False,
+) -> None:
+    """List every view with its description (from COMMENT ON).
+
+    Example: evalhouse views --markdown > VIEWS.md
+    """
+
+    def action():
+        from evalhouse.warehouse import Warehouse
+
+        path = state.db or os.environ.get("EVALHOUSE_DB") or "warehouse.duckdb"
+        wh = Warehouse(path, read_only=True) if os.path.exists(path) else Warehouse(":memory:")
+        with wh:
+            if markdown:
+                typer.echo(data_dictionary(wh))
+            else:
+                for name, description in wh.views():
+                    typer.echo(f"{name}\n    {description}")
+
+    _run(action)
+
+
+def data_dictionary(wh) -> str:
+    """Markdown: every view, then its columns with type and description."""
+    out = ["# evalhouse views", ""]
+    for name, description in wh.views():
+        out += [f"## `{name}`", "", description, "", "| column | type | description |", "|---|---|---|"]
+        out += [f"| `{c}` | {t} | {d} |" for c, t, d in wh.columns(name)]
+        out.append("")
+    return "\n".join(out)
+
+
+@app.command("demo")
+def demo(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo warehouse and exports.")] = Path("evalhouse-demo"),
+) -> None:
+    """Build a warehouse from the bundled sample treebank and print a short report.
+
+    Example: evalhouse demo --out /tmp/evalhouse-demo
+    """
+    from evalhouse.demo import run_demo
+
+    _run(lambda: typer.echo(run_demo(out)))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("evalhouse: interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
