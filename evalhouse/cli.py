@@ -125,8 +125,10 @@ def ingest_treebank(
     Example: evalhouse ingest treebank ../shared/data/ud-v2.3/en_ewt-ud-test.conllu
     """
 
+    show_progress = not quiet and sys.stderr.isatty()
+
     def progress(path: str, i: int, n: int) -> None:
-        if not quiet:
+        if show_progress:
             typer.echo(f"[{i + 1}/{n}] reading {path}", err=True)
 
     def action():

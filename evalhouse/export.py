@@ -42,8 +42,7 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
             raise WarehouseError(f"'{name}' has no corpus column to filter on")
         wh.con.execute("CREATE OR REPLACE TEMP TABLE eh_export_corpora (corpus VARCHAR)")
         wh.con.executemany("INSERT INTO eh_export_corpora VALUES (?)", [[c] for c in corpus])
-        query = query.where(exp.In(this=exp.column("corpus"),
-                                   query=exp.select("corpus").from_("eh_export_corpora")))
+        query = query.where(exp.column("corpus").isin(query=exp.select("corpus").from_("eh_export_corpora")))
     options = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER true", "json": "FORMAT json, ARRAY true"}[fmt]
     statement = f"COPY ({query.sql(dialect='duckdb')}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
     try:

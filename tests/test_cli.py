@@ -1,0 +1,151 @@
+"""The CLI: documented in the README (sqlite-utils' test_docs), one-line errors, exit codes, speed of --help."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from evalhouse.cli import app
+from tests.conftest import REPO, SAMPLE, write
+
+runner = CliRunner()
+
+
+def _commands(group, prefix: tuple[str, ...] = ()):
+    # typer vendors its own click: duck-type groups instead of importing click
+    for name, cmd in group.commands.items():
+        if hasattr(cmd, "commands"):
+            yield from _commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd
+
+
+COMMANDS = dict(_commands(typer.main.get_command(app)))
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _section(path: tuple[str, ...]) -> str:
+    heading = f"### `evalhouse {' '.join(path)}`"
+    assert heading in README, f"README has no section '{heading}'"
+    start = README.index(heading) + len(heading)
+    end = README.find("\n### ", start)
+    end2 = README.find("\n## ", start)
+    ends = [e for e in (end, end2) if e != -1]
+    return README[start:min(ends) if ends else len(README)]
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
+def test_every_command_and_option_is_documented(path):
+    section = _section(path)
+    for param in COMMANDS[path].params:
+        if param.param_type_name == "option" and "--help" not in param.opts:
+            assert any(opt in section for opt in param.opts), f"{' '.join(path)}: {param.opts} not in README"
+
+
+def test_readme_documents_no_command_that_does_not_exist():
+    documented = set(re.findall(r"^### `evalhouse ([a-z -]+)`", README, flags=re.M))
+    assert documented == {" ".join(p) for p in COMMANDS}
+
+
+def test_every_command_help_shows_an_example():
+    for path in COMMANDS:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0
+        assert "Example: evalhouse" in result.output, path
+
+
+def test_readme_set_up_is_exactly_two_commands():
+    setup = README[README.index("## Set-up"):README.index("## Command line")]
+    blocks = re.findall(r"```console\n(.*?)```", setup, flags=re.S)
+    assert [b.strip() for b in blocks] == ['python -m pip install -e ".[test]" && evalhouse demo',
+                                          'python -m pip install -e ".[test]" && python -m pytest']
+    ci = (REPO / ".ci" / "run").read_text()
+    assert blocks[1].strip() in ci
+
+
+def test_ingest_sql_export_round_trip(tmp_path):
+    db = str(tmp_path / "w.duckdb")
+    r = runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s"])
+    assert r.exit_code == 0, r.output
+    assert "s: 42 sentences" in r.output
+    r = runner.invoke(app, ["--db", db, "sql", "select corpus, sentences from corpus_complexity", "--format", "json"])
+    assert json.loads(r.output) == [{"corpus": "s", "sentences": 42}]
+    r = runner.invoke(app, ["--db", db, "sql", "select position, length from sentence_complexity where position <= 2 order by 1",
+                            "--format", "csv"])
+    assert r.output.splitlines() == ["position,length", "1,8", "2,8"]
+    out = tmp_path / "s.conllu"
+    r = runner.invoke(app, ["--db", db, "export-conllu", "s", "--out", str(out)])
+    assert r.exit_code == 0 and out.read_bytes() == SAMPLE.read_bytes()
+    pq = tmp_path / "c.parquet"
+    r = runner.invoke(app, ["--db", db, "export", "sentence_complexity", "--out", str(pq), "--corpus", "s"])
+    assert r.exit_code == 0, r.output
+    import duckdb
+
+    assert duckdb.sql(f"select count(*) from '{pq}'").fetchone()[0] == 42
+
+
+def test_export_filter_is_data_not_sql(tmp_path):
+    db = str(tmp_path / "w.duckdb")
+    runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s", "-q"])
+    out = tmp_path / "x.json"
+    hostile = "x'; drop table nodes; --"
+    r = runner.invoke(app, ["--db", db, "export", "sentence_complexity", "--out", str(out), "--corpus", hostile])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text()) == []
+    r = runner.invoke(app, ["--db", db, "sql", "select count(*) as n from nodes", "-f", "json"])
+    assert json.loads(r.output) == [{"n": 374}]
+
+
+def test_bad_input_is_one_line_with_file_and_line_and_exit_1(tmp_path):
+    bad = write(tmp_path, "bad.conllu", "# sent_id = 1\n1\tA\ta\tX\t_\t_\t0\troot\t_\n\n")
+    r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(tmp_path / "w.duckdb"), "ingest", "treebank",
+                        str(bad)], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"evalhouse: {bad}:2: expected 10 tab-separated columns, found 9"
+    assert "Traceback" not in r.stderr
+
+
+def test_existing_corpus_exit_3_and_unknown_view(tmp_path):
+    db = str(tmp_path / "w.duckdb")
+    assert runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "-q"]).exit_code == 0
+    r = runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "-q"])
+    assert r.exit_code == 3 and "--replace" in r.output
+    assert runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "-q", "--replace"]).exit_code == 0
+    r = runner.invoke(app, ["--db", db, "export", "no_such_view", "--out", str(tmp_path / "x.csv")])
+    assert r.exit_code == 3 and "no view or table 'no_such_view'" in r.output
+    r = runner.invoke(app, ["--db", db, "export", "corpora", "--out", str(tmp_path / "x.xlsx")])
+    assert r.exit_code == 2 and "valid formats" in r.output
+
+
+def test_locked_database_is_a_clear_message(tmp_path):
+    import evalhouse
+
+    db = tmp_path / "w.duckdb"
+    with evalhouse.connect(db):
+        r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(db), "ingest", "treebank", str(SAMPLE)],
+                           capture_output=True, text=True)
+    assert r.returncode == 3
+    assert "database is locked" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_help_does_not_import_heavy_libraries():
+    code = ("import sys; from evalhouse.cli import app; from typer.testing import CliRunner; "
+            "CliRunner().invoke(app, ['--help']); "
+            "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]"
+
+
+def test_views_lists_every_view_with_a_description(tmp_path):
+    r = runner.invoke(app, ["--db", str(tmp_path / "none.duckdb"), "views"])
+    assert r.exit_code == 0
+    for view in ("sentence_complexity", "corpus_complexity", "relation_entropy", "tree_node_depth"):
+        assert f"{view}\n    " in r.output
+    md = runner.invoke(app, ["views", "--markdown"]).output
+    assert "## `corpus_complexity`" in md and "| `depth_sd` |" in md
