@@ -16,7 +16,7 @@ def _format_for(out: str, format: str | None) -> str:
         ext = os.path.splitext(out)[1].lower().lstrip(".")
         format = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "json": "json"}.get(ext)
         if format is None:
-            raise ValueError(f"cannot tell the format from '{out}'; pass --format ({', '.join(FORMATS)})")
+            raise ValueError(f"cannot tell the format from '{out}'; pass --format (valid formats: {', '.join(FORMATS)})")
     if format not in FORMATS:
         raise ValueError(f"unknown format '{format}'; valid formats: {', '.join(FORMATS)}")
     return format
