@@ -101,26 +101,34 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
                 if data.startswith(BOM):
                     saw_bom = True
                     data = data[len(BOM):]
+            # Collect this block's problems and report the first by line (a PNG header is
+            # invalid UTF-8 on line 1 before its control characters on line 2).
+            problems: list[tuple[int, str]] = []
             bad = _CONTROL.search(data)
             if bad:
                 ch = data[bad.start()]
                 line = _line_of(data, bad.start(), lines_before)
-                if ch == 0:
-                    raise InputError(name, line, "binary file: NUL byte (this is not a CoNLL-U text file)")
-                raise InputError(name, line, f"control character U+{ch:04X} is not allowed in CoNLL-U")
+                problems.append((line, "binary file: NUL byte (this is not a CoNLL-U text file)" if ch == 0
+                                 else f"control character U+{ch:04X} is not allowed in CoNLL-U"))
+            buffered = len(decoder.getstate()[0])  # bytes of a character begun in the previous block
             try:
                 decoder.decode(data, final=False)
             except UnicodeDecodeError as err:
-                line = _line_of(data, max(err.start, 0), lines_before)
-                raise InputError(name, line, f"invalid UTF-8 ({err.reason}); is this a binary file or another encoding?") from None
-            if b"\r" in data or pending_cr:
-                if pending_cr and not data.startswith(b"\n"):
-                    raise InputError(name, lines_before + 1, "carriage return (CR) not followed by a line feed")
+                # err.start counts the buffered bytes too; they are on this block's first line
+                line = _line_of(data, max(err.start - buffered, 0), lines_before)
+                problems.append((line, f"invalid UTF-8 ({err.reason}); is this a binary file or another encoding?"))
+            if pending_cr and not data.startswith(b"\n"):
+                problems.append((lines_before + 1, "carriage return (CR) not followed by a line feed"))
+            if b"\r" in data:
                 body = data[:-1] if data.endswith(b"\r") else data
                 stray = re.search(rb"\r(?!\n)", body)
                 if stray:
-                    raise InputError(name, _line_of(data, stray.start(), lines_before),
-                                     "carriage return (CR) not followed by a line feed")
+                    problems.append((_line_of(data, stray.start(), lines_before),
+                                     "carriage return (CR) not followed by a line feed"))
+            if problems:
+                line, problem = min(problems, key=lambda p: p[0])  # stable: NUL/control first on a tie
+                raise InputError(name, line, problem)
+            if b"\r" in data or pending_cr:
                 pending_cr = data.endswith(b"\r")
                 saw_crlf = saw_crlf or b"\r\n" in data or pending_cr
                 data = data.replace(b"\r\n", b"\n")

@@ -160,7 +160,7 @@ _CHECKS = [
         FROM eh_lines l JOIN eh_blocks b USING (block)
         WHERE l.kind = 'comment' AND l.line_no > b.first_token""",
     r"""SELECT line_no, 'line holds only white space (a sentence break must be an empty line)'
-        FROM eh_lines WHERE kind = 'token' AND trim(line) = ''""",
+        FROM eh_lines WHERE kind = 'token' AND ltrim(line, ' ' || chr(9)) = ''""",
     # columns
     r"""SELECT line_no, 'expected 10 tab-separated columns, found ' || n_fields
         FROM eh_tokens WHERE n_fields <> 10""",
@@ -181,7 +181,8 @@ _CHECKS = [
     r"""SELECT first_token, 'no root: no word has HEAD 0'
         FROM eh_blocks b WHERE n_words > 0 AND NOT EXISTS
             (SELECT 1 FROM eh_tokens t WHERE t.block = b.block AND t.id_kind = 'word' AND t.head = 0)
-          AND NOT EXISTS (SELECT 1 FROM eh_tokens t WHERE t.block = b.block AND t.id_kind = 'word' AND (t.head IS NULL OR t.n_fields <> 10))""",
+          AND NOT EXISTS (SELECT 1 FROM eh_tokens t WHERE t.block = b.block
+                          AND (t.id_kind = 'bad' OR (t.id_kind = 'word' AND (t.head IS NULL OR t.n_fields <> 10))))""",
     r"""SELECT line_no, 'second root: words ' || first_root || ' and ' || major || ' both have HEAD 0'
         FROM (SELECT line_no, major, head, first_value(major) OVER w AS first_root, row_number() OVER w AS k
               FROM eh_tokens WHERE id_kind = 'word' AND head = 0
@@ -203,15 +204,17 @@ _CHECKS = [
                      row_number() OVER (PARTITION BY block, major ORDER BY line_no) AS expected
               FROM eh_tokens WHERE id_kind = 'empty')
         WHERE minor <> expected""",
+    # Words are in order (IDs run 1, 2, 3, ...), so a misplaced line is a range that is not
+    # directly followed by its first word, or an empty node k.m not preceded by exactly k words.
     r"""SELECT line_no, CASE id_kind WHEN 'range' THEN 'range ' || f[1] || ' must come just before word ' || major
-                                 WHEN 'empty' THEN 'empty node ' || f[1] || ' must come after word ' || major || ' and before word ' || (major + 1)
-                                 ELSE 'word ' || major || ' is out of order' END
+                                 ELSE 'empty node ' || f[1] || ' must come after word ' || major || ' and before word ' || (major + 1) END
         FROM (SELECT line_no, f, id_kind, major,
-                     major::BIGINT * 4294967296 + (CASE id_kind WHEN 'range' THEN 0 WHEN 'word' THEN 1 ELSE 2 END)::BIGINT * 1073741824 + minor AS slot,
-                     lag(major::BIGINT * 4294967296 + (CASE id_kind WHEN 'range' THEN 0 WHEN 'word' THEN 1 ELSE 2 END)::BIGINT * 1073741824 + minor)
-                         OVER (PARTITION BY block ORDER BY line_no) AS previous_slot
-              FROM eh_tokens WHERE id_kind <> 'bad')
-        WHERE previous_slot IS NOT NULL AND slot <= previous_slot""",
+                     sum((id_kind = 'word')::INTEGER) OVER w AS words_so_far,
+                     lead(id_kind) OVER w AS next_kind, lead(major) OVER w AS next_major
+              FROM eh_tokens WHERE id_kind <> 'bad'
+              WINDOW w AS (PARTITION BY block ORDER BY line_no))
+        WHERE (id_kind = 'range' AND (next_kind IS DISTINCT FROM 'word' OR next_major <> major))
+           OR (id_kind = 'empty' AND words_so_far <> major)""",
     # comments
     r"""SELECT line_no, 'second sent_id comment in one sentence'
         FROM (SELECT line_no, row_number() OVER (PARTITION BY block ORDER BY line_no) AS k
@@ -224,26 +227,32 @@ def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
 
     Each check runs on its own: DuckDB plans a UNION ALL of them much worse than the parts.
     """
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     total = 0
-    for q in queries:
+    for i, q in enumerate(queries):
         n, line, problem = con.execute(
             f"SELECT count(*), min(line_no), arg_min(problem, line_no) FROM ({q}) AS p(line_no, problem)").fetchone()
         if n:
             total += n
-            found.append((line, problem))
+            found.append((line, i, problem))  # on a tie in line, the earlier check wins
     if not found:
         return None
-    line, problem = min(found)
+    line, _, problem = min(found)
     return line, problem, total - 1
 
 
-def _first_cycle(con) -> tuple[int, str, int] | None:
-    """Cycles, once IDs and heads are sane: walk every word up to its root with numpy."""
+def _first_cycle(con, before_line: int | None = None) -> tuple[int, str, int] | None:
+    """Cycles, where IDs and heads are sane: walk every word up to its root with numpy.
+
+    With ``before_line`` (the first other problem) only the sentences that end before it are
+    walked: they have no other problem, and a cycle anywhere else would come later anyway.
+    """
     from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 
-    cols = con.execute("SELECT block, head, line_no, major FROM eh_tokens WHERE id_kind = 'word' "
-                       "ORDER BY block, major").fetchnumpy()
+    where = "" if before_line is None else \
+        f" AND block IN (SELECT block FROM eh_blocks WHERE last_line < {int(before_line)})"
+    cols = con.execute("SELECT block, head, line_no, major FROM eh_tokens WHERE id_kind = 'word'" + where +
+                       " ORDER BY block, major").fetchnumpy()
     blocks = np.asarray(cols["block"])
     starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]]) if len(blocks) else np.zeros(0, int)
     lengths = np.diff(np.r_[starts, len(blocks)])
@@ -256,7 +265,10 @@ def _first_cycle(con) -> tuple[int, str, int] | None:
 
 
 def _check(con, source: Source) -> None:
-    found = _first_problem(con, _CHECKS) or _first_cycle(con)
+    found = _first_problem(con, _CHECKS)
+    cycle = _first_cycle(con, found[0] if found else None)
+    if cycle is not None:
+        found = (cycle[0], cycle[1], found[2] + 1 if found else 0)
     if found is not None:
         line, problem, more = found
         raise InputError(source.name, line, problem, more)
@@ -314,8 +326,12 @@ FROM eh_tokens t JOIN eh_sentence_map m USING (block)
 WHERE t.id_kind = 'empty';
 """
 
+# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order).
 _DUPLICATE_SENT_ID = r"""
-SELECT s.first_line, s.sent_id, p.first_line, p.position > $offset
+SELECT s.first_line - 1 + coalesce(list_position(list_transform(s.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
+       s.sent_id,
+       p.first_line - 1 + coalesce(list_position(list_transform(p.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
+       p.position > $offset
 FROM sentences s
 JOIN sentences p ON p.corpus = s.corpus AND p.sent_id = s.sent_id AND p.position < s.position
 WHERE s.corpus = $corpus AND s.position > $offset
