@@ -9,7 +9,7 @@ ingest, so plain DuckDB clients read every view without these functions.
 
 from __future__ import annotations
 
-from evalhouse.analysis import trees
+from evalhouse.analysis import bleu, trees
 
 # name -> (python function, parameter types, return type), types as DuckDB type strings
 FUNCTIONS = {
@@ -19,15 +19,21 @@ FUNCTIONS = {
     "is_projective": (trees.is_projective, ["INTEGER[]"], "BOOLEAN"),
 }
 
+# vectorised functions: called with whole Arrow columns
+ARROW_FUNCTIONS = {
+    "sentence_bleu": (bleu.sentence_bleu_arrow, ["VARCHAR[]", "VARCHAR[]"], "DOUBLE"),
+}
+
 
 def register_udfs(con) -> None:
     """Register every evalhouse SQL function on a DuckDB connection (idempotent)."""
     import duckdb
 
-    for name, (fn, params, ret) in FUNCTIONS.items():
-        try:
-            con.remove_function(name)
-        except (duckdb.InvalidInputException, duckdb.CatalogException):
-            pass
-        con.create_function(name, fn, [duckdb.sqltype(p) for p in params], duckdb.sqltype(ret),
-                            null_handling="special", exception_handling="default", side_effects=False)
+    for kind, functions in (("native", FUNCTIONS), ("arrow", ARROW_FUNCTIONS)):
+        for name, (fn, params, ret) in functions.items():
+            try:
+                con.remove_function(name)
+            except (duckdb.InvalidInputException, duckdb.CatalogException):
+                pass
+            con.create_function(name, fn, [duckdb.sqltype(p) for p in params], duckdb.sqltype(ret), type=kind,
+                                null_handling="special", exception_handling="default", side_effects=False)

@@ -143,6 +143,69 @@ def ingest_treebank(
     _run(action)
 
 
+class OutputFormat(str, Enum):
+    auto = "auto"
+    sr = "sr"
+    lines = "lines"
+    conllu = "conllu"
+
+
+@ingest_app.command("outputs")
+def ingest_outputs(
+    path: Annotated[Optional[str], typer.Argument(metavar="FILE_OR_DIR",
+                                                  help="An output file, or a campaign directory DIR/<team>/<run>/<file>.")] = None,
+    reference: Annotated[str, typer.Option("--reference", help="Reference corpus the outputs realise (already ingested).")] = ...,
+    team: Annotated[Optional[str], typer.Option(help="Team name (for a single file).")] = None,
+    run: Annotated[Optional[str], typer.Option(help="Run name (for a single file).")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", help="Output format: sr (# sent_id/# text blocks), lines (one sentence per line), conllu, or auto.")] = OutputFormat.auto,
+    manifest: Annotated[Optional[str], typer.Option(help="CSV with columns path, team, run[, format]: several files in one transaction.")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace a submission with the same team, run and corpus instead of refusing.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")] = False,
+) -> None:
+    """Ingest system outputs: align every output sentence to its reference tree and score it.
+
+    Example: evalhouse ingest outputs en_out.txt --team adapt --run 1 --reference en_ewt-test
+    """
+    show_progress = not quiet and sys.stderr.isatty()
+
+    def progress(p: str, i: int, n: int) -> None:
+        if show_progress:
+            typer.echo(f"[{i + 1}/{n}] scoring {p}", err=True)
+
+    def action():
+        with _open() as wh:
+            summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
+                                          manifest=manifest, replace=replace, progress=progress)
+        if not quiet:
+            for s in summaries:
+                typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "
+                           f"({s.format})")
+                if s.missing_positions:
+                    shown = ", ".join(map(str, s.missing_positions[:10]))
+                    more = f" and {len(s.missing_positions) - 10} more" if len(s.missing_positions) > 10 else ""
+                    typer.echo(f"  missing (scored as empty outputs): positions {shown}{more}")
+
+    _run(action)
+
+
+@ingest_app.command("judgements")
+def ingest_judgements(
+    path: Annotated[str, typer.Argument(metavar="FILE.csv", help="CSV: team, run, corpus, sent_id, annotator, criterion, score.")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary output.")] = False,
+) -> None:
+    """Ingest human judgements of output sentences (z-scores in the view judgement_z).
+
+    Example: evalhouse ingest judgements sr19-human.csv
+    """
+    def action():
+        with _open() as wh:
+            n = wh.ingest_judgements(path)
+        if not quiet:
+            typer.echo(f"{n:,} judgements")
+
+    _run(action)
+
+
 @app.command("sql")
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],

@@ -212,6 +212,11 @@ class Warehouse:
                 if exists and not replace:
                     raise WarehouseError(f"corpus '{key}' is already in {self.path}; use --replace to replace it")
                 if exists:
+                    scored = con.execute("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
+                    if scored:
+                        raise WarehouseError(
+                            f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
+                            "invalidate their scores (ingest the new version under another name)")
                     self._delete_corpus(key)
                 results = ingest_files(con, group, key, progress=progress)
                 normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
@@ -233,6 +238,46 @@ class Warehouse:
             con.execute("ROLLBACK")
             raise
         return summaries
+
+    # --- system outputs ------------------------------------------------------------------
+    def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
+                       team: str | None = None, run: str | None = None, format: str = "auto",
+                       manifest: str | os.PathLike | None = None, replace: bool = False, progress=None):
+        """Ingest system outputs against a reference corpus, all in one transaction.
+
+        ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
+        ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
+        Returns a list of :class:`evalhouse.outputs.SubmissionSummary`.
+        """
+        from evalhouse.loaders.outputs import SubmissionFile, campaign_files, read_manifest
+        from evalhouse.outputs import ingest_submissions
+
+        if reference is None:
+            raise WarehouseError("outputs need a reference corpus (--reference CORPUS)")
+        if (path is None) == (manifest is None):
+            raise WarehouseError("give either an output file or directory, or --manifest FILE")
+        if manifest is not None:
+            if team or run:
+                raise WarehouseError("--team and --run come from the manifest; do not give them with --manifest")
+            files = read_manifest(manifest)
+        elif os.path.isdir(path):
+            if team or run:
+                raise WarehouseError("--team and --run come from the directory layout DIR/<team>/<run>/<file>; "
+                                     "do not give them with a directory")
+            files = campaign_files(path)
+            for f in files:
+                f.format = format
+        else:
+            if not team or not run:
+                raise WarehouseError("an output file needs --team and --run")
+            files = [SubmissionFile(os.fspath(path), team, run, format)]
+        return ingest_submissions(self, files, reference, replace=replace, progress=progress)
+
+    def ingest_judgements(self, path: str | os.PathLike) -> int:
+        """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score)."""
+        from evalhouse.outputs import ingest_judgements
+
+        return ingest_judgements(self, path)
 
     CORPUS_TABLES = ("sentence_tree_metrics", "edges", "empty_nodes", "multiword_tokens", "nodes", "sentences", "corpora")
 

@@ -1,0 +1,322 @@
+"""Ingesting system outputs: read, tokenise, align to the reference, materialise statistics.
+
+    import evalhouse
+    with evalhouse.connect("warehouse.duckdb") as wh:
+        wh.ingest_outputs("run1.txt", team="adapt", run="1", reference="en_ewt-test")
+        wh.sql("select * from submission_scores").df()
+
+Everything one call ingests is one transaction: a bad file anywhere leaves the warehouse unchanged.
+What needs Python (tokenisation, alignment, BLEU n-gram statistics, edit counts) is computed here and
+written to ``output_tokens``, ``alignments`` and ``sentence_statistics``; DEA, BLEU and the
+accuracies are then plain SQL views (``dea_edges``, ``sentence_scores``, ...).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from evalhouse import __version__
+from evalhouse.analysis import accuracy, alignment, bleu
+from evalhouse.loaders.errors import InputError
+from evalhouse.loaders.outputs import OutputFile, OutputSentence, SubmissionFile, read_output_file
+
+CONFIGURATION = "|".join([
+    "tokenisation:reference-guided", alignment.ALIGNMENT_VERSION,
+    "dea:case-folded-lemmas,punct-stripped",
+    "bleu:" + bleu.SIGNATURE + ",tokens:case-folded-lemmas,punct:removed",
+    "bleu_surface:tokens:forms,case:preserved,punct:kept",
+    "accuracy:" + accuracy.SIGNATURE + ",tokens:case-folded-lemmas,punct:removed,tree:stripped-reference",
+    "understandability/quality:STA+string-substitutions",
+    f"evalhouse:{__version__}",
+])
+
+
+@dataclass(frozen=True)
+class SubmissionSummary:
+    team: str
+    run: str
+    corpus: str
+    source_file: str
+    format: str
+    sentences: int
+    given_sentences: int
+    missing_positions: tuple[int, ...]
+
+
+@dataclass
+class Reference:
+    """The reference corpus as the scorer needs it, read once per corpus."""
+
+    corpus: str
+    sent_ids: list[str]
+    sentences: list[alignment.ReferenceSentence]
+    stripped_ids: list[list[int]]  # node ids of the non-punct words, in order
+    stripped_heads: list[list[int]]  # stripped head positions (0 root), same order
+
+    @property
+    def size(self) -> int:
+        return len(self.sentences)
+
+
+def load_reference(con, corpus: str) -> Reference:
+    sent = con.execute("SELECT position, sent_id FROM sentences WHERE corpus = $c ORDER BY position",
+                       {"c": corpus}).fetchall()
+    nodes = con.execute(
+        "SELECT position, id, form, lemma, deprel, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No') "
+        "FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
+    mwts = con.execute(
+        "SELECT position, first_id, last_id, form, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No') "
+        "FROM multiword_tokens WHERE corpus = $c ORDER BY position, first_id", {"c": corpus}).fetchall()
+    edges = con.execute("SELECT position, dependent_id, head FROM edges WHERE corpus = $c ORDER BY position, dependent",
+                        {"c": corpus}).fetchall()
+    n = len(sent)
+    cols: list[tuple[list, list, list, list, list]] = [([], [], [], [], []) for _ in range(n)]
+    for pos, i, form, lemma, deprel, space in nodes:
+        c = cols[pos - 1]
+        c[0].append(i); c[1].append(form); c[2].append(lemma); c[3].append(deprel); c[4].append(bool(space))
+    mw: list[list] = [[] for _ in range(n)]
+    for pos, first, last, form, space in mwts:
+        mw[pos - 1].append((first, last, form, bool(space)))
+    s_ids: list[list[int]] = [[] for _ in range(n)]
+    s_heads: list[list[int]] = [[] for _ in range(n)]
+    for pos, dep_id, head in edges:
+        s_ids[pos - 1].append(dep_id)
+        s_heads[pos - 1].append(head)
+    sentences = [alignment.ReferenceSentence(*cols[k], multiword=mw[k]) for k in range(n)]
+    return Reference(corpus, [s for _, s in sent], sentences, s_ids, s_heads)
+
+
+def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence]:
+    """Reference position -> output sentence, validating sent_ids and counts."""
+    by_pos: dict[int, OutputSentence] = {}
+    if out.format == "lines":
+        if len(out.sentences) != ref.size:
+            raise InputError(out.name, len(out.sentences) or None,
+                             f"{len(out.sentences)} lines, but reference corpus {ref.corpus} has {ref.size} sentences "
+                             "(format lines needs one line per reference sentence)")
+        return {k: s for k, s in enumerate(out.sentences, start=1)}
+    if out.format == "conllu":
+        index = {sid: k for k, sid in enumerate(ref.sent_ids, start=1)}
+        keyed = all(s.key in index or (s.key.isdigit() and 1 <= int(s.key) <= ref.size) for s in out.sentences)
+        if not keyed or not out.sentences:
+            if len(out.sentences) != ref.size:
+                raise InputError(out.name, None,
+                                 f"{len(out.sentences)} sentences without usable sent_ids, but reference corpus "
+                                 f"{ref.corpus} has {ref.size}; give '# sent_id' comments or one sentence per reference sentence")
+            return {k: s for k, s in enumerate(out.sentences, start=1)}
+        for s in out.sentences:
+            pos = index.get(s.key) or int(s.key)
+            if pos in by_pos:
+                raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
+            by_pos[pos] = s
+        return by_pos
+    for s in out.sentences:  # sr: sent_id is the reference position
+        key = s.key
+        if not key.isdigit() or not 1 <= int(key) <= ref.size:
+            raise InputError(out.name, s.line,
+                             f"unknown sent_id {key!r}: reference corpus {ref.corpus} has positions 1..{ref.size}")
+        pos = int(key)
+        if pos in by_pos:
+            raise InputError(out.name, s.line, f"duplicate sent_id {key} (first at line {by_pos[pos].line})")
+        by_pos[pos] = s
+    return by_pos
+
+
+def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
+    """Tokenise, align and compute per-sentence statistics; returns column dicts for each table."""
+    by_pos = match_sentences(out, ref)
+    sentences = {k: [] for k in ("team", "run", "corpus", "position", "text", "missing", "source_line")}
+    tokens = {k: [] for k in ("team", "run", "corpus", "position", "token", "form", "lemma", "lemma_source",
+                              "punct", "stripped_position")}
+    links = {k: [] for k in ("corpus", "team", "run", "position", "pair", "from_index", "to_index", "method")}
+    lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
+    string_counts, tree_counts = [], []
+    missing = []
+    for pos in range(1, ref.size + 1):
+        rs = ref.sentences[pos - 1]
+        o = by_pos.get(pos)
+        if o is None:
+            missing.append(pos)
+            toks: list[alignment.OutputToken] = []
+            text, line = None, None
+        elif o.forms is not None:
+            toks = alignment.align(o.forms, rs, lemmas=o.lemmas)
+            text, line = " ".join(o.forms), o.line
+        else:
+            toks = alignment.align(alignment.tokenise(o.text, rs), rs)
+            text, line = o.text, o.line
+        for col, v in zip(sentences, (team, run, ref.corpus, pos, text, o is None, line)):
+            sentences[col].append(v)
+        stripped = 0
+        where: dict[int, int] = {}  # reference node id -> stripped output position
+        hyp_keys = []
+        for k, t in enumerate(toks, start=1):
+            sp = None
+            if not t.punct:
+                stripped += 1
+                sp = stripped
+                hyp_keys.append(t.lemma.casefold())
+                if t.reference_id is not None:
+                    where[t.reference_id] = sp
+            for col, v in zip(tokens, (team, run, ref.corpus, pos, k, t.form, t.lemma, t.lemma_source, t.punct, sp)):
+                tokens[col].append(v)
+            for col, v in zip(links, (ref.corpus, team, run, pos, "output-reference", k, t.reference_id, t.method)):
+                links[col].append(v)
+        ref_ids = ref.stripped_ids[pos - 1]
+        lemma_of = dict(zip(rs.ids, rs.lemmas))
+        ref_keys = [lemma_of[i].casefold() for i in ref_ids]
+        lemma_h.append(hyp_keys)
+        lemma_r.append(ref_keys)
+        surf_h.append([t.form for t in toks])
+        surf_r.append(rs.forms)
+        string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
+        tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids]))
+    lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
+    surf_stats = bleu.bleu_statistics(surf_h, surf_r)
+    n = ref.size
+    stats = {
+        "team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": list(range(1, n + 1)),
+        "bleu_hypothesis_length": lemma_stats.hyp_len, "bleu_reference_length": lemma_stats.ref_len,
+        "bleu_matches": lemma_stats.matches.tolist(), "bleu_totals": lemma_stats.totals.tolist(),
+        "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
+        "surface_matches": surf_stats.matches.tolist(), "surface_totals": surf_stats.totals.tolist(),
+    }
+    for prefix, counts in (("string", string_counts), ("tree", tree_counts)):
+        stats[f"{prefix}_insertions"] = [c.insertions for c in counts]
+        stats[f"{prefix}_deletions"] = [c.deletions for c in counts]
+        stats[f"{prefix}_substitutions"] = [c.substitutions for c in counts]
+        stats[f"{prefix}_moves"] = [c.moves for c in counts]
+        stats[f"{prefix}_reference_length"] = [c.reference_length for c in counts]
+    return sentences, tokens, links, stats, missing, len(by_pos)
+
+
+def _insert(con, table: str, columns: dict) -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame(columns)
+    con.register("_eh_frame", frame)
+    try:
+        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM _eh_frame")
+    finally:
+        con.unregister("_eh_frame")
+
+
+SUBMISSION_TABLES = ("output_sentences", "output_tokens", "sentence_statistics", "judgements", "submissions")
+
+
+def delete_submission(con, team: str, run: str, corpus: str) -> None:
+    for table in SUBMISSION_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE team = $t AND run = $r AND corpus = $c",
+                    {"t": team, "r": run, "c": corpus})
+    con.execute("DELETE FROM alignments WHERE pair = 'output-reference' AND team = $t AND run = $r AND corpus = $c",
+                {"t": team, "r": run, "c": corpus})
+
+
+def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
+                       progress=None) -> list[SubmissionSummary]:
+    """Ingest output files against one reference corpus, all in one transaction."""
+    from evalhouse.warehouse import WarehouseError
+
+    con = wh.con
+    if reference not in wh.corpora():
+        raise WarehouseError(f"no reference corpus '{reference}' in {wh.path} "
+                             f"(have: {', '.join(wh.corpora()) or 'none'}); ingest it with 'evalhouse ingest treebank'")
+    seen = set()
+    for f in files:
+        if (f.team, f.run) in seen:
+            raise WarehouseError(f"team {f.team} run {f.run} is given twice for corpus {reference}")
+        seen.add((f.team, f.run))
+    ref = load_reference(con, reference)
+    summaries = []
+    con.execute("BEGIN")
+    try:
+        now = _dt.datetime.now(_dt.timezone.utc)
+        for i, f in enumerate(files):
+            if progress:
+                progress(f.path, i, len(files))
+            exists = con.execute("SELECT count(*) FROM submissions WHERE team = $t AND run = $r AND corpus = $c",
+                                 {"t": f.team, "r": f.run, "c": reference}).fetchone()[0]
+            if exists and not replace:
+                raise WarehouseError(f"team {f.team} run {f.run} on {reference} is already in {wh.path}; "
+                                     "use --replace to replace it")
+            if exists:
+                delete_submission(con, f.team, f.run, reference)
+            out = read_output_file(f.path, f.format)
+            sentences, tokens, links, stats, missing, given = score_submission(out, ref, f.team, f.run)
+            _insert(con, "output_sentences", sentences)
+            _insert(con, "output_tokens", tokens)
+            _insert(con, "alignments", links)
+            _insert(con, "sentence_statistics", stats)
+            con.execute(
+                "INSERT INTO submissions VALUES ($team, $run, $corpus, $format, $file, $sha, $n, $given, $missing, "
+                "$positions, $norm, $config, $version, $now)",
+                {"team": f.team, "run": f.run, "corpus": reference, "format": out.format, "file": out.name,
+                 "sha": out.sha256, "n": ref.size, "given": given, "missing": len(missing), "positions": missing,
+                 "norm": out.normalisations, "config": CONFIGURATION, "version": __version__, "now": now})
+            summaries.append(SubmissionSummary(f.team, f.run, reference, out.name, out.format, ref.size, given,
+                                               tuple(missing)))
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return summaries
+
+
+def ingest_judgements(wh, path) -> int:
+    """Ingest a judgement CSV (one transaction); sent_ids are resolved to reference positions."""
+    from evalhouse.loaders.outputs import read_judgements
+    from evalhouse.warehouse import WarehouseError
+
+    con = wh.con
+    name, _sha, rows = read_judgements(path)
+    subs = set(con.execute("SELECT team, run, corpus FROM submissions").fetchall())
+    positions: dict[str, dict[str, int]] = {}
+    cols = {k: [] for k in ("team", "run", "corpus", "position", "sent_id", "annotator", "criterion", "score",
+                            "source_file", "source_line")}
+    seen: dict[tuple, int] = {}
+    for j in rows:
+        if (j.team, j.run, j.corpus) not in subs:
+            raise InputError(name, j.line, f"no submission team {j.team} run {j.run} on corpus {j.corpus} in the warehouse")
+        if j.corpus not in positions:
+            positions[j.corpus] = dict(con.execute("SELECT sent_id, position FROM sentences WHERE corpus = $c",
+                                                   {"c": j.corpus}).fetchall())
+        index = positions[j.corpus]
+        pos = index.get(j.sent_id)
+        if pos is None:
+            if j.sent_id.isdigit() and 1 <= int(j.sent_id) <= len(index):
+                pos = int(j.sent_id)
+            else:
+                raise InputError(name, j.line, f"unknown sent_id {j.sent_id!r} in corpus {j.corpus}")
+        key = (j.team, j.run, j.corpus, pos, j.annotator, j.criterion.lower())
+        if key in seen:
+            raise InputError(name, j.line, f"annotator {j.annotator} already scored {j.criterion} of this sentence "
+                             f"(line {seen[key]})")
+        seen[key] = j.line
+        for col, v in zip(cols, (j.team, j.run, j.corpus, pos, j.sent_id, j.annotator, j.criterion.lower(), j.score,
+                                 name, j.line)):
+            cols[col].append(v)
+    con.execute("BEGIN")
+    try:
+        existing = 0
+        if rows:
+            import pandas as pd
+
+            con.register("_eh_j", pd.DataFrame(cols))
+            existing = con.execute(
+                "SELECT count(*) FROM judgements j JOIN _eh_j n USING (team, run, corpus, position, annotator, criterion)"
+            ).fetchone()[0]
+            con.unregister("_eh_j")
+        if existing:
+            raise WarehouseError(f"{name}: {existing} judgements are already in {wh.path} (same sentence, annotator "
+                                 "and criterion); nothing ingested")
+        if rows:
+            _insert(con, "judgements", cols)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return len(rows)

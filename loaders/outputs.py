@@ -1,0 +1,271 @@
+"""Reading system outputs, campaign layouts and human judgements.
+
+Formats of ``evalhouse ingest outputs`` (``--format auto`` picks one from the file's first lines):
+
+``sr``      the Surface Realisation shared task format: blocks of ``# sent_id = N`` and ``# text = ...``
+            (``#sent_id`` without the space too), N the 1-based position of the reference sentence;
+            blocks are separated by blank lines; other comment lines are kept but ignored.
+``lines``   one output sentence per line, line i realising reference sentence i; an empty line is an
+            empty output. The file must have exactly as many lines as the reference has sentences.
+``conllu``  CoNLL-U (outputs already tokenised and lemmatised): FORM and LEMMA of each word are
+            used (LEMMA ``_`` = not given); multiword-token lines and empty nodes are skipped.
+            Sentences are matched to the reference by ``# sent_id`` when every sentence has one that
+            is a reference sent_id (or a position); otherwise by order, and then the counts must agree.
+
+Auto-detection: a line that looks like a CoNLL-U word line (an integer ID, then nine tab-separated
+fields) means ``conllu``; a first non-blank line ``# sent_id = ...`` means ``sr``; anything else
+is ``lines``.
+
+Every reader yields :class:`OutputSentence` records; problems raise :class:`InputError` with the
+file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .errors import InputError
+from .source import open_source
+
+FORMATS = ("auto", "sr", "lines", "conllu")
+_SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
+_CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")
+_CONLLU_SKIP = re.compile(r"^\d+(-\d+|\.\d+)\t")
+
+
+@dataclass
+class OutputSentence:
+    key: str  # sent_id as written (sr, conllu) or the line number (lines)
+    line: int  # where the sentence starts in the file
+    text: str | None  # raw text (sr, lines); None for conllu
+    forms: list[str] | None = None  # conllu only
+    lemmas: list[str | None] | None = None  # conllu only
+
+
+@dataclass
+class OutputFile:
+    name: str
+    sha256: str
+    format: str
+    sentences: list[OutputSentence]
+    normalisations: list[str]
+
+
+def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFile:
+    """Read one output file (validated UTF-8, CRLF/BOM normalised by :func:`open_source`)."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format '{format}' (valid: {', '.join(FORMATS)})")
+    with open_source(path) as source:
+        with open(source.path, encoding="utf-8", newline="\n") as handle:
+            lines = handle.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        name = source.name
+        fmt = detect_format(lines) if format == "auto" else format
+        reader = {"sr": _read_sr, "lines": _read_lines, "conllu": _read_conllu}[fmt]
+        return OutputFile(name, source.sha256, fmt, reader(name, lines), list(source.normalisations))
+
+
+def detect_format(lines: Sequence[str]) -> str:
+    for line in lines[:200]:
+        if _CONLLU_WORD.match(line):
+            return "conllu"
+    first = next((ln for ln in lines if ln.strip()), "")
+    m = _SR_KEY.match(first)
+    if m and m.group(1) == "sent_id":
+        return "sr"
+    return "lines"
+
+
+def _read_lines(name: str, lines: list[str]) -> list[OutputSentence]:
+    return [OutputSentence(str(k), k, text) for k, text in enumerate(lines, start=1)]
+
+
+def _read_sr(name: str, lines: list[str]) -> list[OutputSentence]:
+    out: list[OutputSentence] = []
+    block: dict[str, tuple[int, str]] = {}
+
+    def close() -> None:
+        if not block:
+            return
+        if "sent_id" not in block:
+            first = min(v[0] for v in block.values())
+            raise InputError(name, first, "block has no '# sent_id = N' line")
+        sid_line, sid = block["sent_id"]
+        if "text" not in block:
+            raise InputError(name, sid_line, f"sent_id {sid} has no '# text = ...' line")
+        out.append(OutputSentence(sid.strip(), sid_line, block["text"][1]))
+        block.clear()
+
+    for k, line in enumerate(lines, start=1):
+        if not line.strip():
+            close()
+            continue
+        m = _SR_KEY.match(line)
+        if not m:
+            raise InputError(name, k, f"expected '# sent_id = N', '# text = ...' or a blank line, found {line[:40]!r}")
+        key, value = m.group(1), m.group(2)
+        if key == "sent_id" and "sent_id" in block:
+            close()
+        if key in block:
+            raise InputError(name, k, f"second '# {key}' line in one block (a blank line must separate blocks)")
+        block[key] = (k, value)
+    close()
+    return out
+
+
+def _read_conllu(name: str, lines: list[str]) -> list[OutputSentence]:
+    out: list[OutputSentence] = []
+    current: OutputSentence | None = None
+    sent_id: str | None = None
+    start = 0
+    for k, line in enumerate(lines, start=1):
+        if not line.strip():
+            if current is not None:
+                out.append(current)
+            current, sent_id = None, None
+            continue
+        if line.startswith("#"):
+            m = _SR_KEY.match(line)
+            if m and m.group(1) == "sent_id":
+                sent_id = m.group(2).strip()
+            continue
+        if _CONLLU_SKIP.match(line):
+            continue
+        if not _CONLLU_WORD.match(line):
+            raise InputError(name, k, "not a CoNLL-U word line (ID and nine more tab-separated fields)")
+        cols = line.split("\t")
+        if current is None:
+            start = k
+            current = OutputSentence(sent_id if sent_id is not None else "", start, None, [], [])
+        if not cols[1]:
+            raise InputError(name, k, "empty FORM")
+        current.forms.append(cols[1])
+        current.lemmas.append(None if cols[2] in ("_", "") else cols[2])
+    if current is not None:
+        out.append(current)
+    return out
+
+
+# --- campaigns -------------------------------------------------------------------------------
+@dataclass
+class SubmissionFile:
+    path: str
+    team: str
+    run: str
+    format: str = "auto"
+
+
+def campaign_files(directory: str | os.PathLike) -> list[SubmissionFile]:
+    """``DIR/<team>/<run>/<file>``: every regular file three levels down is one submission."""
+    root = Path(directory)
+    found = []
+    for path in sorted(root.glob("*/*/*")):
+        if path.is_file() and not path.name.startswith("."):
+            rel = path.relative_to(root).parts
+            found.append(SubmissionFile(str(path), rel[0], rel[1]))
+    stray = [p for p in sorted(root.rglob("*")) if p.is_file() and len(p.relative_to(root).parts) != 3
+             and not p.name.startswith(".")]
+    if stray:
+        raise InputError(str(stray[0]), None, f"not in the layout {root}/<team>/<run>/<file>")
+    seen: dict[tuple[str, str], str] = {}
+    for f in found:
+        if (f.team, f.run) in seen:
+            raise InputError(f.path, None, f"team {f.team} run {f.run} already has a file: {seen[(f.team, f.run)]}")
+        seen[(f.team, f.run)] = f.path
+    if not found:
+        raise InputError(str(root), None, "no submission files (expected DIR/<team>/<run>/<file>)")
+    return found
+
+
+MANIFEST_COLUMNS = ("path", "team", "run")
+
+
+def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
+    """A CSV manifest with a header: path, team, run[, format]; paths relative to the manifest."""
+    name = os.fspath(path)
+    base = Path(name).parent
+    with open_source(path) as source, open(source.path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    if not rows:
+        raise InputError(name, 1, "empty manifest")
+    header = [h.strip() for h in rows[0]]
+    missing = [c for c in MANIFEST_COLUMNS if c not in header]
+    if missing:
+        raise InputError(name, 1, f"manifest header lacks {', '.join(missing)} (need path, team, run[, format])")
+    unknown = [c for c in header if c not in MANIFEST_COLUMNS + ("format",)]
+    if unknown:
+        raise InputError(name, 1, f"unknown manifest column {unknown[0]!r} (valid: path, team, run, format)")
+    out = []
+    for k, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise InputError(name, k, f"{len(row)} fields, the header has {len(header)}")
+        rec = dict(zip(header, (c.strip() for c in row)))
+        for c in MANIFEST_COLUMNS:
+            if not rec[c]:
+                raise InputError(name, k, f"empty {c}")
+        fmt = rec.get("format") or "auto"
+        if fmt not in FORMATS:
+            raise InputError(name, k, f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
+        p = Path(rec["path"])
+        out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt))
+    if not out:
+        raise InputError(name, 2, "manifest lists no files")
+    return out
+
+
+# --- human judgements ------------------------------------------------------------------------
+JUDGEMENT_COLUMNS = ("team", "run", "corpus", "sent_id", "annotator", "criterion", "score")
+
+
+@dataclass
+class Judgement:
+    line: int
+    team: str
+    run: str
+    corpus: str
+    sent_id: str
+    annotator: str
+    criterion: str
+    score: float
+
+
+def read_judgements(path: str | os.PathLike) -> tuple[str, str, list[Judgement]]:
+    """CSV with header team, run, corpus, sent_id, annotator, criterion, score (any column order)."""
+    name = os.fspath(path) if not hasattr(path, "read") else "<stdin>"
+    with open_source(path) as source, open(source.path, encoding="utf-8", newline="") as handle:
+        sha = source.sha256
+        rows = list(csv.reader(handle))
+    if not rows:
+        raise InputError(name, 1, "empty file")
+    header = [h.strip() for h in rows[0]]
+    missing = [c for c in JUDGEMENT_COLUMNS if c not in header]
+    if missing:
+        raise InputError(name, 1, f"header lacks {', '.join(missing)} (need {', '.join(JUDGEMENT_COLUMNS)})")
+    out = []
+    for k, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise InputError(name, k, f"{len(row)} fields, the header has {len(header)}")
+        rec = dict(zip(header, (c.strip() for c in row)))
+        for c in JUDGEMENT_COLUMNS:
+            if not rec[c]:
+                raise InputError(name, k, f"empty {c}")
+        try:
+            score = float(rec["score"])
+        except ValueError:
+            raise InputError(name, k, f"score {rec['score']!r} is not a number") from None
+        if score != score or score in (float("inf"), float("-inf")):
+            raise InputError(name, k, f"score {rec['score']!r} is not a finite number")
+        out.append(Judgement(k, rec["team"], rec["run"], rec["corpus"], rec["sent_id"], rec["annotator"],
+                             rec["criterion"], score))
+    return name, sha, out
+

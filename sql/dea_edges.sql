@@ -1,0 +1,66 @@
+-- dea_edges: dependency edge accuracy (Shimorina et al. 2021, section 3.2) at its finest grain:
+-- is each edge of the punctuation-stripped reference tree found in each submission's output?
+-- An edge is the triple (head lemma, dependent lemma, signed distance dependent - head). It is found
+-- when the punctuation-stripped output has the head lemma at some position i and the dependent lemma
+-- at i + distance (lemmas compared case-insensitively). Multiset semantics: when a sentence has k
+-- edges with the same triple and the output has m position pairs realising it, min(k, m) of them
+-- are matched -- the first ones in reference order (by dependent position).
+-- Grain: submission x reference edge (team, run, corpus, position, dependent); the root is not an edge.
+-- Columns: team, run, corpus, position, sent_id, dependent, head, relation, deprel, head_lemma,
+--          dependent_lemma, distance, matched.
+-- Upstream: submissions, edges, sentences, output_tokens.
+CREATE OR REPLACE VIEW dea_edges AS
+WITH reference_edges AS (
+    SELECT s.team, s.run, e.corpus, e.position, e.dependent, e.head, e.relation, e.deprel,
+           e.head_lemma, e.dependent_lemma, e.distance,
+           lower(e.head_lemma) AS head_key, lower(e.dependent_lemma) AS dependent_key
+    FROM edges AS e
+    JOIN submissions AS s ON s.corpus = e.corpus
+    WHERE e.head > 0
+),
+output_words AS (
+    SELECT team, run, corpus, position, stripped_position, lower(lemma) AS lemma_key
+    FROM output_tokens
+    WHERE stripped_position IS NOT NULL
+),
+triples AS (
+    SELECT DISTINCT team, run, corpus, position, head_key, dependent_key, distance
+    FROM reference_edges
+),
+realised AS (
+    -- how many output position pairs realise each distinct triple
+    SELECT t.team, t.run, t.corpus, t.position, t.head_key, t.dependent_key, t.distance, count(*) AS pairs
+    FROM triples AS t
+    JOIN output_words AS h
+      ON h.team = t.team AND h.run = t.run AND h.corpus = t.corpus AND h.position = t.position
+     AND h.lemma_key = t.head_key
+    JOIN output_words AS d
+      ON d.team = t.team AND d.run = t.run AND d.corpus = t.corpus AND d.position = t.position
+     AND d.stripped_position = h.stripped_position + t.distance AND d.lemma_key = t.dependent_key
+    GROUP BY ALL
+),
+ranked AS (
+    SELECT r.*,
+           row_number() OVER (PARTITION BY team, run, corpus, position, head_key, dependent_key, distance
+                              ORDER BY dependent) AS occurrence
+    FROM reference_edges AS r
+),
+final AS (
+    SELECT k.team, k.run, k.corpus, k.position, s.sent_id, k.dependent, k.head, k.relation, k.deprel,
+           k.head_lemma, k.dependent_lemma, k.distance,
+           coalesce(k.occurrence <= p.pairs, false) AS matched
+    FROM ranked AS k
+    JOIN sentences AS s ON s.corpus = k.corpus AND s.position = k.position
+    LEFT JOIN realised AS p
+      ON p.team = k.team AND p.run = k.run AND p.corpus = k.corpus AND p.position = k.position
+     AND p.head_key = k.head_key AND p.dependent_key = k.dependent_key AND p.distance = k.distance
+)
+SELECT * FROM final;
+COMMENT ON VIEW dea_edges IS 'Dependency edge accuracy per reference edge and submission: is the (head lemma, dependent lemma, signed distance) triple found in the punctuation-stripped output (seed 000 section 3.2; multiset semantics). Grain: team x run x corpus x position x dependent.';
+COMMENT ON COLUMN dea_edges.position IS '1-based position of the reference sentence in its corpus.';
+COMMENT ON COLUMN dea_edges.sent_id IS 'sent_id of the reference sentence.';
+COMMENT ON COLUMN dea_edges.dependent IS 'Stripped position of the dependent in the reference (edges.dependent).';
+COMMENT ON COLUMN dea_edges.head IS 'Stripped position of the head in the reference.';
+COMMENT ON COLUMN dea_edges.relation IS 'Base relation of the edge (deprel before the colon).';
+COMMENT ON COLUMN dea_edges.distance IS 'Signed distance dependent - head in the stripped reference.';
+COMMENT ON COLUMN dea_edges.matched IS 'True when the output realises this edge (head lemma at i, dependent lemma at i + distance).';

@@ -1,0 +1,29 @@
+-- judgement_z: human scores standardised per annotator (seed 000 section 3.2: "calculated on the set
+-- of all raw scores by the given annotator using each annotator's mean and standard deviation").
+-- Choice: the set is one annotator's scores for one criterion (fluency and adequacy are separate
+-- scales), over every team, run and corpus; the standard deviation is the sample one (n - 1).
+-- An annotator with a single score, or with all scores equal, gets NULL z.
+-- Grain: team x run x corpus x position x annotator x criterion (one row per judgement).
+-- Columns: the judgements columns plus annotator_mean, annotator_sd, annotator_judgements, z.
+-- Upstream: judgements.
+CREATE OR REPLACE VIEW judgement_z AS
+WITH annotator AS (
+    SELECT annotator, criterion,
+           avg(score) AS annotator_mean,
+           stddev_samp(score) AS annotator_sd,
+           count(*) AS annotator_judgements
+    FROM judgements
+    GROUP BY annotator, criterion
+),
+final AS (
+    SELECT j.team, j.run, j.corpus, j.position, j.sent_id, j.annotator, j.criterion, j.score,
+           a.annotator_mean, a.annotator_sd, a.annotator_judgements,
+           CASE WHEN a.annotator_sd > 0 THEN (j.score - a.annotator_mean) / a.annotator_sd END AS z
+    FROM judgements AS j
+    JOIN annotator AS a USING (annotator, criterion)
+)
+SELECT * FROM final;
+COMMENT ON VIEW judgement_z IS 'Human scores as z-scores per annotator and criterion (seed 000 section 3.2). Grain: one row per judgement.';
+COMMENT ON COLUMN judgement_z.annotator_mean IS 'Mean of all this annotator''s scores for this criterion.';
+COMMENT ON COLUMN judgement_z.annotator_sd IS 'Sample standard deviation (n - 1) of those scores.';
+COMMENT ON COLUMN judgement_z.z IS '(score - annotator_mean) / annotator_sd; NULL when the sd is 0 or undefined.';

@@ -1,0 +1,107 @@
+-- sentence_scores: every automatic and human score of every output sentence.
+-- Grain: submission x reference sentence (team, run, corpus, position). Missing outputs are scored
+-- as empty outputs (missing = true).
+-- Columns: team, run, corpus, position, sent_id, missing,
+--   edges, matched_edges, dea            DEA (seed 000 section 3.2); NULL when the sentence has no edge
+--   bleu                                 sentence BLEU-4, NLTK smoothing method 2, on case-folded lemmas
+--                                        without punctuation (seed 000 section 4)
+--   bleu_surface                         the same on output tokens as written, punctuation kept
+--   ssa, gsa, sta, gta                   simple/generation string and tree accuracy (seed 003)
+--   understandability_accuracy, quality_accuracy  seed 003's derived metrics (from sta and string_substitutions)
+--   string_* and tree_* counts           I, D, S, M and R behind those accuracies
+--   fluency_z, adequacy_z, judgements    mean z-score over annotators (judgement_z), number of judgements
+--   configuration                        how the scores were computed (submissions.configuration)
+-- Upstream: output_sentences, sentences, sentence_statistics, dea_edges, judgement_z, submissions.
+CREATE OR REPLACE VIEW sentence_scores AS
+WITH bleu_inputs AS (
+    SELECT team, run, corpus, position, 'lemma' AS variant, bleu_hypothesis_length AS h,
+           bleu_reference_length AS r, bleu_matches AS m, bleu_totals AS t
+    FROM sentence_statistics
+    UNION ALL
+    SELECT team, run, corpus, position, 'surface', surface_hypothesis_length, surface_reference_length,
+           surface_matches, surface_totals
+    FROM sentence_statistics
+),
+bleu_scores AS (
+    SELECT team, run, corpus, position,
+           max(score) FILTER (WHERE variant = 'lemma') AS bleu,
+           max(score) FILTER (WHERE variant = 'surface') AS bleu_surface
+    FROM (
+        SELECT *,
+               CASE WHEN m[1] = 0 THEN 0.0
+                    ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
+                         * exp(0.25 * ln(m[1] / greatest(t[1], 1))
+                               + 0.25 * ln((m[2] + 1) / (greatest(t[2], 1) + 1))
+                               + 0.25 * ln((m[3] + 1) / (greatest(t[3], 1) + 1))
+                               + 0.25 * ln((m[4] + 1) / (greatest(t[4], 1) + 1)))
+               END AS score
+        FROM bleu_inputs
+    )
+    GROUP BY ALL
+),
+dea AS (
+    SELECT team, run, corpus, position, count(*) AS edges, count(*) FILTER (WHERE matched) AS matched_edges
+    FROM dea_edges
+    GROUP BY ALL
+),
+human AS (
+    SELECT team, run, corpus, position,
+           avg(z) FILTER (WHERE criterion = 'fluency') AS fluency_z,
+           avg(z) FILTER (WHERE criterion = 'adequacy') AS adequacy_z,
+           count(*) AS judgements
+    FROM judgement_z
+    GROUP BY ALL
+),
+accuracies AS (
+    SELECT *,
+           CASE WHEN string_reference_length > 0 THEN
+               1 - (string_insertions + string_deletions + string_substitutions) / string_reference_length END AS ssa,
+           CASE WHEN string_reference_length > 0 THEN
+               1 - (string_insertions + string_deletions - string_moves + string_substitutions)
+                   / string_reference_length END AS gsa,
+           CASE WHEN tree_reference_length > 0 THEN
+               1 - (tree_insertions + tree_deletions + tree_substitutions) / tree_reference_length END AS sta,
+           CASE WHEN tree_reference_length > 0 THEN
+               1 - (tree_insertions + tree_deletions - tree_moves + tree_substitutions) / tree_reference_length END AS gta
+    FROM sentence_statistics
+),
+final AS (
+    SELECT o.team, o.run, o.corpus, o.position, s.sent_id, o.missing,
+           coalesce(d.edges, 0) AS edges, coalesce(d.matched_edges, 0) AS matched_edges,
+           d.matched_edges / d.edges AS dea,
+           b.bleu, b.bleu_surface,
+           a.ssa, a.gsa, a.sta, a.gta,
+           (1.3147 * a.sta - 0.1039 * a.string_substitutions - 0.4458) / 0.8689 AS understandability_accuracy,
+           (1.0192 * a.sta - 0.0869 * a.string_substitutions - 0.3553) / 0.6639 AS quality_accuracy,
+           a.string_insertions, a.string_deletions, a.string_substitutions, a.string_moves, a.string_reference_length,
+           a.tree_insertions, a.tree_deletions, a.tree_substitutions, a.tree_moves, a.tree_reference_length,
+           a.bleu_hypothesis_length, a.bleu_reference_length,
+           h.fluency_z, h.adequacy_z, coalesce(h.judgements, 0) AS judgements,
+           u.configuration
+    FROM output_sentences AS o
+    JOIN sentences AS s ON s.corpus = o.corpus AND s.position = o.position
+    JOIN submissions AS u ON u.team = o.team AND u.run = o.run AND u.corpus = o.corpus
+    JOIN accuracies AS a ON a.team = o.team AND a.run = o.run AND a.corpus = o.corpus AND a.position = o.position
+    JOIN bleu_scores AS b ON b.team = o.team AND b.run = o.run AND b.corpus = o.corpus AND b.position = o.position
+    LEFT JOIN dea AS d ON d.team = o.team AND d.run = o.run AND d.corpus = o.corpus AND d.position = o.position
+    LEFT JOIN human AS h ON h.team = o.team AND h.run = o.run AND h.corpus = o.corpus AND h.position = o.position
+)
+SELECT * FROM final;
+COMMENT ON VIEW sentence_scores IS 'Every score of every output sentence: DEA, lemma and surface sentence BLEU, string/tree accuracies (seed 003), human z-scores. Grain: team x run x corpus x position.';
+COMMENT ON COLUMN sentence_scores.position IS '1-based position of the reference sentence in its corpus.';
+COMMENT ON COLUMN sentence_scores.sent_id IS 'sent_id of the reference sentence.';
+COMMENT ON COLUMN sentence_scores.missing IS 'True when the submission had no output for this sentence (scored as empty).';
+COMMENT ON COLUMN sentence_scores.edges IS 'Edges of the punctuation-stripped reference tree (the root excluded).';
+COMMENT ON COLUMN sentence_scores.matched_edges IS 'Edges found in the output (dea_edges.matched).';
+COMMENT ON COLUMN sentence_scores.dea IS 'Dependency edge accuracy matched_edges / edges; NULL for a sentence without edges.';
+COMMENT ON COLUMN sentence_scores.bleu IS 'Sentence BLEU-4 (NLTK smoothing method 2) on case-folded lemmas, punctuation removed.';
+COMMENT ON COLUMN sentence_scores.bleu_surface IS 'Sentence BLEU-4 (NLTK method 2) on the output tokens as written against the reference forms, punctuation kept.';
+COMMENT ON COLUMN sentence_scores.ssa IS 'Simple string accuracy 1 - (I + D + S) / R (seed 003), on case-folded lemmas without punctuation.';
+COMMENT ON COLUMN sentence_scores.gsa IS 'Generation string accuracy 1 - (M + I'' + D'' + S) / R (seed 003).';
+COMMENT ON COLUMN sentence_scores.sta IS 'Simple tree accuracy: simple string accuracy counts summed over the treelets of the stripped reference tree.';
+COMMENT ON COLUMN sentence_scores.gta IS 'Generation tree accuracy: generation string counts summed over treelets.';
+COMMENT ON COLUMN sentence_scores.understandability_accuracy IS '(1.3147 sta - 0.1039 string_substitutions - 0.4458) / 0.8689 (seed 003, published coefficients).';
+COMMENT ON COLUMN sentence_scores.quality_accuracy IS '(1.0192 sta - 0.0869 string_substitutions - 0.3553) / 0.6639 (seed 003, published coefficients).';
+COMMENT ON COLUMN sentence_scores.fluency_z IS 'Mean over annotators of the fluency z-scores (judgement_z); NULL when not judged.';
+COMMENT ON COLUMN sentence_scores.adequacy_z IS 'Mean over annotators of the adequacy z-scores (judgement_z); NULL when not judged.';
+COMMENT ON COLUMN sentence_scores.configuration IS 'Signature of the configuration every score was computed with.';

@@ -1,0 +1,64 @@
+-- submission_scores: corpus-level figures of each submission.
+-- Grain: team x run x corpus. Key: (team, run, corpus).
+-- Columns: team, run, corpus, sentences, missing_sentences, edges, matched_edges,
+--   dea (pooled: matched_edges / edges), mean_dea (mean of sentence DEA over sentences with edges),
+--   mean_bleu, mean_bleu_surface (means of sentence BLEU),
+--   corpus_bleu (BLEU-4 from the summed lemma statistics with smoothing method 2: NLTK's corpus_bleu,
+--   in which every sentence contributes at least 1 to each n-gram total),
+--   mean_ssa, mean_gsa, mean_sta, mean_gta, mean_understandability_accuracy, mean_quality_accuracy,
+--   mean_fluency_z, mean_adequacy_z, judged_sentences, configuration.
+-- Upstream: sentence_scores, sentence_statistics, submissions.
+CREATE OR REPLACE VIEW submission_scores AS
+WITH corpus_statistics AS (
+    SELECT team, run, corpus,
+           sum(bleu_hypothesis_length) AS h, sum(bleu_reference_length) AS r,
+           sum(bleu_matches[1]) AS m1, sum(bleu_matches[2]) AS m2, sum(bleu_matches[3]) AS m3, sum(bleu_matches[4]) AS m4,
+           sum(greatest(bleu_totals[1], 1)) AS t1, sum(greatest(bleu_totals[2], 1)) AS t2,
+           sum(greatest(bleu_totals[3], 1)) AS t3, sum(greatest(bleu_totals[4], 1)) AS t4
+    FROM sentence_statistics
+    GROUP BY ALL
+),
+corpus_bleu AS (
+    SELECT team, run, corpus,
+           CASE WHEN m1 = 0 THEN 0.0
+                ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
+                     * exp(0.25 * ln(m1 / t1) + 0.25 * ln((m2 + 1) / (t2 + 1))
+                           + 0.25 * ln((m3 + 1) / (t3 + 1)) + 0.25 * ln((m4 + 1) / (t4 + 1)))
+           END AS corpus_bleu
+    FROM corpus_statistics
+),
+per_sentence AS (
+    SELECT team, run, corpus,
+           count(*) AS sentences,
+           count(*) FILTER (WHERE missing) AS missing_sentences,
+           sum(edges) AS edges,
+           sum(matched_edges) AS matched_edges,
+           sum(matched_edges) / nullif(sum(edges), 0) AS dea,
+           avg(dea) AS mean_dea,
+           avg(bleu) AS mean_bleu,
+           avg(bleu_surface) AS mean_bleu_surface,
+           avg(ssa) AS mean_ssa, avg(gsa) AS mean_gsa, avg(sta) AS mean_sta, avg(gta) AS mean_gta,
+           avg(understandability_accuracy) AS mean_understandability_accuracy,
+           avg(quality_accuracy) AS mean_quality_accuracy,
+           avg(fluency_z) AS mean_fluency_z,
+           avg(adequacy_z) AS mean_adequacy_z,
+           count(*) FILTER (WHERE judgements > 0) AS judged_sentences
+    FROM sentence_scores
+    GROUP BY ALL
+),
+final AS (
+    SELECT p.team, p.run, p.corpus, p.sentences, p.missing_sentences, p.edges, p.matched_edges, p.dea, p.mean_dea,
+           p.mean_bleu, p.mean_bleu_surface, c.corpus_bleu,
+           p.mean_ssa, p.mean_gsa, p.mean_sta, p.mean_gta, p.mean_understandability_accuracy,
+           p.mean_quality_accuracy, p.mean_fluency_z, p.mean_adequacy_z, p.judged_sentences, s.configuration
+    FROM per_sentence AS p
+    JOIN corpus_bleu AS c USING (team, run, corpus)
+    JOIN submissions AS s USING (team, run, corpus)
+)
+SELECT * FROM final;
+COMMENT ON VIEW submission_scores IS 'Corpus-level scores of each submission (pooled DEA, mean sentence scores, corpus BLEU). Grain: team x run x corpus.';
+COMMENT ON COLUMN submission_scores.dea IS 'Pooled DEA: matched edges / edges over the whole corpus.';
+COMMENT ON COLUMN submission_scores.mean_dea IS 'Mean of sentence DEA over sentences that have edges.';
+COMMENT ON COLUMN submission_scores.mean_bleu IS 'Mean sentence BLEU (lemmas, punctuation removed, NLTK method 2).';
+COMMENT ON COLUMN submission_scores.corpus_bleu IS 'Corpus BLEU-4 from summed lemma statistics with smoothing method 2 (equals NLTK corpus_bleu with method2).';
+COMMENT ON COLUMN submission_scores.configuration IS 'Signature of the configuration the scores were computed with.';
