@@ -206,6 +206,39 @@ def ingest_judgements(
     _run(action)
 
 
+class BaselineKind(str, Enum):
+    random = "random"
+    lr = "lr"
+
+
+@app.command("baseline")
+def baseline(
+    kind: Annotated[BaselineKind, typer.Argument(help="random (seeded random order) or lr (Bangalore et al.'s left-right model).")],
+    corpus: Annotated[str, typer.Option("--corpus", help="Reference corpus to realise (already ingested).")],
+    team: Annotated[str, typer.Option(help="Team name of the baseline run.")] = "baseline",
+    run: Annotated[Optional[str], typer.Option(help="Run name (default: the baseline kind).")] = None,
+    train: Annotated[Optional[str], typer.Option(help="lr: corpus to learn directions from (default: the reference corpus itself, optimistic).")] = None,
+    seed: Annotated[int, typer.Option(help="random: seed of the generator.")] = 1,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Also write the output (SR format) to this file.")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an existing run with the same team and run name.")] = False,
+) -> None:
+    """Realise a corpus with a baseline, then ingest and score it like any submission.
+
+    Example: evalhouse baseline lr --corpus en_ewt-test --train en_ewt-train --run lr
+    """
+    def action():
+        from evalhouse.outputs import run_baseline
+
+        with _open() as wh:
+            s = run_baseline(wh, kind.value, corpus, team=team, run=run, train=train, seed=seed, out=out,
+                             replace=replace)
+            dea, bleu = wh.sql("SELECT dea, mean_bleu FROM submission_scores WHERE team = $t AND run = $r AND corpus = $c",
+                               {"t": s.team, "r": s.run, "c": s.corpus}).fetchone()
+        typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.sentences:,} sentences, DEA {dea:.4f}, mean BLEU {bleu:.4f}")
+
+    _run(action)
+
+
 @app.command("sql")
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],

@@ -5,7 +5,9 @@
 The committed ``warehouse.duckdb.example`` is built the same way::
 
     $ rm -f warehouse.duckdb.example
-    $ evalhouse --db warehouse.duckdb.example ingest treebank evalhouse/sample/sample.conllu --corpus sample
+    $ evalhouse --db warehouse.duckdb.example ingest treebank evalhouse/sample/sample.conllu --corpus sample --language en
+    $ evalhouse --db warehouse.duckdb.example baseline lr --corpus sample
+    $ evalhouse --db warehouse.duckdb.example baseline random --corpus sample --seed 1
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ def build_sample_warehouse(db: str | os.PathLike) -> None:
             stale.unlink()
     with connect(db) as wh:
         wh.ingest_treebank([sample_path()], corpus=SAMPLE_CORPUS, language="en")
+        add_sample_baselines(wh)
+
+
+def add_sample_baselines(wh) -> None:
+    """The two baseline runs of the demo and the example warehouse (lr trained on the sample itself)."""
+    from evalhouse.outputs import run_baseline
+
+    run_baseline(wh, "lr", SAMPLE_CORPUS)
+    run_baseline(wh, "random", SAMPLE_CORPUS, seed=1)
 
 
 def run_demo(out: str | os.PathLike) -> str:
@@ -72,7 +83,15 @@ def run_demo(out: str | os.PathLike) -> str:
                            WHERE NOT c.projective ORDER BY c.position"""), "",
                   "Relations with the freest word order (entropy H(d), stripped trees):",
                   table("""SELECT relation, left_count, right_count, round(entropy, 3) AS entropy
-                           FROM relation_entropy ORDER BY entropy DESC, relation LIMIT 5""")]
+                           FROM relation_entropy ORDER BY entropy DESC, relation LIMIT 5"""), "",
+                  "Two baseline realisers scored against the sample (lr learned on the sample itself, so optimistic):",
+                  table("""SELECT team, run, sentences, round(dea, 3) AS dea, round(mean_bleu, 3) AS bleu,
+                                  round(mean_ssa, 3) AS ssa, round(mean_gsa, 3) AS gsa, round(mean_sta, 3) AS sta,
+                                  round(mean_gta, 3) AS gta
+                           FROM submission_scores ORDER BY dea DESC"""), "",
+                  "Relations the lr baseline gets wrong most often (DEA per relation, at least 5 edges):",
+                  table("""SELECT relation, edges, matched, round(accuracy, 3) AS accuracy FROM dea_by_relation
+                           WHERE run = 'lr' AND edges >= 5 ORDER BY accuracy, relation LIMIT 5""")]
     csv_out = out / "sentence_complexity.csv"
     with connect(db, read_only=True) as wh:
         rows = wh.export_view("sentence_complexity", csv_out, format="csv")

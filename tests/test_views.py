@@ -31,6 +31,12 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "relation_entropy": ("corpus", "relation"),
     "relation_entropy_subtyped": ("corpus", "deprel"),
     "relation_entropy_by_level": ("corpus", "level", "relation"),
+    "dea_edges": ("team", "run", "corpus", "position", "dependent"),
+    "dea_by_relation": ("team", "run", "corpus", "relation"),
+    "dea_by_relation_pooled": ("relation",),
+    "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
+    "sentence_scores": ("team", "run", "corpus", "position"),
+    "submission_scores": ("team", "run", "corpus"),
 }
 SQL_VIEWS = sorted(f.name for f in view_files())
 
@@ -343,6 +349,17 @@ def grain_wh(request, wh, tmp_path):
     else:
         wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
         wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
+    from evalhouse.outputs import run_baseline
+
+    judged = []
+    for corpus in wh.corpora():
+        run_baseline(wh, "lr", corpus)
+        run_baseline(wh, "random", corpus, seed=3)
+        judged += [f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
+                   for k, (run, a, c) in enumerate([("lr", "a1", "fluency"), ("random", "a1", "fluency"),
+                                                    ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
+    wh.ingest_judgements(write(tmp_path, "judgements.csv",
+                               "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
     return wh
 
 
