@@ -118,6 +118,7 @@ def ingest_treebank(
     corpus: Annotated[Optional[str], typer.Option(help="Corpus name (default from UD file names: en_ewt-ud-test.conllu -> en_ewt-test); with several files, all go into this one corpus.")] = None,
     language: Annotated[Optional[str], typer.Option(help="Language code (default from the UD file name).")] = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace a corpus of the same name instead of refusing.")] = False,
+    input_of: Annotated[Optional[str], typer.Option("--input-of", help="Record the corpus as the generation input (e.g. SR shallow-track trees) of this reference corpus, sentence by sentence.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")] = False,
 ) -> None:
     """Ingest CoNLL-U treebanks: validate, shred into nodes/edges, compute complexity.
@@ -133,7 +134,8 @@ def ingest_treebank(
 
     def action():
         with _open() as wh:
-            summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace, progress=progress)
+            summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace, progress=progress,
+                                           input_of=input_of)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")

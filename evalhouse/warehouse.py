@@ -177,11 +177,14 @@ class Warehouse:
     # --- ingest ------------------------------------------------------------------------
     def ingest_treebank(self, paths: Iterable[str | os.PathLike], corpus: str | None = None,
                         language: str | None = None, replace: bool = False,
-                        progress=None) -> list[CorpusSummary]:
+                        progress=None, input_of: str | None = None) -> list[CorpusSummary]:
         """Ingest CoNLL-U files (or directories of them) in one transaction.
 
         Without ``corpus`` each file becomes the corpus named after it (UD naming; split files of one
         treebank share a name); with ``corpus`` all files are one corpus, in the order given.
+        With ``input_of`` the corpus is recorded as the generation input of that reference corpus
+        (``corpus_inputs``): sentence i encodes reference sentence i, which is checked (same number of
+        sentences, same number of words in each).
         Raises :class:`InputError` (bad input) or :class:`WarehouseError`; either way nothing changes.
         """
         from evalhouse.loaders.treebank import corpus_name_for, expand_inputs, ingest_files
@@ -230,6 +233,8 @@ class Warehouse:
                      "tokens": sum(r.tokens for r in results), "mwt": sum(r.multiword_tokens for r in results),
                      "empty": sum(r.empty_nodes for r in results), "edges": sum(r.edges for r in results),
                      "norm": normalisations, "version": __version__, "now": now})
+                if input_of is not None:
+                    self._link_input(key, input_of, results[0].source.name)
                 summaries.append(CorpusSummary(key, tuple(r.source.name for r in results),
                                                sum(r.sentences for r in results), sum(r.words for r in results),
                                                sum(r.edges for r in results), tuple(normalisations)))
@@ -279,7 +284,31 @@ class Warehouse:
 
         return ingest_judgements(self, path)
 
-    CORPUS_TABLES = ("sentence_tree_metrics", "edges", "empty_nodes", "multiword_tokens", "nodes", "sentences", "corpora")
+    def _link_input(self, corpus: str, reference: str, source_name: str) -> None:
+        con = self.con
+        if reference == corpus or reference not in self.corpora():
+            raise WarehouseError(f"--input-of {reference}: no such reference corpus in {self.path}")
+        mismatch = con.execute(
+            """WITH i AS (SELECT s.position, s.first_line, count(n.id) AS words FROM sentences s
+                          LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $i GROUP BY ALL),
+                    r AS (SELECT s.position, count(n.id) AS words FROM sentences s
+                          LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $r GROUP BY ALL)
+               SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
+               FROM i FULL JOIN r USING (position)
+               WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
+        if mismatch:
+            pos, line, got, want = mismatch
+            if got is None:
+                raise InputError(source_name, None, f"has fewer sentences than reference corpus {reference} "
+                                 f"(nothing for its sentence {pos})")
+            if want is None:
+                raise InputError(source_name, line, f"sentence {pos} has no counterpart in reference corpus {reference}")
+            raise InputError(source_name, line, f"sentence {pos} has {got} words but sentence {pos} of reference "
+                             f"corpus {reference} has {want}: it cannot be its input")
+        n = con.execute("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
+        con.execute("INSERT INTO corpus_inputs VALUES ($c, $r, $n)", {"c": corpus, "r": reference, "n": n})
+
+    CORPUS_TABLES = ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes", "multiword_tokens", "nodes", "sentences", "corpora")
 
     def _delete_corpus(self, corpus: str) -> None:
         for table in self.CORPUS_TABLES:
