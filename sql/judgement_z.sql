@@ -4,8 +4,9 @@
 -- scales), over every team, run and corpus; the standard deviation is the sample one (n - 1).
 -- An annotator with a single score, or with all scores equal, gets NULL z.
 -- Grain: team x run x corpus x position x annotator x criterion (one row per judgement).
--- Columns: the judgements columns plus annotator_mean, annotator_sd, annotator_judgements, z.
--- Upstream: judgements.
+-- Columns: team, run, corpus, position, sent_id (the reference sentence's), annotator, criterion, score,
+--          annotator_mean, annotator_sd, annotator_judgements, z.
+-- Upstream: judgements, sentences.
 CREATE OR REPLACE VIEW judgement_z AS
 WITH annotator AS (
     SELECT annotator, criterion,
@@ -16,11 +17,12 @@ WITH annotator AS (
     GROUP BY annotator, criterion
 ),
 final AS (
-    SELECT j.team, j.run, j.corpus, j.position, j.sent_id, j.annotator, j.criterion, j.score,
+    SELECT j.team, j.run, j.corpus, j.position, s.sent_id, j.annotator, j.criterion, j.score,
            a.annotator_mean, a.annotator_sd, a.annotator_judgements,
            CASE WHEN a.annotator_sd > 0 THEN (j.score - a.annotator_mean) / a.annotator_sd END AS z
     FROM judgements AS j
     JOIN annotator AS a USING (annotator, criterion)
+    JOIN sentences AS s ON s.corpus = j.corpus AND s.position = j.position
 )
 SELECT * FROM final;
 COMMENT ON VIEW judgement_z IS 'Human scores as z-scores per annotator and criterion (seed 000 section 3.2). Grain: one row per judgement.';
