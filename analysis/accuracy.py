@@ -65,8 +65,6 @@ class EditCounts:
         return 1 - (m + (self.insertions - m) + (self.deletions - m) + self.substitutions) / self.reference_length
 
 
-ZERO = EditCounts(0, 0, 0, 0, 0)
-
 
 @dataclass(frozen=True)
 class EditOperations:
@@ -95,7 +93,12 @@ class EditOperations:
 
 def edit_counts(reference: Sequence[Hashable], output: Sequence[Hashable]) -> EditCounts:
     """I, D, S and M of a minimum-cost alignment of ``output`` to ``reference``."""
-    return edit_operations(reference, output).counts()
+    if len(reference) == len(output) and list(reference) == list(output):
+        return EditCounts(0, 0, 0, 0, len(reference))
+    ops = edit_operations(reference, output)
+    if not ops.deleted or not ops.inserted:
+        return EditCounts(len(ops.inserted), len(ops.deleted), len(ops.substituted), 0, ops.reference_length)
+    return ops.counts()
 
 
 def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable]) -> EditOperations:
@@ -163,12 +166,19 @@ def tree_counts(heads: Sequence[int], output_order: Sequence[int | None]) -> Edi
     for k, h in enumerate(heads, start=1):
         if h:
             dependents.setdefault(h, []).append(k)
-    total = ZERO
+    ins = dels = subs = moves = length = 0
     for head, deps in dependents.items():
         treelet = sorted([head, *deps])
+        length += len(treelet)
         realised = sorted((w for w in treelet if output_order[w - 1] is not None), key=lambda w: output_order[w - 1])
-        total = total + edit_counts(treelet, realised)
-    return total
+        if realised == treelet:
+            continue
+        c = edit_counts(treelet, realised)
+        ins += c.insertions
+        dels += c.deletions
+        subs += c.substitutions
+        moves += c.moves
+    return EditCounts(ins, dels, subs, moves, length)
 
 
 def understandability_accuracy(simple_tree_accuracy: float | None, substitutions: int) -> float | None:

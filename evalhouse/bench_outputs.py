@@ -194,7 +194,7 @@ def bench_campaign(data: Path, runs: int) -> None:
             for view in ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled",
                          "submission_scores"):
                 t = time.perf_counter()
-                wh.sql(f"SELECT * FROM {view}").fetchall()
+                wh.sql(f"CREATE TEMP TABLE bench_{view} AS SELECT * FROM {view}")
                 view_s[view] = time.perf_counter() - t
             t = time.perf_counter()
             naive_n = naive_scores(wh, files, "en_ewt-test")
@@ -203,7 +203,7 @@ def bench_campaign(data: Path, runs: int) -> None:
         print(f"campaign: {len(files)} runs x {sentences:,} sentences = {len(files) * sentences:,} output sentences")
         print(f"  ingest outputs DIR (tokenise, align, statistics, one transaction): {ingest_s:.1f} s")
         for view, s in view_s.items():
-            print(f"  read every row of {view}: {s:.2f} s")
+            print(f"  compute every row of {view} (CREATE TEMP TABLE AS SELECT *): {s:.2f} s")
         print(f"  total ingest + all metric views: {total:.1f} s (target < 60 s)")
         print(f"  baseline per-sentence Python (same tokeniser/aligner, DEA loops, NLTK BLEU, edit counts): "
               f"{naive_s:.1f} s for {naive_n:,} sentences; ratio {naive_s / total:.1f}x")

@@ -194,13 +194,18 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
     return sentences, tokens, links, stats, missing, len(by_pos)
 
 
-def _insert(con, table: str, columns: dict) -> None:
-    import pandas as pd
+def _arrow(columns: dict):
+    import pyarrow as pa
 
-    frame = pd.DataFrame(columns)
+    return pa.table({k: (v if not isinstance(v, np.ndarray) else pa.array(v)) for k, v in columns.items()})
+
+
+def _insert(con, table: str, columns) -> None:
+    frame = columns if not isinstance(columns, dict) else _arrow(columns)
+    names = ", ".join(frame.column_names)
     con.register("_eh_frame", frame)
     try:
-        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM _eh_frame")
+        con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _eh_frame")
     finally:
         con.unregister("_eh_frame")
 
@@ -216,9 +221,46 @@ def delete_submission(con, team: str, run: str, corpus: str) -> None:
                 {"t": team, "r": run, "c": corpus})
 
 
+_WORKER_REFERENCE: Reference | None = None
+
+
+def _score_file(f: SubmissionFile):
+    """Read and score one file (runs in a worker process; the reference comes from the parent by fork).
+
+    The columns go back as Arrow tables, which cross the process boundary as buffers."""
+    out = read_output_file(f.path, f.format)
+    sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
+    return out, (_arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given)
+
+
+def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int):
+    """Yield (file, output, scores) in order; several files are scored in parallel processes."""
+    global _WORKER_REFERENCE
+    import multiprocessing
+    import os
+
+    if workers <= 0:
+        workers = os.cpu_count() or 1
+    workers = min(workers, len(files))
+    _WORKER_REFERENCE = ref
+    try:
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                yield from zip(files, pool.imap(_score_file, files))
+        else:
+            for f in files:
+                yield f, _score_file(f)
+    finally:
+        _WORKER_REFERENCE = None
+
+
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
-                       progress=None, configuration_note: str | None = None) -> list[SubmissionSummary]:
-    """Ingest output files against one reference corpus, all in one transaction."""
+                       progress=None, configuration_note: str | None = None, workers: int = 0) -> list[SubmissionSummary]:
+    """Ingest output files against one reference corpus, all in one transaction.
+
+    Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
+    by this process only, in file order.
+    """
     from evalhouse.warehouse import WarehouseError
 
     con = wh.con
@@ -230,23 +272,23 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
         if (f.team, f.run) in seen:
             raise WarehouseError(f"team {f.team} run {f.run} is given twice for corpus {reference}")
         seen.add((f.team, f.run))
+    existing = {(t, r) for t, r in con.execute("SELECT team, run FROM submissions WHERE corpus = $c",
+                                                 {"c": reference}).fetchall()}
+    clash = [f for f in files if (f.team, f.run) in existing]
+    if clash and not replace:
+        raise WarehouseError(f"team {clash[0].team} run {clash[0].run} on {reference} is already in {wh.path}; "
+                             "use --replace to replace it")
     ref = load_reference(con, reference)
     summaries = []
     con.execute("BEGIN")
     try:
         now = _dt.datetime.now(_dt.timezone.utc)
-        for i, f in enumerate(files):
+        for i, (f, (out, scores)) in enumerate(_scored(files, ref, workers)):
             if progress:
                 progress(f.path, i, len(files))
-            exists = con.execute("SELECT count(*) FROM submissions WHERE team = $t AND run = $r AND corpus = $c",
-                                 {"t": f.team, "r": f.run, "c": reference}).fetchone()[0]
-            if exists and not replace:
-                raise WarehouseError(f"team {f.team} run {f.run} on {reference} is already in {wh.path}; "
-                                     "use --replace to replace it")
-            if exists:
+            if (f.team, f.run) in existing:
                 delete_submission(con, f.team, f.run, reference)
-            out = read_output_file(f.path, f.format)
-            sentences, tokens, links, stats, missing, given = score_submission(out, ref, f.team, f.run)
+            sentences, tokens, links, stats, missing, given = scores
             _insert(con, "output_sentences", sentences)
             _insert(con, "output_tokens", tokens)
             _insert(con, "alignments", links)
@@ -257,7 +299,8 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
                 {"team": f.team, "run": f.run, "corpus": reference, "format": out.format, "file": out.name,
                  "sha": out.sha256, "n": ref.size, "given": given, "missing": len(missing), "positions": missing,
                  "norm": out.normalisations,
-                 "config": CONFIGURATION + (f"|{configuration_note}" if configuration_note else ""), "version": __version__, "now": now})
+                 "config": CONFIGURATION + (f"|{configuration_note}" if configuration_note else ""),
+                 "version": __version__, "now": now})
             summaries.append(SubmissionSummary(f.team, f.run, reference, out.name, out.format, ref.size, given,
                                                tuple(missing)))
         con.execute("COMMIT")
