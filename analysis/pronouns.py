@@ -267,10 +267,13 @@ def autoprf(matches: int, ref: int, out: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def confusion_matrix(cells: Iterable[tuple[str, str]]) -> tuple[list[str], dict[tuple[str, str], int]]:
-    """Labels ordered by diagonal count (descending; ties by total count, then alphabetically) and cell counts."""
+def confusion_matrix(cells: Iterable[tuple[str, str]], labels: Iterable[str] | None = None
+                     ) -> tuple[list[str], dict[tuple[str, str], int]]:
+    """Labels ordered by diagonal count (descending; ties by total count, then alphabetically) and cell counts.
+
+    ``labels`` adds labels without counts (APT lists every target pronoun, OTHER and NONE)."""
     counts: Counter = Counter(cells)
-    labels = {x for cell in counts for x in cell}
+    labels = {x for cell in counts for x in cell} | set(labels or ())
     diag = {l: counts.get((l, l), 0) for l in labels}
     total = Counter()
     for (r, t), n in counts.items():
@@ -280,10 +283,11 @@ def confusion_matrix(cells: Iterable[tuple[str, str]]) -> tuple[list[str], dict[
     return order, dict(counts)
 
 
-def render_score(score: AptScore, cells: Iterable[tuple[str, str]], max_labels: int = 10) -> str:
+def render_score(score: AptScore, cells: Iterable[tuple[str, str]], max_labels: int = 10,
+                 labels: Iterable[str] | None = None) -> str:
     """APT's ``.score`` layout: score, cases, weights, findings, then the confusion matrix
     (rows = reference, columns = output; labels beyond ``max_labels`` are summed into ``...``)."""
-    order, counts = confusion_matrix(cells)
+    order, counts = confusion_matrix(cells, labels)
     shown = order[:max_labels]
     rest = order[max_labels:]
     labels = shown + (["..."] if len(order) > max_labels else [])
