@@ -181,7 +181,7 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                         documents=None, pronouns: str | None = None, source_language: str | None = None,
                         target_language: str | None = None, team: str | None = None, run: str | None = None,
                         output=None, source_output_alignment=None, replace: bool = False,
-                        _pronoun_rows=None, _configs=None) -> TranslationSummary:
+                        skip_bad_alignment_lines: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
     """Ingest a parallel corpus (source, reference, source-reference alignment, optional documents)
     and/or one system output (team, run, output, source-output alignment) in one transaction.
 
@@ -209,7 +209,8 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         if len(ref_tok) != len(src_tok):
             raise InputError(ref.name, min(len(ref_tok), len(src_tok)) + 1,
                              f"reference has {len(ref_tok)} lines but the source {src.name} has {len(src_tok)}")
-        sra, sr_links = L.read_alignment(source_reference_alignment, src_tok, ref_tok, "source", "reference")
+        sra, sr_links, sr_skipped = L.read_alignment(source_reference_alignment, src_tok, ref_tok, "source", "reference",
+                                                     skip_bad_alignment_lines)
         files = [src, ref, sra]
         doc_ids = [corpus] * len(src_tok)
         if documents is not None:
@@ -238,7 +239,8 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         if len(out_tok) != len(src_tok):
             raise InputError(out.name, min(len(out_tok), len(src_tok)) + 1,
                              f"output has {len(out_tok)} lines but the source has {len(src_tok)}")
-        soa, so_links = L.read_alignment(source_output_alignment, src_tok, out_tok, "source", "output")
+        soa, so_links, so_skipped = L.read_alignment(source_output_alignment, src_tok, out_tok, "source", "output",
+                                                     skip_bad_alignment_lines)
         sys_norm = out.normalisations + soa.normalisations
         normalisations += sys_norm
     now = _dt.datetime.now(_dt.timezone.utc)
@@ -252,10 +254,11 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                     raise WarehouseError(f"translation corpus '{corpus}' is already in {wh.path}; use --replace to replace it")
                 delete_translation_corpus(con, corpus)
             _store_pronoun_set(con, pset, prows, pfile, slang, tlang)
-            con.execute("INSERT INTO translation_corpora VALUES ($c, $sl, $tl, $ps, $n, $d, $files, $sha, $norm, $v, $now)",
+            con.execute("INSERT INTO translation_corpora VALUES ($c, $sl, $tl, $ps, $n, $d, $files, $sha, $norm, $sk, $v, $now)",
                         {"c": corpus, "sl": slang, "tl": tlang, "ps": pset, "n": len(src_tok),
                          "d": len(dict.fromkeys(doc_ids)), "files": [f.name for f in files],
-                         "sha": [f.sha256 for f in files], "norm": normalisations, "v": __version__, "now": now})
+                         "sha": [f.sha256 for f in files], "norm": normalisations, "sk": sr_skipped,
+                         "v": __version__, "now": now})
             df = pd.DataFrame({"corpus": corpus, "position": range(1, len(src_tok) + 1), "document": doc_ids,
                                "source": src.lines, "reference": ref.lines})
             con.register("_seg", df)
@@ -271,9 +274,10 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                     raise WarehouseError(f"system {team}/{run} of corpus '{corpus}' is already in {wh.path}; "
                                          "use --replace to replace it")
                 delete_translation_system(con, corpus, team, run)
-            con.execute("INSERT INTO translation_systems VALUES ($c, $t, $r, $files, $sha, $norm, $v, $now)",
+            con.execute("INSERT INTO translation_systems VALUES ($c, $t, $r, $files, $sha, $norm, $sk, $v, $now)",
                         {"c": corpus, "t": team, "r": run, "files": [out.name, soa.name],
-                         "sha": [out.sha256, soa.sha256], "norm": sys_norm, "v": __version__, "now": now})
+                         "sha": [out.sha256, soa.sha256], "norm": sys_norm, "sk": so_skipped,
+                         "v": __version__, "now": now})
             df = pd.DataFrame({"corpus": corpus, "team": team, "run": run, "position": range(1, len(out_tok) + 1),
                                "output": out.lines})
             con.register("_out", df)
@@ -375,6 +379,8 @@ def compute_analyses(con, corpus: str, config: str, systems: Sequence[tuple[str,
     src_tok = [L.tokens(s) for s, _ in segs]
     ref_tok = [L.tokens(r) for _, r in segs]
     ref_links = _links_from_db(con, corpus, "source-reference", None, None, len(segs))
+    corpus_skipped = set(con.execute("SELECT skipped_positions FROM translation_corpora WHERE corpus = $c",
+                                     {"c": corpus}).fetchone()[0])
     if systems is None:
         systems = con.execute("SELECT team, run FROM translation_systems WHERE corpus = $c ORDER BY team, run",
                               {"c": corpus}).fetchall()
@@ -384,8 +390,13 @@ def compute_analyses(con, corpus: str, config: str, systems: Sequence[tuple[str,
                            "ORDER BY position", {"c": corpus, "t": team, "r": run}).fetchall()
         out_tok = [L.tokens(o) for (o,) in outs]
         out_links = _links_from_db(con, corpus, "source-output", team, run, len(segs))
+        skipped = corpus_skipped | set(con.execute(
+            "SELECT skipped_positions FROM translation_systems WHERE corpus = $c AND team = $t AND run = $r",
+            {"c": corpus, "t": team, "r": run}).fetchone()[0])
         rows = []
         for i in range(len(segs)):
+            if i + 1 in skipped:
+                continue
             for a in analyse_segment(src_tok[i], ref_tok[i], out_tok[i], ref_links[i], out_links[i], settings):
                 inc = lambda xs: [x + 1 for x in xs]
                 rows.append((corpus, config, team, run, i + 1, a.source_index + 1, a.source_token, a.source_pronoun,

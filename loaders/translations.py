@@ -50,13 +50,16 @@ def tokens(line: str) -> list[str]:
 
 
 def read_alignment(path, source: list[list[str]], target: list[list[str]], source_name: str,
-                   target_name: str) -> tuple[TextFile, list[dict[int, list[int]]]]:
+                   target_name: str, skip_bad_lines: bool = False
+                   ) -> tuple[TextFile, list[dict[int, list[int]]], list[int]]:
     """Pharaoh ``i-j`` lines (0-based source-target token indices; APT's .symal files are the same).
 
     Returns the file and, per segment, {source index: sorted target indices} (0-based). An empty line
     is a segment without links. Empty lines after the last segment are accepted and recorded as a
     normalisation (the DiscoMT MT alignment file ends with one); any other line-count difference,
-    a malformed link or an index beyond its segment is an error.
+    a malformed link or an index beyond its segment is an error -- unless ``skip_bad_lines``: then a
+    line with an index beyond its segment (the texts were tokenised differently) loses all its links,
+    and its 1-based number is returned in the third value and recorded as a normalisation.
     """
     f = _read_lines(path, "alignment")
     n = len(source)
@@ -68,6 +71,7 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
         line = min(len(f.lines), n) + 1
         raise InputError(f.name, line, f"alignment file has {len(f.lines)} lines but {source_name} has {n} segments")
     links: list[dict[int, list[int]]] = []
+    skipped: list[int] = []
     for i, line in enumerate(f.lines):
         seg: dict[int, list[int]] = {}
         ns, nt = len(source[i]), len(target[i])
@@ -76,13 +80,24 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
             if not m:
                 raise InputError(f.name, i + 1, f"'{item}' is not an alignment link i-j (0-based source-target token indices)")
             s, t = int(m.group(1)), int(m.group(2))
+            problem = None
             if s >= ns:
-                raise InputError(f.name, i + 1, f"link {item}: source index {s} is out of range ({source_name} segment {i + 1} has {ns} tokens, indices 0-{ns - 1})")
-            if t >= nt:
-                raise InputError(f.name, i + 1, f"link {item}: target index {t} is out of range ({target_name} segment {i + 1} has {nt} tokens, indices 0-{nt - 1})")
+                problem = f"link {item}: source index {s} is out of range ({source_name} segment {i + 1} has {ns} tokens, indices 0-{ns - 1})"
+            elif t >= nt:
+                problem = f"link {item}: target index {t} is out of range ({target_name} segment {i + 1} has {nt} tokens, indices 0-{nt - 1})"
+            if problem and not skip_bad_lines:
+                raise InputError(f.name, i + 1, problem + "; --skip-bad-alignment-lines drops such lines instead")
+            if problem:
+                skipped.append(i + 1)
+                seg = {}
+                break
             seg.setdefault(s, []).append(t)
         links.append({s: sorted(set(ts)) for s, ts in seg.items()})
-    return f, links
+    if skipped:
+        shown = ", ".join(str(n) for n in skipped[:20]) + (", ..." if len(skipped) > 20 else "")
+        f.normalisations.append(f"{Path(f.name).name}: {len(skipped)} line{'s' if len(skipped) > 1 else ''} with indices "
+                                f"beyond the segment dropped, their pronouns not scored (lines {shown})")
+    return f, links, skipped
 
 
 def read_documents(path, segments: int) -> tuple[TextFile, list[str]]:

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS translation_corpora (
     source_files      VARCHAR[] NOT NULL,
     sha256            VARCHAR[] NOT NULL,
     normalisations    VARCHAR[] NOT NULL,
+    skipped_positions INTEGER[] NOT NULL,
     evalhouse_version VARCHAR NOT NULL,
     ingested_at       TIMESTAMP WITH TIME ZONE NOT NULL
 );
@@ -25,3 +26,4 @@ COMMENT ON COLUMN translation_corpora.sha256 IS 'SHA-256 of each file as read, s
 COMMENT ON COLUMN translation_corpora.normalisations IS 'What ingest normalised (BOM, CRLF, trailing empty lines of an alignment file); empty when the files were canonical.';
 COMMENT ON COLUMN translation_corpora.evalhouse_version IS 'evalhouse version that ingested the corpus.';
 COMMENT ON COLUMN translation_corpora.ingested_at IS 'When the ingest transaction ran.';
+COMMENT ON COLUMN translation_corpora.skipped_positions IS 'Segments whose alignment line had indices beyond the segment and was dropped (--skip-bad-alignment-lines); their pronouns are not scored. Empty normally.';

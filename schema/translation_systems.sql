@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS translation_systems (
     source_files      VARCHAR[] NOT NULL,
     sha256            VARCHAR[] NOT NULL,
     normalisations    VARCHAR[] NOT NULL,
+    skipped_positions INTEGER[] NOT NULL,
     evalhouse_version VARCHAR NOT NULL,
     ingested_at       TIMESTAMP WITH TIME ZONE NOT NULL,
     PRIMARY KEY (corpus, team, run)
@@ -20,3 +21,4 @@ COMMENT ON COLUMN translation_systems.sha256 IS 'SHA-256 of each file as read, s
 COMMENT ON COLUMN translation_systems.normalisations IS 'What ingest normalised (BOM, CRLF, trailing empty lines of the alignment file).';
 COMMENT ON COLUMN translation_systems.evalhouse_version IS 'evalhouse version that ingested the output.';
 COMMENT ON COLUMN translation_systems.ingested_at IS 'When the ingest transaction ran.';
+COMMENT ON COLUMN translation_systems.skipped_positions IS 'Segments whose alignment line had indices beyond the segment and was dropped (--skip-bad-alignment-lines); their pronouns are not scored. Empty normally.';
