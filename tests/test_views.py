@@ -31,6 +31,15 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "relation_entropy": ("corpus", "relation"),
     "relation_entropy_subtyped": ("corpus", "deprel"),
     "relation_entropy_by_level": ("corpus", "level", "relation"),
+    # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py)
+    "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
+    "apt_scores": ("corpus", "config", "team", "run"),
+    "apt_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
+    "autoprf_scores": ("corpus", "config", "team", "run"),
+    "autoprf_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
+    "pronoun_scores_by_document": ("corpus", "config", "team", "run", "document"),
+    "apt_human_agreement": ("corpus", "config", "category"),
+    "apt_human_correlation": ("corpus", "config"),
 }
 SQL_VIEWS = sorted(f.name for f in view_files())
 
@@ -343,6 +352,9 @@ def grain_wh(request, wh, tmp_path):
     else:
         wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
         wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
+    from tests.test_pronouns import ingest_fixture  # the pronoun views need translations
+
+    ingest_fixture(wh)
     return wh
 
 
