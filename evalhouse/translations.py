@@ -286,10 +286,12 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
             _insert_links(con, _links_rows(corpus, team, run, "source-output", so_links))
         n = None
         if system_part:
-            n = 0
-            for (config,) in con.execute("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY config",
-                                         {"c": corpus}).fetchall():
-                n = compute_analyses(con, corpus, config, [(team, run)])
+            configs = [r[0] for r in con.execute("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY config",
+                                                 {"c": corpus}).fetchall()]
+            known = {("source-output", team, run): so_links}
+            if corpus_part:
+                known[("source-reference", None, None)] = sr_links
+            n = compute_analyses(con, corpus, configs, [(team, run)], known) // max(len(configs), 1)
         elif replace:
             pass
         con.execute("COMMIT")
@@ -352,13 +354,13 @@ def _insert_config(con, corpus: str, spec: ConfigSpec, now) -> None:
 
 
 def _links_from_db(con, corpus: str, pair: str, team, run, segments: int) -> list[dict[int, list[int]]]:
-    rows = con.execute(
-        "SELECT position, from_index, list(to_index ORDER BY to_index) FROM alignments "
+    arrays = con.execute(
+        "SELECT position, from_index, to_index FROM alignments "
         "WHERE corpus = $c AND pair = $p AND team IS NOT DISTINCT FROM $t AND run IS NOT DISTINCT FROM $r "
-        "GROUP BY position, from_index", {"c": corpus, "p": pair, "t": team, "r": run}).fetchall()
+        "ORDER BY position, from_index, to_index", {"c": corpus, "p": pair, "t": team, "r": run}).fetchnumpy()
     links: list[dict[int, list[int]]] = [dict() for _ in range(segments)]
-    for pos, s, ts in rows:
-        links[pos - 1][s - 1] = [t - 1 for t in ts]
+    for pos, s, t in zip(arrays["position"].tolist(), arrays["from_index"].tolist(), arrays["to_index"].tolist()):
+        links[pos - 1].setdefault(s - 1, []).append(t - 1)
     return links
 
 
@@ -370,15 +372,20 @@ ANALYSIS_COLUMNS = ["corpus", "config", "team", "run", "position", "source_index
                     "restricted_reference", "restricted_output"]
 
 
-def compute_analyses(con, corpus: str, config: str, systems: Sequence[tuple[str, str]] | None = None) -> int:
-    """(Re)compute ``pronoun_analyses`` of one configuration for the given systems (default: all)."""
+def compute_analyses(con, corpus: str, configs: str | Sequence[str],
+                     systems: Sequence[tuple[str, str]] | None = None, _links: dict | None = None) -> int:
+    """(Re)compute ``pronoun_analyses`` of configurations for the given systems (default: all)."""
     import pandas as pd
 
-    settings = settings_for(con, corpus, config)
+    if isinstance(configs, str):
+        configs = [configs]
+    all_settings = [(config, settings_for(con, corpus, config)) for config in configs]
     segs = con.execute("SELECT source, reference FROM segments WHERE corpus = $c ORDER BY position", {"c": corpus}).fetchall()
     src_tok = [L.tokens(s) for s, _ in segs]
     ref_tok = [L.tokens(r) for _, r in segs]
-    ref_links = _links_from_db(con, corpus, "source-reference", None, None, len(segs))
+    _links = _links or {}  # links already in memory at ingest (the same values the alignments table holds)
+    ref_links = _links.get(("source-reference", None, None)) or _links_from_db(
+        con, corpus, "source-reference", None, None, len(segs))
     corpus_skipped = set(con.execute("SELECT skipped_positions FROM translation_corpora WHERE corpus = $c",
                                      {"c": corpus}).fetchone()[0])
     if systems is None:
@@ -389,24 +396,26 @@ def compute_analyses(con, corpus: str, config: str, systems: Sequence[tuple[str,
         outs = con.execute("SELECT output FROM translation_outputs WHERE corpus = $c AND team = $t AND run = $r "
                            "ORDER BY position", {"c": corpus, "t": team, "r": run}).fetchall()
         out_tok = [L.tokens(o) for (o,) in outs]
-        out_links = _links_from_db(con, corpus, "source-output", team, run, len(segs))
+        out_links = _links.get(("source-output", team, run)) or _links_from_db(
+            con, corpus, "source-output", team, run, len(segs))
         skipped = corpus_skipped | set(con.execute(
             "SELECT skipped_positions FROM translation_systems WHERE corpus = $c AND team = $t AND run = $r",
             {"c": corpus, "t": team, "r": run}).fetchone()[0])
         rows = []
-        for i in range(len(segs)):
-            if i + 1 in skipped:
-                continue
-            for a in analyse_segment(src_tok[i], ref_tok[i], out_tok[i], ref_links[i], out_links[i], settings):
-                inc = lambda xs: [x + 1 for x in xs]
-                rows.append((corpus, config, team, run, i + 1, a.source_index + 1, a.source_token, a.source_pronoun,
-                             inc(a.ref_indices), a.ref_words, a.ref_items, inc(a.ref_item_indices),
-                             inc(a.out_indices), a.out_words, a.out_items, inc(a.out_item_indices),
-                             a.ref_corrected, a.out_corrected, a.case, a.matrix_ref, a.matrix_out,
-                             a.autoprf_matches, a.autoprf_ref, a.autoprf_out, a.restricted_match,
-                             a.restricted_ref, a.restricted_out))
-        con.execute("DELETE FROM pronoun_analyses WHERE corpus = $c AND config = $k AND team = $t AND run = $r",
-                    {"c": corpus, "k": config, "t": team, "r": run})
+        inc = lambda xs: [x + 1 for x in xs]
+        for config, settings in all_settings:
+            for i in range(len(segs)):
+                if i + 1 in skipped:
+                    continue
+                for a in analyse_segment(src_tok[i], ref_tok[i], out_tok[i], ref_links[i], out_links[i], settings):
+                    rows.append((corpus, config, team, run, i + 1, a.source_index + 1, a.source_token,
+                                 a.source_pronoun, inc(a.ref_indices), a.ref_words, a.ref_items,
+                                 inc(a.ref_item_indices), inc(a.out_indices), a.out_words, a.out_items,
+                                 inc(a.out_item_indices), a.ref_corrected, a.out_corrected, a.case, a.matrix_ref,
+                                 a.matrix_out, a.autoprf_matches, a.autoprf_ref, a.autoprf_out,
+                                 a.restricted_match, a.restricted_ref, a.restricted_out))
+        con.execute("DELETE FROM pronoun_analyses WHERE corpus = $c AND list_contains($k, config) AND team = $t "
+                    "AND run = $r", {"c": corpus, "k": list(configs), "t": team, "r": run})
         if rows:
             df = pd.DataFrame(rows, columns=ANALYSIS_COLUMNS)
             con.register("_pa", df)

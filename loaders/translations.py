@@ -92,7 +92,7 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
                 seg = {}
                 break
             seg.setdefault(s, []).append(t)
-        links.append({s: sorted(set(ts)) for s, ts in seg.items()})
+        links.append({s: ts if len(ts) == 1 else sorted(set(ts)) for s, ts in seg.items()})
     if skipped:
         shown = ", ".join(str(n) for n in skipped[:20]) + (", ..." if len(skipped) > 20 else "")
         f.normalisations.append(f"{Path(f.name).name}: {len(skipped)} line{'s' if len(skipped) > 1 else ''} with indices "
