@@ -253,7 +253,7 @@ def _write_corpus(tmp, segs):
     return d
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(segs=segments())
 def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factory, segs):
     d = _write_corpus(tmp_path_factory.mktemp("h"), segs)
