@@ -380,6 +380,156 @@ def demo(
     _run(lambda: typer.echo(run_demo(out)))
 
 
+# --- translations and pronoun evaluation (issue 6) ---------------------------------------------
+# Library: evalhouse/translations.py. Commands: ingest translations, ingest pronoun-judgements, apt.
+
+def _floats(text: Optional[str], what: str) -> Optional[tuple]:
+    if text is None:
+        return None
+    try:
+        return tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{what} must be comma-separated numbers, got '{text}'") from None
+
+
+@ingest_app.command("translations")
+def ingest_translations(
+    corpus: Annotated[str, typer.Option(help="Corpus name (key of segments, systems and scores).")],
+    source: Annotated[Optional[Path], typer.Option(help="Source text, one tokenised segment per line.")] = None,
+    reference: Annotated[Optional[Path], typer.Option(help="Reference translation, line by line.")] = None,
+    source_reference_alignment: Annotated[Optional[Path], typer.Option(help="Pharaoh i-j (0-based) or APT .symal alignment of source and reference.")] = None,
+    documents: Annotated[Optional[Path], typer.Option(help="Document boundaries: per line the 0-based first segment of a document and an optional id.")] = None,
+    pronouns: Annotated[Optional[str], typer.Option(help="Pronoun set: a bundled one (es-en, en-fr) or a pronoun-set file (default: from the languages).")] = None,
+    source_language: Annotated[Optional[str], typer.Option(help="Source language code (picks the bundled pronoun set with --target-language).")] = None,
+    target_language: Annotated[Optional[str], typer.Option(help="Target language code.")] = None,
+    team: Annotated[Optional[str], typer.Option(help="Team of a system output to ingest.")] = None,
+    run: Annotated[Optional[str], typer.Option(help="Run of that team.")] = None,
+    output: Annotated[Optional[Path], typer.Option(help="System translation, line by line.")] = None,
+    source_output_alignment: Annotated[Optional[Path], typer.Option(help="Alignment of source and system output.")] = None,
+    skip_bad_alignment_lines: Annotated[bool, typer.Option("--skip-bad-alignment-lines", help="Drop alignment lines with indices beyond their segment (recorded; their pronouns are not scored) instead of refusing the input.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an existing corpus or system of the same name.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary output.")] = False,
+) -> None:
+    """Ingest a parallel corpus (source, reference, alignment) and/or a system translation; scores its pronouns.
+
+    Example: evalhouse ingest translations --corpus discomt --source mt-output.en --reference pronoun-test.tok.fr --source-reference-alignment pronoun-test.tok.en-fr.alig --documents doc-boundaries --pronouns en-fr
+    """
+
+    def action():
+        from evalhouse.translations import ingest_translations as ingest
+
+        with _open() as wh:
+            s = ingest(wh, corpus, source=source, reference=reference,
+                       source_reference_alignment=source_reference_alignment, documents=documents, pronouns=pronouns,
+                       source_language=source_language, target_language=target_language, team=team, run=run,
+                       output=output, source_output_alignment=source_output_alignment, replace=replace,
+                       skip_bad_alignment_lines=skip_bad_alignment_lines)
+        if not quiet:
+            what = f"{s.segments:,} segments" + (f", {s.documents:,} documents" if s.documents is not None else "")
+            if s.system:
+                what += f"; system {s.system[0]}/{s.system[1]}: {s.pronouns:,} source pronouns scored"
+            typer.echo(f"{s.corpus}: {what}")
+            for note in s.normalisations:
+                typer.echo(f"  normalised: {note}")
+
+    _run(action)
+
+
+@ingest_app.command("pronoun-judgements")
+def ingest_pronoun_judgements(
+    path: Annotated[Path, typer.Argument(metavar="FILE.csv", help="CSV: team,run,position,source_index,category,judgement (1-based; correct/incorrect/unjudgeable).")],
+    corpus: Annotated[str, typer.Option(help="Translation corpus the judgements belong to.")],
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the corpus's existing judgements.")] = False,
+) -> None:
+    """Ingest human judgements of pronoun translations (for apt_human_agreement and apt_human_correlation).
+
+    Example: evalhouse ingest pronoun-judgements protest.csv --corpus discomt
+    """
+
+    def action():
+        from evalhouse.translations import ingest_pronoun_judgements as ingest
+
+        with _open() as wh:
+            n = ingest(wh, path, corpus, replace=replace)
+        typer.echo(f"{corpus}: {n:,} pronoun judgements")
+
+    _run(action)
+
+
+@app.command("apt")
+def apt(
+    config: Annotated[Optional[Path], typer.Option("--config", help="An original APT configuration file (idiap/APT config_*): ingest its files and score them.")] = None,
+    corpus: Annotated[Optional[str], typer.Option(help="Translation corpus (with --config: the name to ingest under, default the config file name).")] = None,
+    team: Annotated[Optional[str], typer.Option(help="Only this team (with --run: print APT's report for it).")] = None,
+    run: Annotated[Optional[str], typer.Option(help="Only this run.")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: default, or apt-config after --config).")] = None,
+    add: Annotated[Optional[str], typer.Option("--add", help="Add a configuration of this name from the options below and score every system with it.")] = None,
+    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4,5,6 (default 1,2,3,4).")] = None,
+    weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0.5,0,0 (APT-B; APT-A is 1,0,0,0).")] = None,
+    equivalence: Annotated[bool, typer.Option("--equivalence/--no-equivalence", help="Equivalent pronouns give case 2.")] = True,
+    alignment_correction: Annotated[bool, typer.Option("--alignment-correction/--no-alignment-correction", help="Apply the alignment-correction heuristic.")] = True,
+    target_list: Annotated[bool, typer.Option("--target-list/--no-target-list", help="Map aligned words through the target pronoun list (others become OTHER).")] = False,
+    count_other_as_equal: Annotated[bool, typer.Option("--count-other-as-equal", help="OTHER in reference and output counts as identical.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write APT's PREFIX.score and PREFIX.detail files (needs one system).")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an existing corpus (with --config) or configuration of that name.")] = False,
+) -> None:
+    """APT scores: run an original APT configuration file, or add/show a configuration of an ingested corpus.
+
+    Example: evalhouse apt --config ../shared/data/mt/apt-es-en/config_1
+    """
+
+    def action():
+        from evalhouse import translations as tr
+
+        with _open() as wh:
+            if config is not None:
+                report = tr.run_apt_config(wh, config, corpus=corpus, team=team or "system", run=run, replace=replace)
+            else:
+                if corpus is None:
+                    raise ValueError("give --config FILE, or --corpus NAME of an ingested translation corpus")
+                if add is not None:
+                    pset = wh.sql("SELECT pronoun_set FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()
+                    if pset is None:
+                        raise ValueError(f"no translation corpus '{corpus}'")
+                    c = tuple(int(x) for x in _floats(cases, "--cases")) if cases else tr.DEFAULT_CASES
+                    w = _floats(weights, "--weights") or (tr.DEFAULT_WEIGHTS if len(c) == 4 else None)
+                    if w is None:
+                        raise ValueError("give --weights, one per case")
+                    spec = tr.ConfigSpec(add, pset[0], target_list=target_list, equivalence=equivalence,
+                                         alignment_correction=alignment_correction,
+                                         count_other_as_equal=count_other_as_equal, cases=c, weights=w,
+                                         origin="evalhouse apt options")
+                    tr.add_config(wh, corpus, spec, replace=replace)
+                elif cases or weights:
+                    raise ValueError("--cases/--weights define a new configuration: name it with --add NAME")
+                config_name = name or add
+                if team is not None and run is not None:
+                    if config_name is None:
+                        names = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY 1",
+                                                      {"c": corpus}).fetchall()]
+                        config_name = "default" if "default" in names or not names else names[0]
+                    report = tr.apt_report(wh, corpus, config_name, team, run)
+                else:
+                    if out is not None:
+                        raise ValueError("--out needs one system: give --team and --run")
+                    rel = wh.sql("SELECT config, team, run, pronouns, case_1, case_2, case_3, case_4, case_5, case_6, "
+                                 "round(apt, 4) AS apt, round(apt_a, 4) AS apt_a, round(apt_b, 4) AS apt_b "
+                                 "FROM apt_scores WHERE corpus = $c AND ($k IS NULL OR config = $k) "
+                                 "AND ($t IS NULL OR team = $t) ORDER BY config, team, run",
+                                 {"c": corpus, "k": config_name, "t": team})
+                    typer.echo(_render_table([d[0] for d in rel.description], rel.fetchall()))
+                    return
+            typer.echo(report.score_text, nl=False)
+            if out is not None:
+                Path(f"{out}.score").write_text(report.score_text, encoding="utf-8")
+                Path(f"{out}.detail").write_text(report.detail_text, encoding="utf-8")
+                typer.echo(f"wrote {out}.score and {out}.detail", err=True)
+
+    _run(action)
+
+# --- end of translations and pronoun evaluation --------------------------------------------------
+
+
 def main() -> None:
     try:
         app()

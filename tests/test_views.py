@@ -31,14 +31,26 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "relation_entropy": ("corpus", "relation"),
     "relation_entropy_subtyped": ("corpus", "deprel"),
     "relation_entropy_by_level": ("corpus", "level", "relation"),
+    # system-output views (issue 3)
     "dea_edges": ("team", "run", "corpus", "position", "dependent"),
     "dea_by_relation": ("team", "run", "corpus", "relation"),
     "dea_by_relation_pooled": ("relation",),
     "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
     "sentence_scores": ("team", "run", "corpus", "position"),
     "submission_scores": ("team", "run", "corpus"),
+    # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py; see PRONOUN_VIEWS)
+    "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
+    "apt_scores": ("corpus", "config", "team", "run"),
+    "apt_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
+    "autoprf_scores": ("corpus", "config", "team", "run"),
+    "autoprf_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
+    "pronoun_scores_by_document": ("corpus", "config", "team", "run", "document"),
+    "apt_human_agreement": ("corpus", "config", "category"),
+    "apt_human_correlation": ("corpus", "config"),
 }
 SQL_VIEWS = sorted(f.name for f in view_files())
+PRONOUN_VIEWS = {"pronoun_cases", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
+                 "pronoun_scores_by_document", "apt_human_agreement", "apt_human_correlation"}
 
 
 def conllu(text: str) -> str:
@@ -349,6 +361,12 @@ def grain_wh(request, wh, tmp_path):
     else:
         wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
         wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
+    view = getattr(getattr(request.node, "callspec", None), "params", {}).get("view")
+    if view in PRONOUN_VIEWS:  # the pronoun views need translations
+        from tests.test_pronouns import ingest_fixture
+
+        ingest_fixture(wh)
+        return wh
     from evalhouse.outputs import run_baseline
 
     judged = []

@@ -1,0 +1,52 @@
+-- autoprf_scores: AutoPRF (Hardmeier & Federico 2010) per system: precision, recall and F of the
+-- clipped counts of aligned reference words among aligned output words; and the restricted variant
+-- of Guillou & Hardmeier (2018, section 4), one pronominal item per example.
+-- Grain: corpus x config x team x run (AutoPRF ignores equivalence and correction; the configuration
+--        decides the source pronouns and, for the restricted variant, the target-list mapping).
+-- Upstream: pronoun_analyses.
+CREATE OR REPLACE VIEW autoprf_scores AS
+WITH sums AS (
+    SELECT corpus, config, team, run,
+           count(*) AS pronouns,
+           sum(autoprf_matches) AS matches,
+           sum(autoprf_reference) AS reference_words,
+           sum(autoprf_output) AS output_words,
+           sum(restricted_match) AS restricted_matches,
+           sum(restricted_reference) AS restricted_reference,
+           sum(restricted_output) AS restricted_output
+    FROM pronoun_analyses
+    GROUP BY corpus, config, team, run
+),
+ratios AS (
+    SELECT *,
+           matches / nullif(output_words, 0) AS "precision",
+           matches / nullif(reference_words, 0) AS recall,
+           restricted_matches / nullif(restricted_output, 0) AS restricted_precision,
+           restricted_matches / nullif(restricted_reference, 0) AS restricted_recall
+    FROM sums
+),
+final AS (
+    SELECT *,
+           CASE WHEN "precision" + recall > 0 THEN 2 * "precision" * recall / ("precision" + recall)
+                WHEN "precision" + recall = 0 THEN 0.0 END AS f,
+           CASE WHEN restricted_precision + restricted_recall > 0
+                THEN 2 * restricted_precision * restricted_recall / (restricted_precision + restricted_recall)
+                WHEN restricted_precision + restricted_recall = 0 THEN 0.0 END AS restricted_f
+    FROM ratios
+)
+SELECT * FROM final;
+
+COMMENT ON VIEW autoprf_scores IS 'AutoPRF precision, recall and F (clipped counts over aligned words) and the restricted variant (one item per example; its recall equals APT without equivalence and correction over cases 1-4). Grain: corpus x config x team x run.';
+COMMENT ON COLUMN autoprf_scores.pronouns IS 'Source pronouns evaluated.';
+COMMENT ON COLUMN autoprf_scores.matches IS 'Sum of clipped counts.';
+COMMENT ON COLUMN autoprf_scores.reference_words IS 'Aligned reference words (recall denominator).';
+COMMENT ON COLUMN autoprf_scores.output_words IS 'Aligned output words (precision denominator).';
+COMMENT ON COLUMN autoprf_scores.precision IS 'matches / output_words.';
+COMMENT ON COLUMN autoprf_scores.recall IS 'matches / reference_words.';
+COMMENT ON COLUMN autoprf_scores.f IS 'Harmonic mean of precision and recall.';
+COMMENT ON COLUMN autoprf_scores.restricted_matches IS 'Pronouns whose reference and output items are identical (one item each).';
+COMMENT ON COLUMN autoprf_scores.restricted_reference IS 'Pronouns with an aligned reference word.';
+COMMENT ON COLUMN autoprf_scores.restricted_output IS 'Pronouns with an aligned output word.';
+COMMENT ON COLUMN autoprf_scores.restricted_precision IS 'restricted_matches / restricted_output.';
+COMMENT ON COLUMN autoprf_scores.restricted_recall IS 'restricted_matches / restricted_reference (= APT-A of the plain configuration).';
+COMMENT ON COLUMN autoprf_scores.restricted_f IS 'Harmonic mean of the restricted precision and recall.';
