@@ -87,7 +87,7 @@ def resolve_cost(cost: str | None = "default") -> LabelCost:
 def signature(params: EvalbParams, cost: LabelCost) -> str:
     """One-line record of the scoring configuration (sacrebleu-style)."""
     parts = [f"evalhouse:{__version__}", f"prm:{params.source}", f"labeled:{int(params.labeled)}",
-             "delete:" + ",".join(sorted(params.delete_labels)) if params.delete_labels else "delete:none",
+             "delete:" + " ".join(sorted(params.delete_labels)) if params.delete_labels else "delete:none",
              "eq:" + ",".join(f"{a}={b}" for a, b in params.eq_labels) if params.eq_labels else "eq:none",
              f"cutoff:{params.cutoff_len}", "function-tags:stripped", f"la-cost:{cost.name}",
              "lineage:nonterminals"]

@@ -243,3 +243,28 @@ def parse_tree(text: str, name: str = "<string>") -> Tree:
     if len(trees) != 1:
         raise InputError(name, None, f"expected one tree, found {len(trees)}")
     return trees[0]
+
+
+def render(tree: Tree) -> str:
+    """One line of brackets for a tree: Penn Treebank for ``ptb`` trees, seed 002's notation for
+    ``square`` trees.  ``read_trees(render(t))`` gives back ``t`` (wrapper dropped)."""
+    n = len(tree.words)
+    owner = [-1] * n  # lowest node above each leaf (preorder: later containing nodes are lower)
+    for k, (_, _, s, e) in enumerate(tree.nodes):
+        for i in range(s, e):
+            owner[i] = k
+    children: dict[int, list[tuple[int, int, str, int]]] = {}
+    for k, (_, parent, s, _) in enumerate(tree.nodes):
+        children.setdefault(parent, []).append((s, 0, "node", k))
+    for i in range(n):
+        children.setdefault(owner[i], []).append((i, 1, "leaf", i))
+    square = tree.notation == "square"
+
+    def leaf(i: int) -> str:
+        return tree.words[i] if square else f"({tree.pos[i]} {tree.words[i]})"
+
+    def node(k: int) -> str:
+        inner = " ".join(leaf(i) if kind == "leaf" else node(i) for _, _, kind, i in sorted(children.get(k, [])))
+        return f"[{tree.nodes[k][0]} {inner} ]" if square else f"({tree.nodes[k][0]} {inner})"
+
+    return " ".join(leaf(i) if kind == "leaf" else node(i) for _, _, kind, i in sorted(children.get(-1, [])))
