@@ -199,6 +199,8 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
             # a line may close one tree and open the next: split at depth 0
             for m in _PTB_TOKEN.finditer(text):
                 tok = m.group(0)
+                if depth == 0 and tok == ")":
+                    raise InputError(name, lineno, "')' closes a bracket that was never opened (unbalanced brackets)")
                 if depth == 0 and not tokens and tok != "(":
                     raise InputError(name, lineno, f"word '{tok}' outside any bracket (unbalanced brackets?)")
                 if not tokens:
@@ -215,6 +217,8 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
                         tokens = []
         else:
             for tok in text.split():
+                if depth == 0 and tok == "]":
+                    raise InputError(name, lineno, "']' closes a bracket that was never opened (unbalanced brackets)")
                 if depth == 0 and not tokens and not tok.startswith("["):
                     raise InputError(name, lineno, f"word '{tok}' outside any bracket (unbalanced brackets?)")
                 if not tokens:
