@@ -235,7 +235,8 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
                         tokens = []
         if not tokens:
             notation = None
-    if tokens:
+    if tokens:  # the file ends inside a tree: name the innermost bracket left open
+        (_finish_square if notation == "square" else _finish_ptb)(tokens, name, start_line)
         raise InputError(name, start_line, "the tree starting here is never closed (unbalanced brackets at end of file)")
 
 

@@ -438,3 +438,46 @@ def test_seed002_views_have_their_grain(wh):
         cols = ", ".join(keys)
         assert wh.sql(f"SELECT count(*) FROM {view}").fetchone()[0] > 0
         assert wh.sql(f"SELECT {cols}, count(*) FROM {view} GROUP BY ALL HAVING count(*) > 1").fetchall() == []
+
+
+# --- the CLI -------------------------------------------------------------------------------------
+
+def test_cli_ingest_parses_and_evalb(tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    runner = CliRunner()
+    db = str(tmp_path / "w.duckdb")
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "seed", "--gold"])
+    assert r.exit_code == 0 and "seed (gold): 11 sentences" in r.output, r.output
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "bc",
+                            "--run", "1", "--prm", "none", "--cost", "default"])
+    assert r.exit_code == 0 and "11 ok, 0 error, 0 skip" in r.output and "la-cost:default" in r.output, r.output
+    r = runner.invoke(app, ["--db", db, "sql", "select round(la, 3) from la_sentences where position = 1", "--format", "csv"])
+    assert r.output.splitlines()[1] == "0.833"
+    # refused: exists (3); bad input (1); usage (2)
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "seed", "--gold"])
+    assert r.exit_code == 3 and "already in" in r.output
+    bad = write(tmp_path, "bad.txt", "[S a [NP b ]\n")
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(bad), "--corpus", "x", "--gold"])
+    assert r.exit_code == 1 and f"{bad}:1: '[S' is never closed" in r.output
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "x"])
+    assert r.exit_code == 2 and "--gold or both --team and --run" in r.output
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "a",
+                            "--run", "b", "--cost", "nonsense"])
+    assert r.exit_code == 2 and "valid: default, strict" in r.output
+    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "a",
+                            "--run", "b", "--eq-label", "ADVP"])
+    assert r.exit_code == 2 and "A=B" in r.output
+
+
+def test_cli_evalb_prints_sample_rsl(tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    d = shared("constituency", "evalb")
+    r = CliRunner().invoke(app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm")])
+    assert r.exit_code == 0
+    assert r.output == (d / "sample.rsl").read_text(encoding="utf-8")
