@@ -365,6 +365,35 @@ def evalb_command(
 
     _run(action)
 
+@ingest_app.command("dependency-run")
+def ingest_dependency_run_command(
+    path: Annotated[str, typer.Argument(metavar="SYSTEM", help="CoNLL-U output of a dependency parser.")],
+    gold: Annotated[str, typer.Option("--gold", help="Gold CoNLL-U file of the same text.")],
+    corpus: Annotated[str, typer.Option("--corpus", help="Corpus name (e.g. en_ewt).")],
+    team: Annotated[str, typer.Option("--team", help="Team (parser) name.")],
+    run: Annotated[str, typer.Option("--run", help="Run name.")],
+    cost: Annotated[str, typer.Option("--cost", help="Label-cost function of the dependency LA over relations: strict (the default here), default (seed 002's first-character rule) or a cost-table file.")] = "strict",
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the run if already there.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary output.")] = False,
+) -> None:
+    """Score a dependency parser's CoNLL-U output against gold UD trees: CoNLL 2018 LAS/UAS beside the
+    dependency leaf-ancestor metric, per word, relation and run.
+
+    Example: evalhouse ingest dependency-run UDPipe-Future/en_ewt.conllu --gold gold/en_ewt.conllu --corpus en_ewt --team UDPipe-Future --run 1
+    """
+
+    def action():
+        from evalhouse.parses import ingest_dependency_run, resolve_cost
+
+        with _open() as wh:
+            r = ingest_dependency_run(wh, path, gold, corpus, team, run, cost=resolve_cost(cost), replace=replace)
+        if not quiet:
+            typer.echo(f"{corpus} ({team}/{run}): {r['gold_words']:,} gold words, {r['system_words']:,} system words, "
+                       f"{r['aligned_words']:,} aligned; UAS {100 * r['uas_f1']:.2f}, LAS {100 * r['las_f1']:.2f}, "
+                       f"dependency LA {r['la_gold_mean']:.4f}")
+
+    _run(action)
+
 # --- end of parse evaluation ----------------------------------------------------------------------------
 
 

@@ -348,3 +348,65 @@ def evalb_report(gold_path: str | os.PathLike, test_path: str | os.PathLike, par
 
 def _fmt(fraction) -> str:
     return f"{100.0 * (fraction or 0.0):6.2f}"
+
+
+# --- dependency runs (CoNLL 2018 LAS/UAS beside dependency LA) -------------------------------------------
+
+def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
+                          team: str, run: str, cost: LabelCost | None = None, replace: bool = False) -> dict:
+    """Score a CoNLL-U parser output against gold UD trees (CoNLL 2018 alignment, LAS/UAS, dependency LA)
+    and store the per-word results in one transaction.  Returns the run's ``dependency_scores`` row."""
+    from evalhouse.analysis.dependency_eval import AlignmentError, score
+    from evalhouse.analysis.leaf_ancestor import STRICT
+    from evalhouse.loaders.conllu_words import read_words
+    from evalhouse.warehouse import WarehouseError
+
+    if not (team and run):
+        raise ValueError("a dependency run needs --team and --run")
+    cost = cost or STRICT
+    gold = read_words(gold_path)
+    system = read_words(system_path)
+    try:
+        ws = score(gold, system, cost)
+    except AlignmentError as err:
+        raise InputError(os.fspath(system_path), None, str(err)) from None
+    with open_source(gold_path) as gsrc, open_source(system_path) as ssrc:
+        gsha, ssha = gsrc.sha256, ssrc.sha256
+    config = (f"evalhouse:{__version__}|alignment:conll2018|relations:universal|la-cost:{cost.name}"
+              "|lineage:dependency-path-with-subtree-boundaries|unaligned-la:0")
+    con = wh.con
+    key = {"c": corpus, "t": team, "r": run}
+    con.execute("BEGIN")
+    try:
+        exists = con.execute("SELECT count(*) FROM dependency_runs WHERE corpus = $c AND team = $t AND run = $r",
+                             key).fetchone()[0]
+        if exists and not replace:
+            raise WarehouseError(f"dependency run {team}/{run} of corpus '{corpus}' is already in {wh.path}; "
+                                 "use --replace to replace it")
+        for table in ("dependency_word_scores", "dependency_runs"):
+            con.execute(f"DELETE FROM {table} WHERE corpus = $c AND team = $t AND run = $r", key)
+        n = len(gold.form)
+        from evalhouse.analysis.dependency_eval import universal
+
+        _insert(con, "dependency_word_scores", {
+            "corpus": [corpus] * n, "team": [team] * n, "run": [run] * n, "gold_index": list(range(n)),
+            "sentence": gold.sentence, "word_id": gold.word_id, "form": gold.form,
+            "relation": [universal(d) for d in gold.deprel], "aligned": [a >= 0 for a in ws.aligned],
+            "head_correct": ws.uas, "label_correct": ws.las, "gold_lineage": ws.gold_lineage,
+            "system_lineage": ws.system_lineage, "distance": ws.distance, "la": ws.la})
+        con.execute(
+            "INSERT INTO dependency_runs VALUES ($c, $t, $r, $gf, $gs, $sf, $ss, $gsent, $ssent, $gw, $sw, $cost, "
+            "$config, $version, $now)",
+            {**key, "gf": os.fspath(gold_path), "gs": gsha, "sf": os.fspath(system_path), "ss": ssha,
+             "gsent": gold.sentences, "ssent": system.sentences, "gw": n, "sw": ws.system_words,
+             "cost": json.dumps(cost.describe()), "config": config, "version": __version__,
+             "now": _dt.datetime.now(_dt.timezone.utc)})
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    cols = ["team", "run", "corpus", "gold_words", "system_words", "aligned_words", "uas_f1", "las_f1",
+            "la_gold_mean", "la_aligned_mean"]
+    row = con.execute(f"SELECT {', '.join(cols)} FROM dependency_scores WHERE corpus = $c AND team = $t AND run = $r",
+                      key).fetchone()
+    return dict(zip(cols, row))

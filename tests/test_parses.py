@@ -28,7 +28,17 @@ PARSE_VIEWS = {
     "parse_scores": ("corpus", "team", "run", "subset"),
     "parse_metric_ranks": ("corpus", "team", "run", "metric", "position"),
     "metric_deciles": ("corpus", "team", "run", "metric_a", "decile_a", "metric_b", "decile_b"),
+    "dependency_scores": ("corpus", "team", "run"),
+    "dependency_scores_by_relation": ("corpus", "team", "run", "relation"),
 }
+
+
+def ingest_parse_examples(wh):
+    """Seed 002's examples, and the Figure 1 tree of seed 000 scored against itself as a dependency run."""
+    from evalhouse.parses import ingest_dependency_run
+
+    ingest_seed002(wh)
+    ingest_dependency_run(wh, TEST_DATA / "figure1.conllu", TEST_DATA / "figure1.conllu", "figure1", "self", "1")
 
 
 def ingest_seed002(wh, cost=None):
@@ -433,7 +443,7 @@ def test_metric_deciles_uses_the_papers_rank_ranges():
 
 
 def test_seed002_views_have_their_grain(wh):
-    ingest_seed002(wh)
+    ingest_parse_examples(wh)
     for view, keys in PARSE_VIEWS.items():
         cols = ", ".join(keys)
         assert wh.sql(f"SELECT count(*) FROM {view}").fetchone()[0] > 0

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import evalhouse
 from evalhouse.warehouse import view_files
 from tests.conftest import SAMPLE, write
-from tests.test_parses import PARSE_VIEWS, ingest_seed002
+from tests.test_parses import PARSE_VIEWS, ingest_parse_examples
 
 VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (test_every_view_has_a_grain)
     "tree_node_depth": ("corpus", "position", "dependent"),
@@ -345,7 +345,7 @@ def grain_wh(request, wh, tmp_path):
     else:
         wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
         wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
-    ingest_seed002(wh)  # parse evaluation views (issue 5)
+    ingest_parse_examples(wh)  # parse evaluation views (issue 5)
     return wh
 
 
