@@ -161,3 +161,56 @@ def test_conll2018_runs_las_equals_the_official_results(wh):
     g = d / "gold" / "fr_gsd.conllu"
     r = ingest_dependency_run(wh, g, g, "fr_gsd", "gold", "self")
     assert (r["uas_f1"], r["las_f1"], r["la_gold_mean"]) == (1.0, 1.0, 1.0)
+
+
+# --- properties ------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from evalhouse.analysis.leaf_ancestor import STRICT  # noqa: E402
+from evalhouse.loaders.conllu_words import Words  # noqa: E402
+
+RELS = ["nsubj", "obj", "obl", "nmod", "amod", "det", "case"]
+
+
+def random_words(seed: int, n: int) -> Words:
+    import random
+
+    rng = random.Random(seed)
+    order = list(range(n))
+    rng.shuffle(order)
+    head = [-1] * n
+    for k in range(1, n):  # attach each word to one placed before it in a random order: a tree
+        head[order[k]] = order[rng.randrange(k)]
+    w = Words()
+    pos = 0
+    for i in range(n):
+        form = f"w{i}"
+        w.characters.extend(form)
+        w.start.append(pos)
+        w.end.append(pos + len(form))
+        pos += len(form)
+        w.multiword.append(False)
+        w.form.append(form)
+        w.head.append(head[i])
+        w.deprel.append("root" if head[i] == -1 else rng.choice(RELS))
+        w.sentence.append(1)
+        w.word_id.append(i + 1)
+    w.sentences = 1
+    return w
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.integers(1, 12))
+def test_dependency_la_identity_symmetry_and_range(seed_a, seed_b, n):
+    a, b = random_words(seed_a, n), random_words(seed_b, n)
+    same = score(a, a)
+    assert all(same.uas) and all(same.las) and same.la == [1.0] * n
+    ab, ba = score(a, b, STRICT), score(b, a, STRICT)
+    assert ab.la == pytest.approx(ba.la)  # strict costs are symmetric
+    assert all(0.0 <= x <= 1.0 for x in ab.la)
+    assert ab.uas == ba.uas and ab.las == ba.las  # same words, heads compared both ways
+    # a word with the right head and relation whose whole path is right scores 1; LA = 1 for all words
+    # exactly when the trees are identical up to relation subtypes
+    assert (ab.la == [1.0] * n) == (a.head == b.head and a.deprel == b.deprel)

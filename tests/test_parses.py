@@ -491,3 +491,14 @@ def test_cli_evalb_prints_sample_rsl(tmp_path):
     r = CliRunner().invoke(app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm")])
     assert r.exit_code == 0
     assert r.output == (d / "sample.rsl").read_text(encoding="utf-8")
+
+
+def test_evalb_unlabelled_mode(tmp_path):
+    # LABELED 0: sentence 2 of EVALB's sample (C for A over "a test") matches all 4 brackets unlabelled
+    gold = write(tmp_path, "g", "(S (A (P this)) (B (Q is) (A (R a) (T test))))\n")
+    test = write(tmp_path, "t", "(S (A (P this)) (B (Q is) (C (R a) (T test))))\n")
+    prm = write(tmp_path, "p.prm", "LABELED 0\n")
+    row = evalb_report(gold, test, resolve_params(str(prm))).splitlines()[3]
+    assert row.split() == ["1", "4", "0", "100.00", "100.00", "4", "4", "4", "0", "4", "4", "100.00"]
+    row = evalb_report(gold, test, resolve_params("none")).splitlines()[3]
+    assert row.split()[3:6] == ["75.00", "75.00", "3"]
