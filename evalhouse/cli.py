@@ -530,6 +530,121 @@ def apt(
 # --- end of translations and pronoun evaluation --------------------------------------------------
 
 
+# --- parse evaluation (issue 5): ingest parses, evalb -------------------------------------------------
+
+PrmOption = Annotated[Optional[str], typer.Option(
+    "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
+                  "seed 002's setting) or a .prm file.")]
+DeleteLabelOption = Annotated[Optional[list[str]], typer.Option(
+    "--delete-label", help="Add an EVALB DELETE_LABEL (repeatable): a preterminal goes with its word, a "
+                           "nonterminal loses its brackets.")]
+EqLabelOption = Annotated[Optional[list[str]], typer.Option(
+    "--eq-label", help="Add an EVALB EQ_LABEL pair written A=B (repeatable).")]
+CostOption = Annotated[str, typer.Option(
+    "--cost", help="Leaf-ancestor label-cost function: default (seed 002: 0.5 for labels sharing their first "
+                   "character, else 2), strict (2 for any different label) or a cost-table file.")]
+
+
+def _eq_pairs(values: list[str] | None) -> list[tuple[str, str]]:
+    pairs = []
+    for v in values or []:
+        a, sep, b = v.partition("=")
+        if not sep or not a or not b:
+            raise ValueError(f"--eq-label needs A=B, found '{v}'")
+        pairs.append((a, b))
+    return pairs
+
+
+@ingest_app.command("parses")
+def ingest_parses_command(
+    path: Annotated[str, typer.Argument(metavar="FILE", help="Bracketed parses (Penn Treebank or seed 002 square notation), or - for standard input.")],
+    corpus: Annotated[str, typer.Option("--corpus", help="Corpus name shared by the gold parses and the candidate runs scored against them.")],
+    gold: Annotated[bool, typer.Option("--gold", help="These are the gold parses of the corpus.")] = False,
+    team: Annotated[Optional[str], typer.Option("--team", help="Team of a candidate run (with --run).")] = None,
+    run: Annotated[Optional[str], typer.Option("--run", help="Run name of a candidate run (with --team).")] = None,
+    prm: PrmOption = None,
+    delete_label: DeleteLabelOption = None,
+    eq_label: EqLabelOption = None,
+    cost: CostOption = "default",
+    one_per_line: Annotated[bool, typer.Option("--one-per-line", help="Each line is one sentence (EVALB's convention; an empty line is an empty parse).")] = False,
+    allow_mismatch: Annotated[bool, typer.Option("--allow-mismatch", help="Record a candidate sentence whose words differ from the gold's with EVALB's error status instead of refusing the file.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the gold parses or the run if already there.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary output.")] = False,
+) -> None:
+    """Ingest constituency parses: the gold parses of a corpus, or a candidate run scored against them
+    (GEIG/PARSEVAL as EVALB does it, and the leaf-ancestor metric).
+
+    Example: evalhouse ingest parses wsj01.mrg --corpus wsj01 --gold && evalhouse ingest parses berkeley.mrg --corpus wsj01 --team berkeley --run 1
+    """
+
+    def action():
+        from evalhouse.parses import ingest_parses, resolve_cost, resolve_params
+
+        params = resolve_params(prm, delete_labels=delete_label or (), eq_labels=_eq_pairs(eq_label))
+        with _open() as wh:
+            s = ingest_parses(wh, path, corpus, gold=gold, team=team, run=run, params=params,
+                              cost=resolve_cost(cost), replace=replace, one_per_line=one_per_line,
+                              allow_mismatch=allow_mismatch)
+        if not quiet:
+            who = "gold" if gold else f"{team}/{run}"
+            typer.echo(f"{s.corpus} ({who}): {s.sentences:,} sentences, {s.leaves:,} leaves, {s.constituents:,} constituents")
+            if not gold:
+                typer.echo(f"  scored: {s.ok:,} ok, {s.errors:,} error, {s.skipped:,} skip; {s.config}")
+
+    _run(action)
+
+
+@app.command("evalb")
+def evalb_command(
+    gold_file: Annotated[str, typer.Argument(metavar="GOLD", help="Gold parses, one per line.")],
+    test_file: Annotated[str, typer.Argument(metavar="TEST", help="Test parses, one per line (an empty line is a skipped sentence).")],
+    prm: PrmOption = None,
+) -> None:
+    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed through
+    the warehouse views in memory.
+
+    Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
+    """
+
+    def action():
+        from evalhouse.parses import evalb_report, resolve_params
+
+        typer.echo(evalb_report(gold_file, test_file, resolve_params(prm)), nl=False)
+
+    _run(action)
+
+@ingest_app.command("dependency-run")
+def ingest_dependency_run_command(
+    path: Annotated[str, typer.Argument(metavar="SYSTEM", help="CoNLL-U output of a dependency parser.")],
+    gold: Annotated[str, typer.Option("--gold", help="Gold CoNLL-U file of the same text.")],
+    corpus: Annotated[str, typer.Option("--corpus", help="Corpus name (e.g. en_ewt).")],
+    team: Annotated[str, typer.Option("--team", help="Team (parser) name.")],
+    run: Annotated[str, typer.Option("--run", help="Run name.")],
+    cost: Annotated[str, typer.Option("--cost", help="Label-cost function of the dependency LA over relations: strict (the default here), default (seed 002's first-character rule) or a cost-table file.")] = "strict",
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the run if already there.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary output.")] = False,
+) -> None:
+    """Score a dependency parser's CoNLL-U output against gold UD trees: CoNLL 2018 LAS/UAS beside the
+    dependency leaf-ancestor metric, per word, relation and run.
+
+    Example: evalhouse ingest dependency-run UDPipe-Future/en_ewt.conllu --gold gold/en_ewt.conllu --corpus en_ewt --team UDPipe-Future --run 1
+    """
+
+    def action():
+        from evalhouse.parses import ingest_dependency_run, resolve_cost
+
+        with _open() as wh:
+            r = ingest_dependency_run(wh, path, gold, corpus, team, run, cost=resolve_cost(cost), replace=replace)
+        if not quiet:
+            typer.echo(f"{corpus} ({team}/{run}): {r['gold_words']:,} gold words, {r['system_words']:,} system words, "
+                       f"{r['aligned_words']:,} aligned; UAS {100 * r['uas_f1']:.2f}, LAS {100 * r['las_f1']:.2f}, "
+                       f"dependency LA {r['la_gold_mean']:.4f}")
+
+    _run(action)
+
+# --- end of parse evaluation ----------------------------------------------------------------------------
+
+
 def main() -> None:
     try:
         app()

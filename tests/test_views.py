@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import evalhouse
 from evalhouse.warehouse import view_files
 from tests.conftest import SAMPLE, write
+from tests.test_parses import PARSE_VIEWS, ingest_parse_examples
 
 VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (test_every_view_has_a_grain)
     "tree_node_depth": ("corpus", "position", "dependent"),
@@ -48,6 +49,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "apt_human_agreement": ("corpus", "config", "category"),
     "apt_human_correlation": ("corpus", "config"),
 }
+VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
 SQL_VIEWS = sorted(f.name for f in view_files())
 PRONOUN_VIEWS = {"pronoun_cases", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
                  "pronoun_scores_by_document", "apt_human_agreement", "apt_human_correlation"}
@@ -361,6 +363,7 @@ def grain_wh(request, wh, tmp_path):
     else:
         wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
         wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
+    ingest_parse_examples(wh)  # parse evaluation views (issue 5)
     view = getattr(getattr(request.node, "callspec", None), "params", {}).get("view")
     if view in PRONOUN_VIEWS:  # the pronoun views need translations
         from tests.test_pronouns import ingest_fixture

@@ -1,0 +1,181 @@
+"""The leaf-ancestor (LA) metric of Sampson & Babarczy (2003, seed 002, sections 2 and 4).
+
+Used by ``evalhouse ingest parses ... --team T --run R`` (scores materialised into
+``la_word_scores``; views ``la_words``, ``la_sentences``, ``parse_scores``)::
+
+    $ evalhouse sql "select word, gold_lineage, candidate_lineage, score from la_words where position = 1"
+    word      gold_lineage   candidate_lineage  score
+    two       N1 [ S         NP [ S             0.916667
+    tax       [ N1 N1 S      NP S               0.583333
+
+**Lineage** of a word: the labels of the nonterminals on its path to the root, leaf end first, with
+boundary markers (seed 002, section 2):
+
+(i)  ``[`` immediately before (leaf side of) the label of the *highest* nonterminal that begins
+     with the word, if there is one;
+(ii) ``]`` immediately after (root side of) the label of the highest nonterminal that ends with it.
+
+**Word score** = 1 - d(c, g) / (len(c) + len(g)), where d is Levenshtein distance with insertion
+and deletion cost 1 and substitution cost given by a label-cost function into [0, 2] (section 4).
+A word whose gold and candidate lineages are both empty (a word directly under no nonterminal)
+scores 1.  **Sentence LA** = mean of its word scores.
+
+Cost functions: ``default`` is the paper's experiment (0 for identical symbols, 0.5 when two labels
+share their first character, 2 otherwise); ``strict`` (any different label costs 2); or a table of
+(gold label, candidate label, cost) rows, directional (unlisted pairs: 0 if equal, else 2).
+Boundary markers only ever match themselves (``[`` for ``]`` costs 2, as does a marker for a label).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Sequence
+
+LEFT, RIGHT = "[", "]"
+MARKERS = (LEFT, RIGHT)
+
+
+@dataclass(frozen=True)
+class LabelCost:
+    """Substitution cost between a gold symbol and a candidate symbol of two lineages."""
+
+    name: str  # "default", "strict" or "table:<sha256 prefix>"
+    table: tuple[tuple[str, str, float], ...] = field(default=())
+
+    def __post_init__(self):
+        object.__setattr__(self, "_lookup", {(g, c): v for g, c, v in self.table})
+
+    def __call__(self, gold: str, cand: str) -> float:
+        if gold == cand:
+            return 0.0
+        if gold in MARKERS or cand in MARKERS:
+            return 2.0
+        if self.name == "default":
+            return 0.5 if gold[:1] == cand[:1] else 2.0
+        if self.name == "strict":
+            return 2.0
+        return self._lookup.get((gold, cand), 2.0)
+
+    @property
+    def symmetric(self) -> bool:
+        lookup = self._lookup
+        return all(lookup.get((c, g), 2.0) == v for (g, c), v in lookup.items())
+
+    def describe(self) -> dict:
+        """The configuration recorded with every score."""
+        out: dict = {"name": self.name}
+        if self.table:
+            out["table"] = [list(r) for r in self.table]
+        return out
+
+
+DEFAULT = LabelCost("default")
+STRICT = LabelCost("strict")
+
+
+def cost_table(rows: Sequence[tuple[str, str, float]]) -> LabelCost:
+    """A user cost table (rows already validated by the loader: costs in [0, 2])."""
+    rows = tuple((str(g), str(c), float(v)) for g, c, v in rows)
+    digest = hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:12]
+    return LabelCost(f"table:{digest}", rows)
+
+
+def cost_function(name: str) -> LabelCost:
+    """``default`` or ``strict``; unknown names fail loudly and list the valid ones."""
+    if name == "default":
+        return DEFAULT
+    if name == "strict":
+        return STRICT
+    raise ValueError(f"unknown label-cost function '{name}' (valid: default, strict, or a cost-table file)")
+
+
+def lineages(nodes: Sequence[tuple[str, int, int, int]], n_words: int) -> list[tuple[str, ...]]:
+    """Lineage of every word (leaf end first), with boundary markers by rules (i) and (ii).
+
+    ``nodes`` are (label, parent, start, end) in preorder with half-open word spans.
+    """
+    lowest = [-1] * n_words
+    for k, (_, _, start, end) in enumerate(nodes):  # preorder: later containing nodes are lower
+        for i in range(start, end):
+            lowest[i] = k
+    out = []
+    for i in range(n_words):
+        chain = []
+        k = lowest[i]
+        while k != -1:
+            chain.append(k)
+            k = nodes[k][1]
+        top_start = top_end = -1
+        for k in chain:  # nodes beginning (ending) with the word form a bottom segment of the chain
+            if nodes[k][2] == i:
+                top_start = k
+            if nodes[k][3] == i + 1:
+                top_end = k
+        symbols: list[str] = []
+        for k in chain:
+            if k == top_start:
+                symbols.append(LEFT)
+            symbols.append(nodes[k][0])
+            if k == top_end:
+                symbols.append(RIGHT)
+        out.append(tuple(symbols))
+    return out
+
+
+def lineage_distance(gold: Sequence[str], cand: Sequence[str], cost: LabelCost = DEFAULT) -> float:
+    """Levenshtein distance, insertion/deletion 1, substitution ``cost(gold symbol, candidate symbol)``."""
+    n, m = len(gold), len(cand)
+    prev = [float(j) for j in range(m + 1)]
+    for i in range(1, n + 1):
+        g = gold[i - 1]
+        cur = [float(i)] + [0.0] * m
+        for j in range(1, m + 1):
+            cur[j] = min(prev[j] + 1.0, cur[j - 1] + 1.0, prev[j - 1] + cost(g, cand[j - 1]))
+        prev = cur
+    return prev[m]
+
+
+def word_score(gold: Sequence[str], cand: Sequence[str], cost: LabelCost = DEFAULT) -> float:
+    """1 - d(c, g) / (len(c) + len(g)); 1 when both lineages are empty."""
+    total = len(gold) + len(cand)
+    if total == 0:
+        return 1.0
+    if tuple(gold) == tuple(cand):
+        return 1.0
+    return 1.0 - lineage_distance(gold, cand, cost) / total
+
+
+class Scorer:
+    """(distance, score) of lineage pairs, cached (lineages repeat a lot within a treebank)."""
+
+    def __init__(self, cost: LabelCost = DEFAULT):
+        self.cost = cost
+        self._cache: dict[tuple, tuple[float, float]] = {}
+
+    def __call__(self, gold: tuple[str, ...], cand: tuple[str, ...]) -> tuple[float, float]:
+        if gold == cand:
+            return 0.0, 1.0
+        key = (gold, cand)
+        hit = self._cache.get(key)
+        if hit is None:
+            d = lineage_distance(gold, cand, self.cost)
+            hit = self._cache[key] = (d, 1.0 - d / (len(gold) + len(cand)))
+        return hit
+
+    def score(self, gold: tuple[str, ...], cand: tuple[str, ...]) -> float:
+        return self(gold, cand)[1]
+
+
+def format_lineage(lineage: Sequence[str]) -> str:
+    """Space-separated, leaf end first, as the paper prints it (``N1 [ S``)."""
+    return " ".join(lineage)
+
+
+def sentence_la(gold_nodes, cand_nodes, n_words: int, cost: LabelCost = DEFAULT) -> tuple[float, list[float]]:
+    """(sentence LA, word scores) for two trees over the same ``n_words`` words."""
+    scorer = Scorer(cost)
+    g, c = lineages(gold_nodes, n_words), lineages(cand_nodes, n_words)
+    scores = [scorer.score(a, b) for a, b in zip(g, c)]
+    return (sum(scores) / len(scores) if scores else 1.0), scores
