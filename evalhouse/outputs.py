@@ -129,57 +129,74 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
 def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
     """Tokenise, align and compute per-sentence statistics; returns column dicts for each table."""
     by_pos = match_sentences(out, ref)
-    sentences = {k: [] for k in ("team", "run", "corpus", "position", "text", "missing", "source_line")}
-    tokens = {k: [] for k in ("team", "run", "corpus", "position", "token", "form", "lemma", "lemma_source",
-                              "punct", "stripped_position")}
-    links = {k: [] for k in ("corpus", "team", "run", "position", "pair", "from_index", "to_index", "method")}
+    n = ref.size
+    texts, missing_flags, lines = [], [], []
+    tok_pos, tok_index, forms, lemmas, sources, puncts, stripped_pos, ref_ids_out, methods = ([] for _ in range(9))
     lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
     string_counts, tree_counts = [], []
     missing = []
-    for pos in range(1, ref.size + 1):
+    for pos in range(1, n + 1):
         rs = ref.sentences[pos - 1]
         o = by_pos.get(pos)
         if o is None:
             missing.append(pos)
             toks: list[alignment.OutputToken] = []
-            text, line = None, None
+            texts.append(None)
+            lines.append(None)
         elif o.forms is not None:
             toks = alignment.align(o.forms, rs, lemmas=o.lemmas)
-            text, line = " ".join(o.forms), o.line
+            texts.append(" ".join(o.forms))
+            lines.append(o.line)
         else:
             toks = alignment.align(alignment.tokenise(o.text, rs), rs)
-            text, line = o.text, o.line
-        for col, v in zip(sentences, (team, run, ref.corpus, pos, text, o is None, line)):
-            sentences[col].append(v)
+            texts.append(o.text)
+            lines.append(o.line)
+        missing_flags.append(o is None)
         stripped = 0
         where: dict[int, int] = {}  # reference node id -> stripped output position
         hyp_keys = []
-        for k, t in enumerate(toks, start=1):
-            sp = None
-            if not t.punct:
-                stripped += 1
-                sp = stripped
-                hyp_keys.append(t.lemma.casefold())
-                if t.reference_id is not None:
-                    where[t.reference_id] = sp
-            for col, v in zip(tokens, (team, run, ref.corpus, pos, k, t.form, t.lemma, t.lemma_source, t.punct, sp)):
-                tokens[col].append(v)
-            for col, v in zip(links, (ref.corpus, team, run, pos, "output-reference", k, t.reference_id, t.method)):
-                links[col].append(v)
+        sp_list = []
+        for t in toks:
+            if t.punct:
+                sp_list.append(None)
+                continue
+            stripped += 1
+            sp_list.append(stripped)
+            hyp_keys.append(t.lemma.casefold())
+            if t.reference_id is not None:
+                where[t.reference_id] = stripped
+        k = len(toks)
+        tok_pos.extend([pos] * k)
+        tok_index.extend(range(1, k + 1))
+        forms.extend([t.form for t in toks])
+        lemmas.extend([t.lemma for t in toks])
+        sources.extend([t.lemma_source for t in toks])
+        puncts.extend([t.punct for t in toks])
+        stripped_pos.extend(sp_list)
+        ref_ids_out.extend([t.reference_id for t in toks])
+        methods.extend([t.method for t in toks])
         ref_ids = ref.stripped_ids[pos - 1]
         lemma_of = dict(zip(rs.ids, rs.lemmas))
         ref_keys = [lemma_of[i].casefold() for i in ref_ids]
         lemma_h.append(hyp_keys)
         lemma_r.append(ref_keys)
-        surf_h.append([t.form for t in toks])
+        surf_h.append(forms[len(forms) - k:])
         surf_r.append(rs.forms)
         string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
         tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids]))
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
-    n = ref.size
+    m = len(tok_pos)
+    positions = list(range(1, n + 1))
+    sentences = {"team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": positions,
+                 "text": texts, "missing": missing_flags, "source_line": lines}
+    tokens = {"team": [team] * m, "run": [run] * m, "corpus": [ref.corpus] * m, "position": tok_pos,
+              "token": tok_index, "form": forms, "lemma": lemmas, "lemma_source": sources, "punct": puncts,
+              "stripped_position": stripped_pos}
+    links = {"corpus": [ref.corpus] * m, "team": [team] * m, "run": [run] * m, "position": tok_pos,
+             "pair": ["output-reference"] * m, "from_index": tok_index, "to_index": ref_ids_out, "method": methods}
     stats = {
-        "team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": list(range(1, n + 1)),
+        "team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": positions,
         "bleu_hypothesis_length": lemma_stats.hyp_len, "bleu_reference_length": lemma_stats.ref_len,
         "bleu_matches": lemma_stats.matches.tolist(), "bleu_totals": lemma_stats.totals.tolist(),
         "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
