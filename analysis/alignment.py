@@ -21,20 +21,27 @@ apostrophes inside or before them: ``n't``, ``'s``), every other character is a 
 Known limit: a contraction the reference writes in full ("haven't" for "have not") stays one
 unaligned token.
 
-Alignment (:func:`align`). One-to-one and order-preserving: the methods are tried in this order,
-and within a method output tokens are taken left to right, each linked to the first reference word
-(in reference order) that is still free and has the same key, so the k-th "the" of the output goes
-to the k-th free "the" of the reference:
+Alignment (:func:`align`). One-to-one, and order-preserving among equal keys: output tokens are
+taken left to right, each linked to the first reference unit (in reference order) that is still free
+and has the same key, so the k-th "the" of the output goes to the k-th free "the" of the reference,
+whatever its case. Passes:
 
-    multiword  the token is a multiword token's surface form: it is split into that token's syntactic
+1. surface units -- multiword tokens and the words outside them -- compared after Unicode case
+   folding. Within one case-folded form the assignment with the most same-case matches wins (a
+   permuted "The ... the" keeps each word's own link); between equally good ones, the
+   order-preserving one ("the cat saw the dog" against "The cat saw the dog" does not cross). The
+   link's method says which:
+    multiword  the unit is a multiword token: the output token is split into the unit's syntactic
                words (as UD does), each linked to its word
     exact      same form
-    casefold   same form after Unicode case folding
-    lemma      the token equals a reference lemma (case-folded): outputs that are already lemmatised
-    fuzzy      the longest common prefix with the reference form or lemma (case-folded) has at least
+    casefold   same form after case folding
+2. words still free, case-folded (words inside multiword tokens, for tokenised outputs): exact or
+   casefold as above;
+3. lemma      the token equals a free reference word's lemma (case-folded): lemmatised outputs;
+4. fuzzy      the longest common prefix with the reference form or lemma (case-folded) has at least
                3 characters and covers at least 3/4 of the shorter string ("enjoys" -> "enjoyed");
                among candidates the longest prefix wins, then reference order
-    unaligned  nothing left matches
+5. unaligned  nothing left matches
 
 Every output token gets a lemma: the linked reference word's lemma, the lemma a CoNLL-U output
 supplies, or else the token itself. A token is punctuation when it is linked to a reference word with
@@ -134,14 +141,49 @@ def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
 def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
     """Split an output text into tokens, guided by the reference sentence (see module docstring)."""
     d = _dictionary(ref)
-    lengths = sorted({len(k) for k in d}, reverse=True)
+    # how often each form (or multiword surface) may still be kept whole
+    remaining: dict[str, int] = {}
+    for form in [f for _, _, f, _ in ref.multiword] + ref.forms:
+        remaining[form.casefold()] = remaining.get(form.casefold(), 0) + 1
     tokens: list[str] = []
-    for chunk in text.split():
-        if chunk.casefold() in d:
-            tokens.append(chunk)
+    for chunk in _chunks(text, ref):
+        key = chunk.casefold()
+        if remaining.get(key, 0) > 0 or (key in d and not any(c in _SPLITTABLE for c in chunk)):
+            pieces = [chunk]
         else:
-            tokens.extend(_segment(chunk, d, lengths))
+            # forms the output has already used up are not offered again ("ch." once whole, once "ch" + ".")
+            available = {f: glued for f, glued in d.items() if remaining.get(f, 0) > 0}
+            pieces = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True)) if " " not in chunk else [chunk]
+        for piece in pieces:
+            k = piece.casefold()
+            if remaining.get(k, 0) > 0:
+                remaining[k] -= 1
+        tokens.extend(pieces)
     return tokens
+
+
+_SPLITTABLE = ".,;:!?()[]{}\"'«»“”„‘’-–—/…"
+
+
+def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
+    """White-space chunks of ``text``, keeping whole any reference form that contains a space
+    ("6 20 30", "1 000")."""
+    spaced = sorted({f for f in ref.forms + [m[2] for m in ref.multiword] if any(c.isspace() for c in f)},
+                    key=len, reverse=True)
+    if not spaced:
+        return text.split()
+    out: list[str] = []
+    rest = text
+    while rest:
+        hits = [(rest.find(f), -len(f), f) for f in spaced if f in rest]
+        if not hits:
+            out.extend(rest.split())
+            break
+        at, _, form = min(hits)
+        out.extend(rest[:at].split())
+        out.append(form)
+        rest = rest[at + len(form):]
+    return out
 
 
 def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
@@ -215,33 +257,87 @@ def _prefix(a: str, b: str) -> int:
     return k
 
 
+def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
+    """The reference's surface units in order: multiword tokens (with their word positions) and the
+    words outside them."""
+    starts = {first: (last, form) for first, last, form, _ in ref.multiword}
+    units: list[tuple[str, list[int]]] = []
+    skip_to = 0
+    for p, node_id in enumerate(ref.ids):
+        if node_id <= skip_to:
+            continue
+        if node_id in starts:
+            last, form = starts[node_id]
+            units.append((form, [ref.position(i) for i in range(node_id, last + 1) if i in ref._index]))
+            skip_to = last
+        else:
+            units.append((ref.forms[p], [p]))
+    return units
+
+
+def _match_units(tokens: Sequence[str], units: list[tuple[str, list[int]]], by_key: dict[str, list[int]]) -> dict[int, int]:
+    """Output token index -> reference unit, within each case-folded form: the assignment with the most
+    exact (same-case) matches; between equally exact ones, the order-preserving one (k-th to k-th)."""
+    outs_by_key: dict[str, list[int]] = {}
+    for k, t in enumerate(tokens):
+        key = t.casefold()
+        if key in by_key:
+            outs_by_key.setdefault(key, []).append(k)
+    chosen: dict[int, int] = {}
+    for key, outs in outs_by_key.items():
+        refs = by_key[key]
+        in_order = dict(zip(outs, refs))
+        exact_first: dict[int, int] = {}
+        used = set()
+        for k in outs:  # exact forms first, each to the first free unit of the same form
+            u = next((u for u in refs if u not in used and units[u][0] == tokens[k]), None)
+            if u is not None:
+                exact_first[k] = u
+                used.add(u)
+        rest = [u for u in refs if u not in used]
+        exact_first.update(zip([k for k in outs if k not in exact_first], rest))
+
+        def exact(assignment: dict[int, int]) -> int:
+            return sum(units[u][0] == tokens[k] for k, u in assignment.items())
+
+        chosen.update(exact_first if exact(exact_first) > exact(in_order) else in_order)
+    return chosen
+
+
 def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | None] | None = None) -> list[OutputToken]:
     """Link output tokens one-to-one to reference words (see the module docstring)."""
     free = [True] * len(ref.ids)
-    # multiword tokens first: expand a token that is a multiword surface form into its words
+    # pass 1, surface units compared case-insensitively, in order: the k-th output token of a case-folded
+    # form takes the k-th reference unit of that form, so links of repeated words never cross; a unit
+    # that is a multiword token expands the output token into the unit's words
+    units = _units(ref) if lemmas is None else [(f, [p]) for p, f in enumerate(ref.forms)]
+    by_key: dict[str, list[int]] = {}
+    for u, (form, _) in enumerate(units):
+        by_key.setdefault(form.casefold(), []).append(u)
+    unit_of = _match_units(tokens, units, by_key)
     expanded: list[tuple[str, int | None, str | None, str | None]] = []  # form, ref position, method, given lemma
-    mwt_queue: dict[str, list[tuple[int, int]]] = {}
-    for first, last, form, _ in ref.multiword:
-        mwt_queue.setdefault(form.casefold(), []).append((first, last))
     for k, t in enumerate(tokens):
         given = lemmas[k] if lemmas is not None else None
-        queue = mwt_queue.get(t.casefold()) if lemmas is None else None
-        if queue:
-            first, last = queue.pop(0)
-            for node_id in range(first, last + 1):
-                p = ref.position(node_id)
+        u = unit_of.get(k)
+        if u is None:
+            expanded.append((t, None, None, given))
+            continue
+        form, positions = units[u]
+        if len(positions) > 1:
+            for p in positions:
                 free[p] = False
                 expanded.append((ref.forms[p], p, "multiword", None))
         else:
-            expanded.append((t, None, None, given))
+            free[positions[0]] = False
+            expanded.append((t, positions[0], "exact" if t == form else "casefold", given))
     linked = [e[1] for e in expanded]
     method = [e[2] for e in expanded]
+    # pass 2, single words still free (words inside multiword tokens for tokenised outputs), then lemmas
     keys = {
-        "exact": (ref.forms, lambda s: s),
-        "casefold": ([f.casefold() for f in ref.forms], str.casefold),
-        "lemma": ([lm.casefold() for lm in ref.lemmas], str.casefold),
+        "casefold": [f.casefold() for f in ref.forms],
+        "lemma": [lm.casefold() for lm in ref.lemmas],
     }
-    for name, (ref_keys, key) in keys.items():
+    for name, ref_keys in keys.items():
         index: dict[str, list[int]] = {}
         for p, rk in enumerate(ref_keys):
             if free[p]:
@@ -249,14 +345,14 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
         for k, (form, _, _, _) in enumerate(expanded):
             if linked[k] is not None:
                 continue
-            queue = index.get(key(form))
+            queue = index.get(form.casefold())
             while queue and not free[queue[0]]:
                 queue.pop(0)
             if queue:
                 p = queue.pop(0)
                 free[p] = False
                 linked[k] = p
-                method[k] = name
+                method[k] = ("exact" if form == ref.forms[p] else "casefold") if name == "casefold" else "lemma"
     if None in linked and any(free):
         folded_forms = [f.casefold() for f in ref.forms]
         folded_lemmas = [lm.casefold() for lm in ref.lemmas]

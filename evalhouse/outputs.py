@@ -101,15 +101,24 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
         return {k: s for k, s in enumerate(out.sentences, start=1)}
     if out.format == "conllu":
         index = {sid: k for k, sid in enumerate(ref.sent_ids, start=1)}
-        keyed = all(s.key in index or (s.key.isdigit() and 1 <= int(s.key) <= ref.size) for s in out.sentences)
-        if not keyed or not out.sentences:
+        with_id = [s for s in out.sentences if s.key]
+        if not with_id:  # no sent_ids at all: sentence i realises reference sentence i
             if len(out.sentences) != ref.size:
                 raise InputError(out.name, None,
-                                 f"{len(out.sentences)} sentences without usable sent_ids, but reference corpus "
-                                 f"{ref.corpus} has {ref.size}; give '# sent_id' comments or one sentence per reference sentence")
+                                 f"{len(out.sentences)} sentences without '# sent_id', but reference corpus "
+                                 f"{ref.corpus} has {ref.size}; give '# sent_id' comments or one sentence per "
+                                 "reference sentence")
             return {k: s for k, s in enumerate(out.sentences, start=1)}
         for s in out.sentences:
-            pos = index.get(s.key) or int(s.key)
+            if not s.key:
+                raise InputError(out.name, s.line, "sentence without '# sent_id' in a file whose other sentences "
+                                 "have one")
+            pos = index.get(s.key)
+            if pos is None and s.key.isdigit() and 1 <= int(s.key) <= ref.size:
+                pos = int(s.key)
+            if pos is None:
+                raise InputError(out.name, s.line, f"unknown sent_id {s.key!r}: not a sent_id or position of "
+                                 f"reference corpus {ref.corpus}")
             if pos in by_pos:
                 raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
             by_pos[pos] = s
@@ -245,9 +254,12 @@ def _score_file(f: SubmissionFile):
     """Read and score one file (runs in a worker process; the reference comes from the parent by fork).
 
     The columns go back as Arrow tables, which cross the process boundary as buffers."""
-    out = read_output_file(f.path, f.format)
-    sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
-    return out, (_arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given)
+    try:
+        out = read_output_file(f.path, f.format)
+        sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
+        return out, (_arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given)
+    except Exception as err:  # handed back as a value: the parent re-raises it, no pool machinery involved
+        return err, None
 
 
 def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int):
@@ -301,6 +313,8 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     try:
         now = _dt.datetime.now(_dt.timezone.utc)
         for i, (f, (out, scores)) in enumerate(_scored(files, ref, workers)):
+            if isinstance(out, Exception):
+                raise out
             if progress:
                 progress(f.path, i, len(files))
             if (f.team, f.run) in existing:

@@ -14,3 +14,6 @@ class InputError(Exception):
         where = f"{self.path}:{line}" if line is not None else self.path
         tail = f" (and {more} more problem{'s' if more != 1 else ''} in this file)" if more else ""
         super().__init__(f"{where}: {problem}{tail}")
+
+    def __reduce__(self):  # picklable, so that errors raised in worker processes reach the parent intact
+        return (InputError, (self.path, self.line, self.problem, self.more))

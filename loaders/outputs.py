@@ -123,7 +123,7 @@ def _read_conllu(name: str, lines: list[str]) -> list[OutputSentence]:
     out: list[OutputSentence] = []
     current: OutputSentence | None = None
     sent_id: str | None = None
-    start = 0
+    sent_id_line = 0
     for k, line in enumerate(lines, start=1):
         if not line.strip():
             if current is not None:
@@ -133,7 +133,7 @@ def _read_conllu(name: str, lines: list[str]) -> list[OutputSentence]:
         if line.startswith("#"):
             m = _SR_KEY.match(line)
             if m and m.group(1) == "sent_id":
-                sent_id = m.group(2).strip()
+                sent_id, sent_id_line = m.group(2).strip(), k
             continue
         if _CONLLU_SKIP.match(line):
             continue
@@ -141,8 +141,8 @@ def _read_conllu(name: str, lines: list[str]) -> list[OutputSentence]:
             raise InputError(name, k, "not a CoNLL-U word line (ID and nine more tab-separated fields)")
         cols = line.split("\t")
         if current is None:
-            start = k
-            current = OutputSentence(sent_id if sent_id is not None else "", start, None, [], [])
+            # a sentence starts at its sent_id line when it has one, else at its first word
+            current = OutputSentence(sent_id or "", sent_id_line if sent_id is not None else k, None, [], [])
         if not cols[1]:
             raise InputError(name, k, "empty FORM")
         current.forms.append(cols[1])

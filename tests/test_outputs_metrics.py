@@ -21,7 +21,6 @@ The helpers at the top (``tree``, ``reference_sentences``, ``independent_dea``) 
 
 from __future__ import annotations
 
-import math
 import random
 import warnings
 from collections import defaultdict
@@ -206,7 +205,7 @@ def udf_warehouse():
         yield wh
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pairs=st.lists(sentence_pairs(), min_size=1, max_size=12))
 def test_sentence_bleu_equals_nltk_method2(pairs, udf_warehouse):
     """Batch (Python) and SQL function both equal NLTK per pair, including empty and < 4-token sentences."""
@@ -454,7 +453,7 @@ def small_corpus(tmp_path_factory):
         yield wh, sentences, tmp
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2 ** 32 - 1), drop=st.floats(0, 0.5))
 def test_shuffled_outputs_stay_in_range_and_match_nltk_and_independent_dea(small_corpus, seed, drop):
     """Shuffling (and dropping) words never raises DEA, BLEU or SSA above 1, never lowers DEA, BLEU below 0;
