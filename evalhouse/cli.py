@@ -380,6 +380,48 @@ def demo(
     _run(lambda: typer.echo(run_demo(out)))
 
 
+# === issue 4: analyze, augment, report (statistics and error mining) ================================
+
+@app.command("analyze")
+def analyze_command(
+    team: Annotated[Optional[str], typer.Option("--team", help="Only this team's submissions.")] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Only submissions on this corpus.")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level (after Holm).")] = 0.05,
+    nonprojective_threshold: Annotated[float, typer.Option("--nonprojective-threshold", help="Projectivity tests only on corpora with a larger share of non-projective sentences.")] = 0.05,
+    min_relation_edges: Annotated[int, typer.Option("--min-relation-edges", help="Entropy-DEA correlation: relations with at least this many edges.")] = 1,
+    failure_metric: Annotated[str, typer.Option("--failure-metric", help="Sentence metric defining failures (bleu, dea, fluency_z, adequacy_z).")] = "bleu",
+    failure_share: Annotated[float, typer.Option("--failure-share", help="Share of lowest-scoring sentences that are failures.")] = 0.25,
+    max_size: Annotated[int, typer.Option("--max-size", help="Largest subtree (nodes) mined.")] = 3,
+    view: Annotated[Optional[list[str]], typer.Option("--view", help="Mining view (dep, pos, pos-dep, lemma); repeatable; default all.")] = None,
+    score: Annotated[str, typer.Option("--score", help="Suspicion score: narayan-gardent or printed (seed 001).")] = "narayan-gardent",
+    top_k: Annotated[int, typer.Option("--top-k", help="Forms ranked up to this are a submission's suspicious forms (coverage).")] = 10,
+    keep: Annotated[int, typer.Option("--keep", help="Store the best KEEP forms per submission and view (0: all).")] = 100,
+    resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap / randomisation resamples.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1,
+) -> None:
+    """(Re)compute correlations, tests, error mining, significance and the ensemble into tables.
+
+    Example: evalhouse analyze --corpus en_ewt-test --resamples 1000
+    """
+    def action():
+        from evalhouse.analysis.mining import VIEWS
+        from evalhouse.analyze import AnalysisConfig, analyze
+
+        config = AnalysisConfig(alpha=alpha, nonprojective_threshold=nonprojective_threshold,
+                                min_relation_edges=min_relation_edges, failure_metric=failure_metric,
+                                failure_share=failure_share, max_size=max_size, views=tuple(view or VIEWS),
+                                score_form=score, top_k=top_k, keep=keep, resamples=resamples, seed=seed)
+        with _open() as wh:
+            summary = analyze(wh, config, team=team, corpus=corpus)
+        typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
+                   + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items()))
+
+    _run(action)
+
+
+# === end of issue 4 block ===========================================================================
+
+
 def main() -> None:
     try:
         app()
