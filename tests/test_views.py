@@ -37,6 +37,8 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
     "sentence_scores": ("team", "run", "corpus", "position"),
     "submission_scores": ("team", "run", "corpus"),
+    "correlation_summary": ("scope", "scope_value", "metric_a", "metric_b"),
+    "suspicious_subtrees_coverage": ("view", "form"),
 }
 SQL_VIEWS = sorted(f.name for f in view_files())
 
@@ -360,6 +362,9 @@ def grain_wh(request, wh, tmp_path):
                                                     ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
     wh.ingest_judgements(write(tmp_path, "judgements.csv",
                                "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
+    from evalhouse.analyze import AnalysisConfig, analyze
+
+    analyze(wh, AnalysisConfig(resamples=20))
     return wh
 
 
