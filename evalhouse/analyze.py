@@ -469,3 +469,96 @@ def ensemble(data: CorpusData, config: AnalysisConfig):
     rows.append((data.corpus, "oracle", None, None, total, b, d, signature))
     return rows_choice, pd.DataFrame(rows, columns=["corpus", "system", "team", "run", "sentences", "mean_bleu",
                                                     "dea", "configuration"])
+
+
+# --- augmentation ---------------------------------------------------------------------------------
+
+@dataclass
+class AugmentSummary:
+    written: int
+    weak_relations: list[str]
+    forms: list[str]
+
+
+def resolve_submission(wh, submission: str, corpus: str | None = None) -> tuple[str, str, str]:
+    """``TEAM/RUN`` (with ``corpus`` when the run was scored on several corpora) -> (team, run, corpus)."""
+    from evalhouse.warehouse import WarehouseError
+
+    if "/" not in submission:
+        raise ValueError(f"--submission must be TEAM/RUN, not '{submission}'")
+    team, run = submission.split("/", 1)
+    query = "SELECT corpus FROM submissions WHERE team = $t AND run = $r"
+    params = {"t": team, "r": run}
+    if corpus:
+        query += " AND corpus = $c"
+        params["c"] = corpus
+    found = [c for (c,) in wh.con.execute(query + " ORDER BY corpus", params).fetchall()]
+    if not found:
+        raise WarehouseError(f"no submission {submission}" + (f" on corpus '{corpus}'" if corpus else "")
+                             + f" in {wh.path}")
+    if len(found) > 1:
+        raise ValueError(f"{submission} was scored on several corpora ({', '.join(found)}): give --corpus")
+    return team, run, found[0]
+
+
+def augment(wh, submission: str, source: str, top: int, out, corpus: str | None = None,
+            weak_relations: int = 5, min_edges: int = 5, forms: int = 10, view: str = "dep",
+            max_size: int = 3) -> AugmentSummary:
+    """Write the ``top`` sentences of treebank ``source`` richest in the submission's weakest relations
+    (lowest DEA among relations with at least ``min_edges`` edges) and its most suspicious forms (the
+    ``forms`` best-ranked forms of ``view`` in suspicious_subtrees; none if analyze has not run).
+
+    A sentence's richness = its edges with a weak relation + the suspicious forms it contains (each
+    form once); ties go to the earlier sentence; sentences with richness 0 are never chosen. The CoNLL-U
+    is written with the conllu library, each sentence with an ``evalhouse_augment`` comment saying why."""
+    import os
+    import tempfile
+
+    import conllu
+
+    from evalhouse.loaders.conllu_writer import write_corpus
+    from evalhouse.warehouse import WarehouseError
+
+    if top < 1:
+        raise ValueError("--top must be at least 1")
+    team, run, ref = resolve_submission(wh, submission, corpus)
+    if source not in wh.corpora():
+        raise WarehouseError(f"no corpus '{source}' in {wh.path} (have: {', '.join(wh.corpora())})")
+    weak = [r for (r,) in wh.con.execute(
+        """SELECT relation FROM dea_by_relation WHERE team = $t AND run = $r AND corpus = $c AND edges >= $m
+           ORDER BY accuracy, relation LIMIT $k""",
+        {"t": team, "r": run, "c": ref, "m": min_edges, "k": weak_relations}).fetchall()]
+    suspicious = [f for (f,) in wh.con.execute(
+        """SELECT form FROM suspicious_subtrees WHERE team = $t AND run = $r AND corpus = $c AND view = $v
+           ORDER BY rank LIMIT $k""", {"t": team, "r": run, "c": ref, "v": view, "k": forms}).fetchall()]
+    tree = wh.con.execute("""SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
+                             FROM edges WHERE corpus = $c ORDER BY position, dependent""", {"c": source}).df()
+    wanted = set(suspicious)
+    scored = []
+    for position, g in tree.groupby("position", sort=True):
+        relations = [r for h, r in zip(g["head"], g["relation"]) if h > 0 and r in weak]
+        found = sorted(mining.sentence_forms(g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
+                                             g["dependent_lemma"].tolist(), views=(view,),
+                                             max_size=max_size)[view] & wanted) if wanted else []
+        richness = len(relations) + len(found)
+        if richness:
+            counts = pd.Series(relations, dtype=object).value_counts()
+            reason = (f"richness {richness}: weak relations "
+                      + (", ".join(f"{r} x{counts[r]}" for r in sorted(counts.index)) or "none")
+                      + "; suspicious forms " + (", ".join(found) or "none") + f" (for {team}/{run} on {ref})")
+            scored.append((-richness, int(position), reason))
+    scored.sort()
+    chosen = {position: reason for _, position, reason in scored[:top]}
+    handle, tmp = tempfile.mkstemp(suffix=".conllu")
+    os.close(handle)
+    try:
+        write_corpus(wh.con, source, tmp)
+        with open(tmp, encoding="utf-8") as f:
+            sentences = [s for k, s in enumerate(conllu.parse_incr(f), start=1) if k in chosen
+                         and s.metadata.__setitem__("evalhouse_augment", chosen[k]) is None]
+    finally:
+        os.unlink(tmp)
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        for s in sentences:
+            f.write(s.serialize())
+    return AugmentSummary(len(sentences), weak, suspicious)

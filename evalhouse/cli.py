@@ -419,6 +419,57 @@ def analyze_command(
     _run(action)
 
 
+@app.command("augment")
+def augment_command(
+    submission: Annotated[str, typer.Option("--submission", help="TEAM/RUN whose weaknesses to target.")],
+    source: Annotated[str, typer.Option("--from", help="Treebank corpus (e.g. a training set) to select sentences from.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="CoNLL-U file to write.")],
+    top: Annotated[int, typer.Option("--top", help="Number of sentences to select.")] = 100,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Reference corpus of the submission (when it has several).")] = None,
+    weak_relations: Annotated[int, typer.Option("--weak-relations", help="How many lowest-DEA relations to target.")] = 5,
+    min_edges: Annotated[int, typer.Option("--min-edges", help="Weak relations need at least this many reference edges.")] = 5,
+    forms: Annotated[int, typer.Option("--forms", help="How many of the most suspicious forms to target (needs analyze).")] = 10,
+    view: Annotated[str, typer.Option("--view", help="Mining view of those forms (dep, pos, pos-dep, lemma).")] = "dep",
+) -> None:
+    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees.
+
+    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --out extra.conllu
+    """
+    def action():
+        from evalhouse.analyze import augment
+
+        with _open(read_only=True) as wh:
+            s = augment(wh, submission, source, top, out, corpus=corpus, weak_relations=weak_relations,
+                        min_edges=min_edges, forms=forms, view=view)
+        typer.echo(f"wrote {s.written} sentence(s) to {out}; weak relations: {', '.join(s.weak_relations) or 'none'}; "
+                   f"suspicious forms: {len(s.forms)}")
+
+    _run(action)
+
+
+@app.command("report")
+def report_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and the PNG figures.")],
+    submission: Annotated[Optional[str], typer.Option("--submission", help="Only this TEAM/RUN.")] = None,
+    team: Annotated[Optional[str], typer.Option("--team", help="Only this team's submissions.")] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Only submissions on this corpus.")] = None,
+) -> None:
+    """Write a self-contained HTML report (PNG figures, no network) of the analysed submissions.
+
+    Example: evalhouse report --corpus en_ewt-test --out report/
+    """
+    def action():
+        from evalhouse.report import write_report
+
+        if sum(x is not None for x in (submission, team, corpus)) > 1:
+            raise ValueError("give at most one of --submission, --team, --corpus")
+        with _open(read_only=True) as wh:
+            path = write_report(wh, out, submission=submission, team=team, corpus=corpus)
+        typer.echo(f"wrote {path}")
+
+    _run(action)
+
+
 # === end of issue 4 block ===========================================================================
 
 
