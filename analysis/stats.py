@@ -157,3 +157,38 @@ def _chunks(total: int, size: int = 250):
     while total > 0:
         yield min(size, total)
         total -= size
+
+
+def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
+    """Every pair (a < b) of the systems whose per-sentence numerators are the rows of ``nums``, with
+    one shared stream of resamples: the result of each pair equals :func:`paired_bootstrap` /
+    :func:`approximate_randomisation` called on that pair alone with the same seed, but the resampling
+    is done once for all systems (a matrix product) instead of once per pair.
+    Returns a list of (a, b, value_a, value_b, delta, p)."""
+    nums = np.asarray(nums, dtype=float)
+    den = np.asarray(den, dtype=float)
+    s, n = nums.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    total = den.sum()
+    values = nums.sum(axis=1) / total
+    ia, ib = np.triu_indices(s, k=1)
+    deltas = values[ia] - values[ib]
+    exceed = np.zeros(len(ia), dtype=np.int64)
+    for chunk in _chunks(resamples):
+        if test == "paired-bootstrap":
+            weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+            d = weights @ den
+            sums = weights @ nums.T  # (chunk x s)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                resampled = (sums[:, ia] - sums[:, ib]) / np.where(d > 0, d, np.nan)[:, None]
+            exceed += np.sum(np.abs(resampled - deltas) >= np.abs(deltas) - 1e-15, axis=0)
+        elif test == "approximate-randomisation":
+            signs = np.where(rng.random((chunk, n)) < 0.5, -1.0, 1.0)
+            sums = signs @ nums.T
+            resampled = (sums[:, ia] - sums[:, ib]) / total
+            exceed += np.sum(np.abs(resampled) >= np.abs(deltas) - 1e-15, axis=0)
+        else:
+            raise ValueError(f"unknown test '{test}'")
+    p = (1 + exceed) / (resamples + 1)
+    return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
+            for a, b, dl, pv in zip(ia, ib, deltas, p)]

@@ -381,20 +381,17 @@ def paired_significance(data: CorpusData, config: AnalysisConfig) -> pd.DataFram
                                  "adjust:holm,over-pairs-of-corpus-metric-test")
     rows = []
     bleu = data.scores["bleu"]
-    ones = np.ones(bleu.shape[1])
-    for a, b in combinations(range(len(data.keys)), 2):
-        for metric in ("bleu", "dea"):
-            if metric == "bleu":
-                ok = ~(np.isnan(bleu[a]) | np.isnan(bleu[b]))
-                num_a, num_b, den = bleu[a][ok], bleu[b][ok], ones[ok]
-            else:
-                ok = data.edges > 0
-                num_a, num_b, den = data.matched[a][ok], data.matched[b][ok], data.edges[ok]
-            if len(den) == 0:
-                continue
-            for test in config.tests:
-                fn = stats.paired_bootstrap if test == "paired-bootstrap" else stats.approximate_randomisation
-                va, vb, delta, p = fn(num_a, num_b, den, config.resamples, config.seed)
+    for metric in ("bleu", "dea"):
+        if metric == "bleu":
+            ok = ~np.isnan(bleu).any(axis=0)
+            nums, den = bleu[:, ok], np.ones(int(ok.sum()))
+        else:
+            ok = data.edges > 0
+            nums, den = data.matched[:, ok], data.edges[ok]
+        if len(den) == 0:
+            continue
+        for test in config.tests:
+            for a, b, va, vb, delta, p in stats.paired_tests_all(nums, den, config.resamples, config.seed, test):
                 rows.append([data.corpus, metric, test, *data.keys[a], *data.keys[b], int(len(den)), va, vb, delta, p])
     frame = pd.DataFrame(rows, columns=["corpus", "metric", "test", "team_a", "run_a", "team_b", "run_b", "n",
                                         "value_a", "value_b", "delta", "p"])

@@ -457,3 +457,14 @@ def test_report_page_and_figures(analysed, tmp_path):
 
     result = CliRunner().invoke(app, ["report", "--team", "x", "--corpus", "y", "--out", str(tmp_path / "z")])
     assert result.exit_code == 2
+
+
+def test_all_pairs_resampling_equals_pair_by_pair():
+    from evalhouse.analysis.stats import paired_tests_all
+
+    rng = np.random.default_rng(3)
+    nums = rng.integers(0, 5, size=(4, 30)).astype(float)
+    den = np.full(30, 5.0)
+    for test, single in (("paired-bootstrap", paired_bootstrap), ("approximate-randomisation", approximate_randomisation)):
+        for a, b, va, vb, delta, p in paired_tests_all(nums, den, 300, 11, test):
+            assert (va, vb, delta, p) == pytest.approx(single(nums[a], nums[b], den, 300, 11))
