@@ -468,3 +468,52 @@ def test_all_pairs_resampling_equals_pair_by_pair():
     for test, single in (("paired-bootstrap", paired_bootstrap), ("approximate-randomisation", approximate_randomisation)):
         for a, b, va, vb, delta, p in paired_tests_all(nums, den, 300, 11, test):
             assert (va, vb, delta, p) == pytest.approx(single(nums[a], nums[b], den, 300, 11))
+
+
+def test_suspicious_subtrees_coverage_given_expect(wh):
+    # GIVEN three submissions mined in the dep view (one of them also in pos); top_k decided upstream
+    rows = [  # team, run, corpus, view, form, score, rank, selected
+        ("t", "1", "c", "dep", "(conj (cc))", 3.0, 1, True),
+        ("t", "1", "c", "dep", "(obj (det))", 2.0, 2, True),
+        ("t", "2", "c", "dep", "(conj (cc))", 1.0, 1, True),
+        ("t", "2", "c", "dep", "(obj (det))", 0.5, 7, False),
+        ("u", "1", "c", "dep", "(nsubj (det))", 4.0, 3, True),
+        ("u", "1", "c", "pos", "(NOUN (DET))", 2.5, 1, True),
+    ]
+    for team, run, corpus, view, form, score, rank, selected in rows:
+        wh.sql("insert into suspicious_subtrees values ($1, $2, $3, $4, $5, 1, 1, 1, 1, $6, $7, $8, 'cfg')",
+               [team, run, corpus, view, form, score, rank, selected])
+    got = wh.sql("""select view, form, submissions, selected_in, coverage, mss, best_rank
+                    from suspicious_subtrees_coverage order by view, form""").fetchall()
+    # EXPECT dep: 3 submissions mined; (conj (cc)) selected in 2 -> 2/3, mss (3 + 1) / 2 = 2;
+    # (obj (det)) selected only in t/1 -> 1/3, mss 2 (the unselected 0.5 is not averaged); pos: 1 submission
+    assert got == [("dep", "(conj (cc))", 3, 2, pytest.approx(2 / 3), 2.0, 1),
+                   ("dep", "(nsubj (det))", 3, 1, pytest.approx(1 / 3), 4.0, 3),
+                   ("dep", "(obj (det))", 3, 1, pytest.approx(1 / 3), 2.0, 2),
+                   ("pos", "(NOUN (DET))", 1, 1, 1.0, 2.5, 1)]
+
+
+TABLE_GRAINS = {
+    "metric_correlations": "team, run, corpus, metric_a, metric_b",
+    "projectivity_tests": "team, run, corpus, metric",
+    "entropy_dea_correlation": "team, run, corpus",
+    "suspicious_subtrees": "team, run, corpus, view, form",
+    "paired_significance": "corpus, metric, test, team_a, run_a, team_b, run_b",
+    "dea_relation_intervals": "team, run, corpus, relation",
+    "ensemble_choice": "corpus, position",
+    "ensemble_scores": "corpus, system",
+}
+
+
+@pytest.mark.parametrize("table", sorted(TABLE_GRAINS))
+def test_materialised_table_grain_and_configuration(analysed, table):
+    keys = TABLE_GRAINS[table]
+    assert analysed.sql(f"select count(*) from {table}").fetchone()[0] > 0
+    assert analysed.sql(f"select {keys}, count(*) from {table} group by all having count(*) > 1").fetchall() == []
+    assert analysed.sql(f"select count(*) from {table} where configuration not like '%evalhouse:%'").fetchone()[0] == 0
+
+
+def test_reanalysing_one_team_keeps_the_others(analysed):
+    before = analysed.sql("select count(*) from metric_correlations").fetchone()[0]
+    analyze(analysed, AnalysisConfig(resamples=200, seed=5), team="baseline", corpus="sample")
+    assert analysed.sql("select count(*) from metric_correlations").fetchone()[0] == before
