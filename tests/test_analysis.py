@@ -517,3 +517,31 @@ def test_reanalysing_one_team_keeps_the_others(analysed):
     before = analysed.sql("select count(*) from metric_correlations").fetchone()[0]
     analyze(analysed, AnalysisConfig(resamples=200, seed=5), team="baseline", corpus="sample")
     assert analysed.sql("select count(*) from metric_correlations").fetchone()[0] == before
+
+
+def test_augment_cli(tmp_path):
+    import conllu
+    from typer.testing import CliRunner
+
+    import evalhouse
+    from evalhouse.cli import app
+    from evalhouse.outputs import run_baseline
+
+    db = tmp_path / "w.duckdb"
+    with evalhouse.connect(db) as wh:
+        wh.ingest_treebank([SAMPLE], corpus="sample")
+        run_baseline(wh, "random", "sample")
+    runner = CliRunner()
+    out = tmp_path / "a.conllu"
+    # before analyze: weak relations only
+    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "baseline/random", "--from", "sample",
+                                 "--top", "4", "--out", str(out), "--weak-relations", "2", "--min-edges", "3"])
+    assert result.exit_code == 0, result.output
+    assert "wrote 4 sentence(s)" in result.output and "suspicious forms: 0" in result.output
+    assert len(conllu.parse(out.read_text(encoding="utf-8"))) == 4
+    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "baseline", "--from", "sample",
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "x/y", "--from", "sample",
+                                 "--out", str(out)])
+    assert result.exit_code == 3
