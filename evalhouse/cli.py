@@ -645,6 +645,99 @@ def ingest_dependency_run_command(
 # --- end of parse evaluation ----------------------------------------------------------------------------
 
 
+# === issue 4: analyze, augment, report (statistics and error mining) ================================
+
+@app.command("analyze")
+def analyze_command(
+    team: Annotated[Optional[str], typer.Option("--team", help="Only this team's submissions.")] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Only submissions on this corpus.")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level (after Holm).")] = 0.05,
+    nonprojective_threshold: Annotated[float, typer.Option("--nonprojective-threshold", help="Projectivity tests only on corpora with a larger share of non-projective sentences.")] = 0.05,
+    min_relation_edges: Annotated[int, typer.Option("--min-relation-edges", help="Entropy-DEA correlation: relations with at least this many edges.")] = 1,
+    failure_metric: Annotated[str, typer.Option("--failure-metric", help="Sentence metric defining failures (bleu, dea, fluency_z, adequacy_z).")] = "bleu",
+    failure_share: Annotated[float, typer.Option("--failure-share", help="Share of lowest-scoring sentences that are failures.")] = 0.25,
+    max_size: Annotated[int, typer.Option("--max-size", help="Largest subtree (nodes) mined.")] = 3,
+    view: Annotated[Optional[list[str]], typer.Option("--view", help="Mining view (dep, pos, pos-dep, lemma); repeatable; default all.")] = None,
+    score: Annotated[str, typer.Option("--score", help="Suspicion score: narayan-gardent or printed (seed 001).")] = "narayan-gardent",
+    top_k: Annotated[int, typer.Option("--top-k", help="Forms ranked up to this are a submission's suspicious forms (coverage).")] = 10,
+    keep: Annotated[int, typer.Option("--keep", help="Store the best KEEP forms per submission and view (0: all).")] = 100,
+    resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap / randomisation resamples.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1,
+) -> None:
+    """(Re)compute correlations, tests, error mining, significance and the ensemble into tables.
+
+    Example: evalhouse analyze --corpus en_ewt-test --resamples 1000
+    """
+    def action():
+        from evalhouse.analysis.mining import VIEWS
+        from evalhouse.analyze import AnalysisConfig, analyze
+
+        config = AnalysisConfig(alpha=alpha, nonprojective_threshold=nonprojective_threshold,
+                                min_relation_edges=min_relation_edges, failure_metric=failure_metric,
+                                failure_share=failure_share, max_size=max_size, views=tuple(view or VIEWS),
+                                score_form=score, top_k=top_k, keep=keep, resamples=resamples, seed=seed)
+        with _open() as wh:
+            summary = analyze(wh, config, team=team, corpus=corpus)
+        typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
+                   + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items()))
+
+    _run(action)
+
+
+@app.command("augment")
+def augment_command(
+    submission: Annotated[str, typer.Option("--submission", help="TEAM/RUN whose weaknesses to target.")],
+    source: Annotated[str, typer.Option("--from", help="Treebank corpus (e.g. a training set) to select sentences from.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="CoNLL-U file to write.")],
+    top: Annotated[int, typer.Option("--top", help="Number of sentences to select.")] = 100,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Reference corpus of the submission (when it has several).")] = None,
+    weak_relations: Annotated[int, typer.Option("--weak-relations", help="How many lowest-DEA relations to target.")] = 5,
+    min_edges: Annotated[int, typer.Option("--min-edges", help="Weak relations need at least this many reference edges.")] = 5,
+    forms: Annotated[int, typer.Option("--forms", help="How many of the most suspicious forms to target (needs analyze).")] = 10,
+    view: Annotated[str, typer.Option("--view", help="Mining view of those forms (dep, pos, pos-dep, lemma).")] = "dep",
+) -> None:
+    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees.
+
+    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --out extra.conllu
+    """
+    def action():
+        from evalhouse.analyze import augment
+
+        with _open(read_only=True) as wh:
+            s = augment(wh, submission, source, top, out, corpus=corpus, weak_relations=weak_relations,
+                        min_edges=min_edges, forms=forms, view=view)
+        typer.echo(f"wrote {s.written} sentence(s) to {out}; weak relations: {', '.join(s.weak_relations) or 'none'}; "
+                   f"suspicious forms: {len(s.forms)}")
+
+    _run(action)
+
+
+@app.command("report")
+def report_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and the PNG figures.")],
+    submission: Annotated[Optional[str], typer.Option("--submission", help="Only this TEAM/RUN.")] = None,
+    team: Annotated[Optional[str], typer.Option("--team", help="Only this team's submissions.")] = None,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Only submissions on this corpus.")] = None,
+) -> None:
+    """Write a self-contained HTML report (PNG figures, no network) of the analysed submissions.
+
+    Example: evalhouse report --corpus en_ewt-test --out report/
+    """
+    def action():
+        from evalhouse.report import write_report
+
+        if sum(x is not None for x in (submission, team, corpus)) > 1:
+            raise ValueError("give at most one of --submission, --team, --corpus")
+        with _open(read_only=True) as wh:
+            path = write_report(wh, out, submission=submission, team=team, corpus=corpus)
+        typer.echo(f"wrote {path}")
+
+    _run(action)
+
+
+# === end of issue 4 block ===========================================================================
+
+
 def main() -> None:
     try:
         app()

@@ -8,6 +8,7 @@ The committed ``warehouse.duckdb.example`` is built the same way::
     $ evalhouse --db warehouse.duckdb.example ingest treebank evalhouse/sample/sample.conllu --corpus sample --language en
     $ evalhouse --db warehouse.duckdb.example baseline lr --corpus sample
     $ evalhouse --db warehouse.duckdb.example baseline random --corpus sample --seed 1
+    $ evalhouse --db warehouse.duckdb.example analyze
 """
 
 from __future__ import annotations
@@ -38,11 +39,14 @@ def build_sample_warehouse(db: str | os.PathLike) -> None:
 
 
 def add_sample_baselines(wh) -> None:
-    """The two baseline runs of the demo and the example warehouse (lr trained on the sample itself)."""
+    """The two baseline runs of the demo and the example warehouse (lr trained on the sample itself),
+    then ``evalhouse analyze`` with its defaults over them."""
+    from evalhouse.analyze import analyze
     from evalhouse.outputs import run_baseline
 
     run_baseline(wh, "lr", SAMPLE_CORPUS)
     run_baseline(wh, "random", SAMPLE_CORPUS, seed=1)
+    analyze(wh)
 
 
 def run_demo(out: str | os.PathLike) -> str:
@@ -91,7 +95,10 @@ def run_demo(out: str | os.PathLike) -> str:
                            FROM submission_scores ORDER BY dea DESC"""), "",
                   "Relations the lr baseline gets wrong most often (DEA per relation, at least 5 edges):",
                   table("""SELECT relation, edges, matched, round(accuracy, 3) AS accuracy FROM dea_by_relation
-                           WHERE run = 'lr' AND edges >= 5 ORDER BY accuracy, relation LIMIT 5""")]
+                           WHERE run = 'lr' AND edges >= 5 ORDER BY accuracy, relation LIMIT 5"""), "",
+                  "Most suspicious subtrees of the random baseline (evalhouse analyze; Narayan & Gardent score):",
+                  table("""SELECT view, form, c_f, c_f_fail, round(score, 3) AS score, rank FROM suspicious_subtrees
+                           WHERE run = 'random' AND view IN ('dep', 'pos-dep') AND rank <= 3 ORDER BY view, rank""")]
     csv_out = out / "sentence_complexity.csv"
     with connect(db, read_only=True) as wh:
         rows = wh.export_view("sentence_complexity", csv_out, format="csv")

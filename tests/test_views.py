@@ -48,6 +48,9 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "pronoun_scores_by_document": ("corpus", "config", "team", "run", "document"),
     "apt_human_agreement": ("corpus", "config", "category"),
     "apt_human_correlation": ("corpus", "config"),
+    # statistics views (issue 4)
+    "correlation_summary": ("scope", "scope_value", "metric_a", "metric_b"),
+    "suspicious_subtrees_coverage": ("view", "form"),
 }
 VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
 SQL_VIEWS = sorted(f.name for f in view_files())
@@ -381,6 +384,9 @@ def grain_wh(request, wh, tmp_path):
                                                     ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
     wh.ingest_judgements(write(tmp_path, "judgements.csv",
                                "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
+    from evalhouse.analyze import AnalysisConfig, analyze
+
+    analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows
     return wh
 
 

@@ -1,0 +1,194 @@
+"""Statistics behind ``evalhouse analyze`` (pure functions over numpy arrays; no database).
+
+* :func:`spearman` -- Spearman's rho and its two-sided p (scipy.stats.spearmanr) with missing values
+  ignored pairwise.
+* :func:`holm` -- Holm-Bonferroni step-down adjusted p-values.
+* :func:`mann_whitney` -- two-sided Mann-Whitney U; the U returned is the one of the *first* sample
+  (U1 = R1 - n1 (n1 + 1) / 2, scipy's convention).
+* :func:`failure_mask` -- the failure share of a submission's sentences (lowest scores, ties broken by
+  position: the earlier sentence fails first).
+* :func:`paired_bootstrap`, :func:`approximate_randomisation` -- paired tests between two systems on
+  the same sentences from per-sentence sufficient statistics (numerator and denominator per sentence),
+  so a resample is a weighted sum, never a rescoring.
+* :func:`bootstrap_ratio_intervals` -- percentile bootstrap intervals of pooled ratios (DEA per
+  relation), resampling sentences.
+See docs/statistics.md for every choice.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def spearman(x, y, min_n: int = 3) -> tuple[int, float, float] | None:
+    """(n, rho, p) over the pairs where both values are present; None when fewer than ``min_n`` pairs
+    or either side is constant (rho undefined)."""
+    from scipy import stats
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    n = int(keep.sum())
+    if n < min_n:
+        return None
+    x, y = x[keep], y[keep]
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        return None
+    result = stats.spearmanr(x, y)
+    rho, p = float(result.statistic), float(result.pvalue)
+    if math.isnan(rho):
+        return None
+    return n, rho, p
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values, in the input order: sort ascending, multiply the k-th
+    smallest (k from 0) by m - k, take the running maximum, cap at 1."""
+    p = np.asarray(pvalues, dtype=float)
+    m = len(p)
+    if m == 0:
+        return p
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def mann_whitney(first, second) -> tuple[float, float, str]:
+    """Two-sided Mann-Whitney U test; returns (U of ``first``, p, method used by scipy)."""
+    from scipy import stats
+
+    first = np.asarray(first, dtype=float)
+    second = np.asarray(second, dtype=float)
+    result = stats.mannwhitneyu(first, second, alternative="two-sided", method="auto")
+    # scipy's "auto": exact when both samples are under 8 values and there are no ties, else asymptotic
+    combined = np.concatenate([first, second])
+    exact = len(first) <= 8 and len(second) <= 8 and len(np.unique(combined)) == len(combined)
+    return float(result.statistic), float(result.pvalue), "exact" if exact else "asymptotic"
+
+
+def failure_mask(scores, share: float) -> np.ndarray:
+    """Boolean mask of the failures: the ceil(share * n) lowest scores; among equal scores the earlier
+    sentence (lower index) fails first. NaN scores are neither failure nor success: callers drop them."""
+    scores = np.asarray(scores, dtype=float)
+    n = len(scores)
+    k = min(n, math.ceil(share * n - 1e-9))
+    order = np.lexsort((np.arange(n), scores))  # by score, then by position
+    mask = np.zeros(n, dtype=bool)
+    mask[order[:k]] = True
+    return mask
+
+
+def _ratio(num, den):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def paired_bootstrap(num_a, num_b, den, resamples: int, seed: int) -> tuple[float, float, float, float]:
+    """Paired bootstrap of the difference of two pooled ratios sum(num)/sum(den) (a mean when den is 1).
+
+    Both systems are resampled with the same sentence indices. Returns (statistic a, statistic b,
+    delta = a - b, two-sided p) where p = (1 + #{|delta* - delta| >= |delta|}) / (resamples + 1): the
+    bootstrap distribution shifted to the null (Berg-Kirkpatrick et al. 2012 count delta* > 2 delta,
+    the one-sided version of the same idea)."""
+    num_a, num_b, den = (np.asarray(v, dtype=float) for v in (num_a, num_b, den))
+    n = len(den)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    a = num_a.sum() / den.sum()
+    b = num_b.sum() / den.sum()
+    delta = a - b
+    exceed = 0
+    for chunk in _chunks(resamples):
+        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+        d = weights @ den
+        deltas = _ratio(weights @ num_a - weights @ num_b, d)
+        exceed += int(np.sum(np.abs(deltas - delta) >= abs(delta) - 1e-15))
+    return float(a), float(b), float(delta), (1 + exceed) / (resamples + 1)
+
+
+def approximate_randomisation(num_a, num_b, den, resamples: int, seed: int) -> tuple[float, float, float, float]:
+    """Approximate randomisation (Noreen 1989; Riezler & Maxwell 2005): swap the two systems' outputs
+    of each sentence with probability 1/2. Returns (a, b, delta, p) with
+    p = (1 + #{|delta*| >= |delta|}) / (resamples + 1)."""
+    num_a, num_b, den = (np.asarray(v, dtype=float) for v in (num_a, num_b, den))
+    n = len(den)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    total = den.sum()
+    a = num_a.sum() / total
+    b = num_b.sum() / total
+    delta = a - b
+    diff = num_a - num_b
+    exceed = 0
+    for chunk in _chunks(resamples):
+        signs = np.where(rng.random((chunk, n)) < 0.5, -1.0, 1.0)
+        deltas = (signs @ diff) / total
+        exceed += int(np.sum(np.abs(deltas) >= abs(delta) - 1e-15))
+    return float(a), float(b), float(delta), (1 + exceed) / (resamples + 1)
+
+
+def bootstrap_ratio_intervals(num, den, resamples: int, seed: int, level: float = 0.95):
+    """Percentile intervals of pooled ratios, resampling rows (sentences).
+
+    ``num`` and ``den`` are (sentences x groups) arrays, e.g. matched edges and edges per relation.
+    Returns (low, high) arrays of length groups (NaN where a group never occurs)."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    n = num.shape[0]
+    rng = np.random.Generator(np.random.PCG64(seed))
+    draws = []
+    for chunk in _chunks(resamples):
+        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+        draws.append(_ratio(weights @ num, weights @ den))
+    ratios = np.vstack(draws)
+    tail = (1 - level) / 2
+    import warnings
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low = np.nanquantile(ratios, tail, axis=0) if ratios.size else np.array([])
+        high = np.nanquantile(ratios, 1 - tail, axis=0) if ratios.size else np.array([])
+    return low, high
+
+
+def _chunks(total: int, size: int = 250):
+    while total > 0:
+        yield min(size, total)
+        total -= size
+
+
+def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
+    """Every pair (a < b) of the systems whose per-sentence numerators are the rows of ``nums``, with
+    one shared stream of resamples: the result of each pair equals :func:`paired_bootstrap` /
+    :func:`approximate_randomisation` called on that pair alone with the same seed, but the resampling
+    is done once for all systems (a matrix product) instead of once per pair.
+    Returns a list of (a, b, value_a, value_b, delta, p)."""
+    nums = np.asarray(nums, dtype=float)
+    den = np.asarray(den, dtype=float)
+    s, n = nums.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    total = den.sum()
+    values = nums.sum(axis=1) / total
+    ia, ib = np.triu_indices(s, k=1)
+    deltas = values[ia] - values[ib]
+    exceed = np.zeros(len(ia), dtype=np.int64)
+    for chunk in _chunks(resamples):
+        if test == "paired-bootstrap":
+            weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+            d = weights @ den
+            sums = weights @ nums.T  # (chunk x s)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                resampled = (sums[:, ia] - sums[:, ib]) / np.where(d > 0, d, np.nan)[:, None]
+            exceed += np.sum(np.abs(resampled - deltas) >= np.abs(deltas) - 1e-15, axis=0)
+        elif test == "approximate-randomisation":
+            signs = np.where(rng.random((chunk, n)) < 0.5, -1.0, 1.0)
+            sums = signs @ nums.T
+            resampled = (sums[:, ia] - sums[:, ib]) / total
+            exceed += np.sum(np.abs(resampled) >= np.abs(deltas) - 1e-15, axis=0)
+        else:
+            raise ValueError(f"unknown test '{test}'")
+    p = (1 + exceed) / (resamples + 1)
+    return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
+            for a, b, dl, pv in zip(ia, ib, deltas, p)]

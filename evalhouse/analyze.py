@@ -1,0 +1,561 @@
+"""``evalhouse analyze``: statistics and error mining over submissions, materialised into tables.
+
+    import evalhouse
+    from evalhouse.analyze import AnalysisConfig, analyze
+
+    with evalhouse.connect("warehouse.duckdb") as wh:
+        summary = analyze(wh, AnalysisConfig(alpha=0.05), team=None, corpus=None)
+
+Tables written (see ``schema/``): metric_correlations, projectivity_tests, entropy_dea_correlation,
+suspicious_subtrees, paired_significance, dea_relation_intervals, ensemble_choice, ensemble_scores.
+Views over them (``sql/``): correlation_summary, suspicious_subtrees_coverage. Rows of the submissions
+analysed are replaced; rows of other submissions stay. One transaction. Every row carries a
+``configuration`` string. The algorithms live in :mod:`evalhouse.analysis.stats` and
+:mod:`evalhouse.analysis.mining`; docs/statistics.md explains the choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from evalhouse import __version__
+from evalhouse.analysis import mining, stats
+
+SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
+TREE_METRICS = ("depth", "length", "mean_dependency_distance", "mean_flux_size", "mean_flux_weight", "mean_arity")
+METRICS = SENTENCE_METRICS + TREE_METRICS
+PERFORMANCE_METRICS = SENTENCE_METRICS
+TABLES = ("metric_correlations", "projectivity_tests", "entropy_dea_correlation", "suspicious_subtrees",
+          "paired_significance", "dea_relation_intervals", "ensemble_choice", "ensemble_scores")
+
+
+@dataclass
+class AnalysisConfig:
+    alpha: float = 0.05
+    nonprojective_threshold: float = 0.05
+    min_relation_edges: int = 1
+    failure_metric: str = "bleu"
+    failure_share: float = 0.25
+    max_size: int = 3
+    views: tuple[str, ...] = mining.VIEWS
+    score_form: str = "narayan-gardent"
+    top_k: int = 10
+    keep: int = 100
+    resamples: int = 1000
+    seed: int = 1
+    level: float = 0.95
+    tests: tuple[str, ...] = field(default=("paired-bootstrap", "approximate-randomisation"))
+
+    def validate(self) -> None:
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"--alpha must be between 0 and 1, not {self.alpha}")
+        if not 0 < self.failure_share < 1:
+            raise ValueError(f"--failure-share must be between 0 and 1, not {self.failure_share}")
+        if self.failure_metric not in SENTENCE_METRICS:
+            raise ValueError(f"--failure-metric must be one of {', '.join(SENTENCE_METRICS)}")
+        if self.score_form not in mining.SCORES:
+            raise ValueError(f"--score must be one of {', '.join(mining.SCORES)}")
+        for v in self.views:
+            if v not in mining.VIEWS:
+                raise ValueError(f"unknown view '{v}' (valid: {', '.join(mining.VIEWS)})")
+        if self.max_size < 2:
+            raise ValueError("--max-size must be at least 2")
+        if self.resamples < 1:
+            raise ValueError("--resamples must be at least 1")
+
+    def signature(self, *parts: str) -> str:
+        return "|".join(parts + (f"evalhouse:{__version__}",))
+
+
+@dataclass
+class AnalysisSummary:
+    submissions: int
+    corpora: int
+    rows: dict
+
+
+def _submissions(wh, team, corpus) -> pd.DataFrame:
+    query = "SELECT team, run, corpus FROM submissions WHERE 1 = 1"
+    params = {}
+    if team:
+        query += " AND team = $team"
+        params["team"] = team
+    if corpus:
+        query += " AND corpus = $corpus"
+        params["corpus"] = corpus
+    return wh.con.execute(query + " ORDER BY corpus, team, run", params).df()
+
+
+def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
+            progress=None) -> AnalysisSummary:
+    """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``."""
+    config = config or AnalysisConfig()
+    config.validate()
+    subs = _submissions(wh, team, corpus)
+    if subs.empty:
+        from evalhouse.warehouse import WarehouseError
+
+        raise WarehouseError("no submissions to analyse" + (f" for team '{team}'" if team else "")
+                             + (f" on corpus '{corpus}'" if corpus else ""))
+    results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
+    for corpus_name, group in subs.groupby("corpus", sort=True):
+        keys = list(group[["team", "run"]].itertuples(index=False, name=None))
+        if progress:
+            progress(corpus_name, len(keys))
+        data = CorpusData.load(wh, corpus_name, keys)
+        results["metric_correlations"].append(metric_correlations(data, config))
+        results["projectivity_tests"].append(projectivity_tests(data, config))
+        results["entropy_dea_correlation"].append(entropy_dea_correlation(data, config))
+        results["suspicious_subtrees"].append(suspicious_subtrees(data, config))
+        results["paired_significance"].append(paired_significance(data, config))
+        results["dea_relation_intervals"].append(dea_relation_intervals(data, config))
+        choice, scores = ensemble(data, config)
+        results["ensemble_choice"].append(choice)
+        results["ensemble_scores"].append(scores)
+    con = wh.con
+    counts = {}
+    con.execute("BEGIN")
+    try:
+        con.register("analysed", subs)
+        for table in TABLES:
+            if table in ("paired_significance",):
+                con.execute("""DELETE FROM paired_significance p WHERE
+                    EXISTS (SELECT 1 FROM analysed a WHERE a.team = p.team_a AND a.run = p.run_a AND a.corpus = p.corpus)
+                    AND EXISTS (SELECT 1 FROM analysed a WHERE a.team = p.team_b AND a.run = p.run_b AND a.corpus = p.corpus)""")
+            elif table in ("ensemble_choice", "ensemble_scores"):
+                con.execute(f"DELETE FROM {table} WHERE corpus IN (SELECT corpus FROM analysed)")
+            else:
+                con.execute(f"""DELETE FROM {table} t WHERE EXISTS (SELECT 1 FROM analysed a
+                                WHERE a.team = t.team AND a.run = t.run AND a.corpus = t.corpus)""")
+            frames = [f for f in results[table] if f is not None and len(f)]
+            counts[table] = 0
+            if frames:
+                frame = pd.concat(frames, ignore_index=True)
+                columns = [c for (c,) in con.execute(
+                    "SELECT column_name FROM duckdb_columns() WHERE table_name = $t ORDER BY column_index",
+                    {"t": table}).fetchall()]
+                con.register("new_rows", frame[columns])
+                con.execute(f"INSERT INTO {table} SELECT * FROM new_rows")
+                con.unregister("new_rows")
+                counts[table] = len(frame)
+        con.unregister("analysed")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts)
+
+
+# --- data of one corpus ---------------------------------------------------------------------------
+
+@dataclass
+class CorpusData:
+    corpus: str
+    keys: list[tuple[str, str]]          # (team, run), sorted
+    positions: np.ndarray                 # sentence positions, sorted
+    scores: dict[str, np.ndarray]         # metric -> (submissions x sentences), NaN when missing
+    matched: np.ndarray                   # (submissions x sentences) matched edges
+    edges: np.ndarray                     # (sentences,) edges per sentence
+    complexity: pd.DataFrame              # sentence_complexity rows by position
+    tree: pd.DataFrame                    # edges table rows of the corpus
+    relation_counts: np.ndarray           # (sentences x relations) edges per relation
+    relation_matched: np.ndarray          # (submissions x sentences x relations) matched edges per relation
+    relations: list[str]
+    entropy: pd.DataFrame
+
+    @classmethod
+    def load(cls, wh, corpus: str, keys: list[tuple[str, str]]) -> "CorpusData":
+        con = wh.con
+        keys = sorted(keys)
+        wanted = pd.DataFrame(keys, columns=["team", "run"])
+        con.register("wanted_runs", wanted)
+        try:
+            scores = con.execute("""
+                SELECT s.team, s.run, s.position, s.bleu, s.dea, s.fluency_z, s.adequacy_z, s.edges, s.matched_edges
+                FROM sentence_scores s JOIN wanted_runs w USING (team, run)
+                WHERE s.corpus = $c ORDER BY s.team, s.run, s.position""", {"c": corpus}).df()
+            per_relation = con.execute("""
+                SELECT d.team, d.run, d.position, d.relation, count(*) FILTER (WHERE d.matched) AS matched
+                FROM dea_edges d JOIN wanted_runs w USING (team, run)
+                WHERE d.corpus = $c GROUP BY ALL""", {"c": corpus}).df()
+        finally:
+            con.unregister("wanted_runs")
+        complexity = con.execute("""SELECT * FROM sentence_complexity WHERE corpus = $c ORDER BY position""",
+                                 {"c": corpus}).df()
+        tree = con.execute("""SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
+                              FROM edges WHERE corpus = $c ORDER BY position, dependent""", {"c": corpus}).df()
+        entropy = con.execute("SELECT relation, entropy FROM relation_entropy WHERE corpus = $c",
+                              {"c": corpus}).df()
+        positions = complexity["position"].to_numpy()
+        n, s = len(positions), len(keys)
+        index = {p: i for i, p in enumerate(positions)}
+        sub_index = {k: i for i, k in enumerate(keys)}
+        row = scores["position"].map(index).to_numpy()
+        col = np.array([sub_index[k] for k in zip(scores["team"], scores["run"])], dtype=int)
+        metric_arrays = {}
+        for m in SENTENCE_METRICS:
+            arr = np.full((s, n), np.nan)
+            arr[col, row] = scores[m].astype(float).to_numpy()
+            metric_arrays[m] = arr
+        matched = np.zeros((s, n))
+        matched[col, row] = scores["matched_edges"].to_numpy(dtype=float)
+        edge_counts = np.zeros(n)
+        first = scores[col == 0] if s else scores
+        edge_counts[first["position"].map(index).to_numpy()] = first["edges"].to_numpy(dtype=float)
+        real = tree[tree["head"] > 0]
+        relations = sorted(real["relation"].unique())
+        rel_index = {r: i for i, r in enumerate(relations)}
+        relation_counts = np.zeros((n, len(relations)))
+        np.add.at(relation_counts, (real["position"].map(index).to_numpy(), real["relation"].map(rel_index).to_numpy()), 1)
+        relation_matched = np.zeros((s, n, len(relations)))
+        if len(per_relation):
+            np.add.at(relation_matched, (
+                np.array([sub_index[k] for k in zip(per_relation["team"], per_relation["run"])], dtype=int),
+                per_relation["position"].map(index).to_numpy(), per_relation["relation"].map(rel_index).to_numpy()),
+                per_relation["matched"].to_numpy(dtype=float))
+        return cls(corpus, keys, positions, metric_arrays, matched, edge_counts, complexity, tree,
+                   relation_counts, relation_matched, relations, entropy)
+
+    def metric(self, name: str, sub: int) -> np.ndarray:
+        if name in SENTENCE_METRICS:
+            return self.scores[name][sub]
+        return self.complexity[name].to_numpy(dtype=float)
+
+
+# --- correlations and tests -----------------------------------------------------------------------
+
+def metric_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
+    signature = config.signature(f"alpha:{config.alpha}", "test:spearman(scipy),pairwise-complete,min-n:3",
+                                 "adjust:holm,within-submission")
+    rows = []
+    tree_pairs = {}
+    for s, (team, run) in enumerate(data.keys):
+        found = []
+        for a, b in combinations(METRICS, 2):
+            if a in TREE_METRICS and b in TREE_METRICS:
+                if (a, b) not in tree_pairs:
+                    tree_pairs[(a, b)] = stats.spearman(data.metric(a, s), data.metric(b, s))
+                result = tree_pairs[(a, b)]
+            else:
+                result = stats.spearman(data.metric(a, s), data.metric(b, s))
+            if result is not None:
+                found.append((a, b) + result)
+        if not found:
+            continue
+        adjusted = stats.holm([f[4] for f in found])
+        for (a, b, n, rho, p), ph in zip(found, adjusted):
+            rows.append((team, run, data.corpus, a, b, n, rho, p, float(ph), bool(ph < config.alpha), signature))
+    return pd.DataFrame(rows, columns=["team", "run", "corpus", "metric_a", "metric_b", "n", "rho", "p", "p_holm",
+                                       "significant", "configuration"])
+
+
+def projectivity_tests(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
+    projective = data.complexity["projective"]
+    known = projective.notna().to_numpy()
+    proj = projective.fillna(True).to_numpy(dtype=bool) & known
+    nonproj = ~projective.fillna(True).to_numpy(dtype=bool) & known
+    share = nonproj.sum() / known.sum() if known.sum() else 0.0
+    columns = ["team", "run", "corpus", "metric", "median_projective", "median_nonprojective", "n_projective",
+               "n_nonprojective", "u", "p", "nonprojective_share", "configuration"]
+    if share <= config.nonprojective_threshold:
+        return pd.DataFrame([], columns=columns)
+    rows = []
+    for s, (team, run) in enumerate(data.keys):
+        for m in PERFORMANCE_METRICS:
+            values = data.metric(m, s)
+            x = values[proj & ~np.isnan(values)]
+            y = values[nonproj & ~np.isnan(values)]
+            if len(x) == 0 or len(y) == 0:
+                continue
+            u, p, method = stats.mann_whitney(x, y)
+            if np.isnan(p):
+                continue
+            signature = config.signature(f"threshold:{config.nonprojective_threshold}",
+                                         f"test:mann-whitney-u,two-sided,{method}", "u:projective-sample")
+            rows.append((team, run, data.corpus, m, float(np.median(x)), float(np.median(y)), len(x), len(y), u, p,
+                         float(share), signature))
+    return pd.DataFrame(rows, columns=columns)
+
+
+def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
+    signature = config.signature(f"min_edges:{config.min_relation_edges}", "test:spearman(scipy)",
+                                 "dea:pooled-per-relation", "entropy:base-relation,bits")
+    entropy = dict(zip(data.entropy["relation"], data.entropy["entropy"]))
+    edges = data.relation_counts.sum(axis=0)
+    keep = [i for i, r in enumerate(data.relations) if edges[i] >= config.min_relation_edges and r in entropy]
+    rows = []
+    for s, (team, run) in enumerate(data.keys):
+        accuracy = data.relation_matched[s].sum(axis=0)[keep] / edges[keep]
+        ent = np.array([entropy[data.relations[i]] for i in keep], dtype=float)
+        result = stats.spearman(ent, accuracy)
+        if result is not None:
+            n, rho, p = result
+            rows.append((team, run, data.corpus, n, rho, p, signature))
+    return pd.DataFrame(rows, columns=["team", "run", "corpus", "relations", "rho", "p", "configuration"])
+
+
+# --- tree error mining ----------------------------------------------------------------------------
+
+def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, max_size: int):
+    """view -> (form names, CSR matrix sentences x forms, 1 where the sentence contains the form)."""
+    from scipy import sparse
+
+    index = {p: i for i, p in enumerate(positions)}
+    vocab = {v: {} for v in views}
+    cells = {v: ([], []) for v in views}
+    for position, g in tree.groupby("position", sort=True):
+        heads = g["head"].tolist()
+        forms = mining.sentence_forms(heads, g["relation"].tolist(), g["dependent_upos"].tolist(),
+                                      g["dependent_lemma"].tolist(), views=views, max_size=max_size)
+        r = index[position]
+        for v in views:
+            names = vocab[v]
+            rows, cols = cells[v]
+            for f in forms[v]:
+                rows.append(r)
+                cols.append(names.setdefault(f, len(names)))
+    out = {}
+    for v in views:
+        rows, cols = cells[v]
+        matrix = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
+                                   shape=(len(positions), len(vocab[v])))
+        out[v] = (np.array(list(vocab[v]), dtype=object), matrix)
+    return out
+
+
+def mine(names, matrix, failures: np.ndarray, usable: np.ndarray, score_form: str):
+    """Counts and scores of every form for one submission: a DataFrame sorted by rank."""
+    m = matrix[usable]
+    fail = failures[usable]
+    total = int(usable.sum())
+    n_fail = int(fail.sum())
+    c_f = np.asarray(m.sum(axis=0)).ravel()
+    c_f_fail = np.asarray(m[fail].sum(axis=0)).ravel() if n_fail else np.zeros_like(c_f)
+    present = c_f > 0
+    c_f, c_f_fail, names = c_f[present], c_f_fail[present], names[present]
+    c_notf = total - c_f
+    c_notf_pass = (total - n_fail) - (c_f - c_f_fail)
+    score = mining.suspicion(c_f, c_f_fail, c_notf, c_notf_pass, score_form)
+    order = np.lexsort((names.astype(str), -c_f, -score))
+    frame = pd.DataFrame({"form": names[order], "c_f": c_f[order], "c_f_fail": c_f_fail[order],
+                          "c_notf": c_notf[order], "c_notf_pass": c_notf_pass[order], "score": score[order]})
+    frame["rank"] = np.arange(1, len(frame) + 1)
+    return frame
+
+
+def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None) -> pd.DataFrame:
+    signature = config.signature(
+        f"failure:{config.failure_metric},bottom:{config.failure_share},ceil,ties:earlier-position-fails",
+        f"max_size:{config.max_size}", f"score:{config.score_form}", f"top_k:{config.top_k}", f"keep:{config.keep}")
+    forms = forms or corpus_forms(data.tree, data.positions, config.views, config.max_size)
+    frames = []
+    for s, (team, run) in enumerate(data.keys):
+        values = data.metric(config.failure_metric, s)
+        usable = ~np.isnan(values)
+        failures = np.zeros(len(values), dtype=bool)
+        failures[usable] = stats.failure_mask(values[usable], config.failure_share)
+        for view in config.views:
+            names, matrix = forms[view]
+            frame = mine(names, matrix, failures, usable, config.score_form)
+            if config.keep:
+                frame = frame[frame["rank"] <= config.keep]
+            frame = frame.assign(team=team, run=run, corpus=data.corpus, view=view,
+                                 selected=frame["rank"] <= config.top_k, configuration=signature)
+            frames.append(frame)
+    if not frames:
+        return None
+    return pd.concat(frames, ignore_index=True)
+
+
+# --- paired significance and intervals ------------------------------------------------------------
+
+def paired_significance(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame | None:
+    if len(data.keys) < 2:
+        return None
+    signature = config.signature(f"resamples:{config.resamples}", f"seed:{config.seed}", f"alpha:{config.alpha}",
+                                 "unit:sentence", "bleu:mean-sentence-bleu", "dea:pooled",
+                                 "adjust:holm,over-pairs-of-corpus-metric-test")
+    rows = []
+    bleu = data.scores["bleu"]
+    for metric in ("bleu", "dea"):
+        if metric == "bleu":
+            ok = ~np.isnan(bleu).any(axis=0)
+            nums, den = bleu[:, ok], np.ones(int(ok.sum()))
+        else:
+            ok = data.edges > 0
+            nums, den = data.matched[:, ok], data.edges[ok]
+        if len(den) == 0:
+            continue
+        for test in config.tests:
+            for a, b, va, vb, delta, p in stats.paired_tests_all(nums, den, config.resamples, config.seed, test):
+                rows.append([data.corpus, metric, test, *data.keys[a], *data.keys[b], int(len(den)), va, vb, delta, p])
+    frame = pd.DataFrame(rows, columns=["corpus", "metric", "test", "team_a", "run_a", "team_b", "run_b", "n",
+                                        "value_a", "value_b", "delta", "p"])
+    frame["p_holm"] = frame.groupby(["metric", "test"])["p"].transform(lambda p: stats.holm(p.to_numpy()))
+    frame["significant"] = frame["p_holm"] < config.alpha
+    frame["configuration"] = signature
+    return frame
+
+
+def dea_relation_intervals(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
+    signature = config.signature(f"level:{config.level}", f"resamples:{config.resamples}", f"seed:{config.seed}",
+                                 "bootstrap:percentile,unit:sentence")
+    rows = []
+    edges = data.relation_counts.sum(axis=0)
+    for s, (team, run) in enumerate(data.keys):
+        low, high = stats.bootstrap_ratio_intervals(data.relation_matched[s], data.relation_counts,
+                                                    config.resamples, config.seed, config.level)
+        matched = data.relation_matched[s].sum(axis=0)
+        for i, rel in enumerate(data.relations):
+            rows.append((team, run, data.corpus, rel, int(edges[i]), matched[i] / edges[i],
+                         None if np.isnan(low[i]) else float(low[i]), None if np.isnan(high[i]) else float(high[i]),
+                         signature))
+    return pd.DataFrame(rows, columns=["team", "run", "corpus", "relation", "edges", "accuracy", "low", "high",
+                                       "configuration"])
+
+
+# --- ensemble -------------------------------------------------------------------------------------
+
+def ensemble(data: CorpusData, config: AnalysisConfig):
+    s = len(data.keys)
+    signature = config.signature(f"submissions:{s}", "choice:max-mean-relation-dea,ties:pooled-dea,team,run",
+                                 "relation-dea:in-sample", "oracle:max-sentence-bleu,ties:dea,team,run")
+    edges_total = data.relation_counts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = data.relation_matched.sum(axis=1) / np.where(edges_total > 0, edges_total, 1)  # (s x r)
+        expected = (data.relation_counts @ accuracy.T) / data.edges[:, None]  # (n x s), NaN without edges
+    pooled = data.matched.sum(axis=1) / data.edges.sum() if data.edges.sum() else np.zeros(s)
+    # preference order for ties: pooled DEA (higher first), then (team, run)
+    preference = sorted(range(s), key=lambda i: (-pooled[i], data.keys[i]))
+    best = preference[0]
+    ordered = expected[:, preference]
+    has_edges = data.edges > 0
+    pick = np.full(len(data.positions), best)
+    if s and has_edges.any():
+        pick[has_edges] = np.array(preference)[np.argmax(ordered[has_edges], axis=1)]
+    rows_choice = pd.DataFrame({
+        "corpus": data.corpus, "position": data.positions.astype(int),
+        "team": [data.keys[i][0] for i in pick], "run": [data.keys[i][1] for i in pick],
+        "expected_dea": [float(expected[j, i]) if has_edges[j] else None for j, i in enumerate(pick)],
+        "configuration": signature})
+    bleu = np.nan_to_num(data.scores["bleu"])
+    sentences = np.arange(len(data.positions))
+    dea_of = np.where(data.edges > 0, data.matched / np.where(data.edges > 0, data.edges, 1), 0.0)  # (s x n)
+    if s:
+        # the highest sentence BLEU, ties by sentence DEA, then the first submission in (team, run) order
+        candidates = bleu == bleu.max(axis=0)
+        oracle = np.argmax(np.where(candidates, dea_of, -np.inf), axis=0)
+    else:
+        oracle = pick
+
+    def scores(choice):
+        dea = data.matched[choice, sentences].sum() / data.edges.sum() if data.edges.sum() else None
+        return float(bleu[choice, sentences].mean()), dea
+
+    total = len(data.positions)
+    rows = []
+    b, d = scores(pick)
+    rows.append((data.corpus, "ensemble", None, None, total, b, d, signature))
+    b, d = scores(np.full(total, best))
+    rows.append((data.corpus, "best-single", data.keys[best][0], data.keys[best][1], total, b, d, signature))
+    b, d = scores(oracle)
+    rows.append((data.corpus, "oracle", None, None, total, b, d, signature))
+    return rows_choice, pd.DataFrame(rows, columns=["corpus", "system", "team", "run", "sentences", "mean_bleu",
+                                                    "dea", "configuration"])
+
+
+# --- augmentation ---------------------------------------------------------------------------------
+
+@dataclass
+class AugmentSummary:
+    written: int
+    weak_relations: list[str]
+    forms: list[str]
+
+
+def resolve_submission(wh, submission: str, corpus: str | None = None) -> tuple[str, str, str]:
+    """``TEAM/RUN`` (with ``corpus`` when the run was scored on several corpora) -> (team, run, corpus)."""
+    from evalhouse.warehouse import WarehouseError
+
+    if "/" not in submission:
+        raise ValueError(f"--submission must be TEAM/RUN, not '{submission}'")
+    team, run = submission.split("/", 1)
+    query = "SELECT corpus FROM submissions WHERE team = $t AND run = $r"
+    params = {"t": team, "r": run}
+    if corpus:
+        query += " AND corpus = $c"
+        params["c"] = corpus
+    found = [c for (c,) in wh.con.execute(query + " ORDER BY corpus", params).fetchall()]
+    if not found:
+        raise WarehouseError(f"no submission {submission}" + (f" on corpus '{corpus}'" if corpus else "")
+                             + f" in {wh.path}")
+    if len(found) > 1:
+        raise ValueError(f"{submission} was scored on several corpora ({', '.join(found)}): give --corpus")
+    return team, run, found[0]
+
+
+def augment(wh, submission: str, source: str, top: int, out, corpus: str | None = None,
+            weak_relations: int = 5, min_edges: int = 5, forms: int = 10, view: str = "dep",
+            max_size: int = 3) -> AugmentSummary:
+    """Write the ``top`` sentences of treebank ``source`` richest in the submission's weakest relations
+    (lowest DEA among relations with at least ``min_edges`` edges) and its most suspicious forms (the
+    ``forms`` best-ranked forms of ``view`` in suspicious_subtrees; none if analyze has not run).
+
+    A sentence's richness = its edges with a weak relation + the suspicious forms it contains (each
+    form once); ties go to the earlier sentence; sentences with richness 0 are never chosen. The CoNLL-U
+    is written with the conllu library, each sentence with an ``evalhouse_augment`` comment saying why."""
+    import os
+    import tempfile
+
+    import conllu
+
+    from evalhouse.loaders.conllu_writer import write_corpus
+    from evalhouse.warehouse import WarehouseError
+
+    if top < 1:
+        raise ValueError("--top must be at least 1")
+    team, run, ref = resolve_submission(wh, submission, corpus)
+    if source not in wh.corpora():
+        raise WarehouseError(f"no corpus '{source}' in {wh.path} (have: {', '.join(wh.corpora())})")
+    weak = [r for (r,) in wh.con.execute(
+        """SELECT relation FROM dea_by_relation WHERE team = $t AND run = $r AND corpus = $c AND edges >= $m
+           ORDER BY accuracy, relation LIMIT $k""",
+        {"t": team, "r": run, "c": ref, "m": min_edges, "k": weak_relations}).fetchall()]
+    suspicious = [f for (f,) in wh.con.execute(
+        """SELECT form FROM suspicious_subtrees WHERE team = $t AND run = $r AND corpus = $c AND view = $v
+           ORDER BY rank LIMIT $k""", {"t": team, "r": run, "c": ref, "v": view, "k": forms}).fetchall()]
+    tree = wh.con.execute("""SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
+                             FROM edges WHERE corpus = $c ORDER BY position, dependent""", {"c": source}).df()
+    wanted = set(suspicious)
+    scored = []
+    for position, g in tree.groupby("position", sort=True):
+        relations = [r for h, r in zip(g["head"], g["relation"]) if h > 0 and r in weak]
+        found = sorted(mining.sentence_forms(g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
+                                             g["dependent_lemma"].tolist(), views=(view,),
+                                             max_size=max_size)[view] & wanted) if wanted else []
+        richness = len(relations) + len(found)
+        if richness:
+            counts = pd.Series(relations, dtype=object).value_counts()
+            reason = (f"richness {richness}: weak relations "
+                      + (", ".join(f"{r} x{counts[r]}" for r in sorted(counts.index)) or "none")
+                      + "; suspicious forms " + (", ".join(found) or "none") + f" (for {team}/{run} on {ref})")
+            scored.append((-richness, int(position), reason))
+    scored.sort()
+    chosen = {position: reason for _, position, reason in scored[:top]}
+    handle, tmp = tempfile.mkstemp(suffix=".conllu")
+    os.close(handle)
+    try:
+        write_corpus(wh.con, source, tmp)
+        with open(tmp, encoding="utf-8") as f:
+            sentences = [s for k, s in enumerate(conllu.parse_incr(f), start=1) if k in chosen
+                         and s.metadata.__setitem__("evalhouse_augment", chosen[k]) is None]
+    finally:
+        os.unlink(tmp)
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        for s in sentences:
+            f.write(s.serialize())
+    return AugmentSummary(len(sentences), weak, suspicious)

@@ -1,0 +1,30 @@
+-- correlation_summary: mean and median Spearman rho of each metric pair over submissions, per corpus,
+-- per team and over all submissions (Shimorina et al. 2021 Figure 2a is the median over all).
+-- Grain: scope x scope_value x metric_a x metric_b; scope is 'corpus', 'team' or 'all' (scope_value
+-- the corpus, the team, or 'all').
+-- Columns: scope, scope_value, metric_a, metric_b, submissions, mean_rho, median_rho,
+--          significant_share (share of submissions whose Holm-adjusted test is significant), configuration.
+-- Upstream: metric_correlations (materialised by evalhouse analyze).
+CREATE OR REPLACE VIEW correlation_summary AS
+WITH scoped AS (
+    SELECT 'corpus' AS scope, corpus AS scope_value, * FROM metric_correlations
+    UNION ALL
+    SELECT 'team', team, * FROM metric_correlations
+    UNION ALL
+    SELECT 'all', 'all', * FROM metric_correlations
+)
+SELECT scope, scope_value, metric_a, metric_b,
+       count(*) AS submissions,
+       avg(rho) AS mean_rho,
+       median(rho) AS median_rho,
+       avg(CASE WHEN significant THEN 1.0 ELSE 0.0 END) AS significant_share,
+       string_agg(DISTINCT configuration, ' ; ' ORDER BY configuration) AS configuration
+FROM scoped
+GROUP BY scope, scope_value, metric_a, metric_b;
+COMMENT ON VIEW correlation_summary IS 'Mean and median Spearman rho per metric pair over submissions, per corpus, per team and over all. Grain: scope x scope_value x metric_a x metric_b.';
+COMMENT ON COLUMN correlation_summary.scope IS 'corpus, team or all.';
+COMMENT ON COLUMN correlation_summary.scope_value IS 'The corpus or team name; all for scope all.';
+COMMENT ON COLUMN correlation_summary.submissions IS 'Submissions with a correlation for this pair.';
+COMMENT ON COLUMN correlation_summary.median_rho IS 'Median rho over the submissions (Figure 2a).';
+COMMENT ON COLUMN correlation_summary.significant_share IS 'Share of those submissions where the pair is significant after Holm.';
+COMMENT ON COLUMN correlation_summary.configuration IS 'The distinct configurations of the rows summarised.';
