@@ -72,6 +72,46 @@ def _generate(expression, dialect: str) -> str:
     return expression.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE, comments=False)
 
 
+def _portable(create, dialect: str):
+    """Rewrite DuckDB conveniences that sqlglot passes through unchanged but other engines reject, into
+    equivalent standard SQL (each rewrite is checked on Spark and PostgreSQL by tests/test_engines.py):
+
+    - ``GROUP BY ALL`` becomes the list of the select expressions that contain no aggregate (DuckDB's
+      own definition; PostgreSQL has no GROUP BY ALL, and in Trino ``ALL`` means something else);
+    - a subquery in FROM without an alias gets one (PostgreSQL before 16 requires it);
+    - ``log(b, x)`` (``log2``) becomes ``ln(x) / ln(b)`` on PostgreSQL, whose two-argument ``log``
+      takes only NUMERIC.
+    """
+    from sqlglot import exp
+
+    if dialect == "duckdb":
+        return create
+    create = create.copy()
+    for select in list(create.find_all(exp.Select)):
+        group = select.args.get("group")
+        if group is not None and group.args.get("all"):
+            keys = []
+            for e in select.expressions:
+                inner = e.this if isinstance(e, exp.Alias) else e
+                if isinstance(inner, exp.Star) or (isinstance(inner, exp.Column) and isinstance(inner.this, exp.Star)):
+                    raise _Untranslatable("GROUP BY ALL over SELECT * cannot be expanded")
+                if not any(isinstance(n, exp.AggFunc) for n in inner.find_all(exp.AggFunc)) and not inner.find(exp.Window):
+                    keys.append(inner.copy())
+            select.set("group", exp.Group(expressions=keys))
+    for k, sub in enumerate(list(create.find_all(exp.Subquery))):
+        if isinstance(sub.parent, (exp.From, exp.Join)) and not sub.alias:
+            sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_q{k}")))
+    if dialect == "postgres":
+        for log in list(create.find_all(exp.Log)):
+            if log.expression is not None:
+                log.replace(exp.Div(this=exp.Ln(this=log.expression.copy()), expression=exp.Ln(this=log.this.copy())))
+    return create
+
+
+class _Untranslatable(Exception):
+    pass
+
+
 def _problems(create, dialect: str) -> str | None:
     """Why ``create`` cannot be emitted for ``dialect`` (None if it can)."""
     import sqlglot
@@ -86,7 +126,9 @@ def _problems(create, dialect: str) -> str | None:
         return (f"uses the DuckDB function{'s' if len(unknown) > 1 else ''} {names}, which sqlglot cannot "
                 f"translate to {dialect}")
     try:
-        text = _generate(create, dialect)
+        text = _generate(_portable(create, dialect), dialect)
+    except _Untranslatable as err:
+        return str(err)
     except UnsupportedError as err:
         return f"sqlglot: {str(err).splitlines()[0]}"
     try:
@@ -121,7 +163,7 @@ def _table_statements(create, comments, dialect: str, dataset: str | None, manif
 
 
 def _view_statements(create, comments, dialect: str, temporary: bool) -> list[str]:
-    text = _generate(create, dialect)
+    text = _generate(_portable(create, dialect), dialect)
     if temporary:
         # Spark: a permanent view cannot read the temporary views that map the Parquet dataset
         text = text.replace("CREATE OR REPLACE VIEW", "CREATE OR REPLACE TEMPORARY VIEW", 1)
