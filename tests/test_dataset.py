@@ -168,3 +168,14 @@ def test_export_sql_refuses_unknown_dialect_and_unsupported_dataset(tmp_path):
     r = runner.invoke(app, ["export-sql", "--dialect", "trino", "--out", str(tmp_path / "x.sql"), "--dataset", str(tmp_path)])
     assert r.exit_code == 2 and "--dataset works with duckdb and spark" in r.output
     assert not (tmp_path / "x.sql").exists()
+
+
+def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
+    from evalhouse.cli import data_dictionary
+    from tests.conftest import REPO
+
+    with evalhouse.connect(":memory:") as wh:
+        current = data_dictionary(wh)
+    assert (REPO / "docs" / "data-dictionary.md").read_text(encoding="utf-8") == current + "\n", \
+        "regenerate: evalhouse --db :memory: views --markdown > docs/data-dictionary.md"
+    assert "(docs/data-dictionary.md)" in (REPO / "README.md").read_text(encoding="utf-8")
