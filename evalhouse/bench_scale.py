@@ -88,12 +88,13 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
     """Child-process body: the transpiled views on Spark local mode over the dataset."""
     from pyspark.sql import SparkSession
 
-    from evalhouse.transpile import transpile_all
+    from evalhouse.transpile import session_settings, transpile_all
 
     spark = (SparkSession.builder.master("local[*]").appName("evalhouse-bench")
              .config("spark.ui.enabled", "false").config("spark.driver.memory", "4g").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    spark.sql("SET spark.sql.sources.partitionColumnTypeInference.enabled = false")
+    for s in session_settings("spark", dataset=True):
+        spark.sql(s)
     times = {}
     for r in transpile_all("spark", dataset):
         if not r.ok:
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
                 try:
                     r.update(_child("spark", str(Path(tmp) / "dataset"), ",".join(r["view_s"])))
                 except RuntimeError as err:
-                    print(f"spark skipped: {str(err).splitlines()[0]}", file=sys.stderr)
+                    print(f"spark skipped: {str(err)[-1500:]}", file=sys.stderr)
             results.append(r)
             print(f"{r['words']:,} words done", file=sys.stderr)
     print(report(results))

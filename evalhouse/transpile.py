@@ -31,6 +31,18 @@ DATASET_DIALECTS = ("duckdb", "spark")
 COMMENT_DIALECTS = ("duckdb", "postgres")
 
 
+def session_settings(dialect: str, dataset: bool = False) -> list[str]:
+    """Statements to run before the views. Spark 4.1 stops a recursive CTE after 1M rows by default
+    (``spark.sql.cteRecursionRowLimit``); ``tree_node_depth`` has one row per word, so the limit is
+    lifted. Over a dataset, hive partition values stay strings (no type guessing)."""
+    if dialect != "spark":
+        return []
+    out = ["SET spark.sql.cteRecursionRowLimit = -1"]
+    if dataset:
+        out.append("SET spark.sql.sources.partitionColumnTypeInference.enabled = false")
+    return out
+
+
 @dataclass(frozen=True)
 class Transpiled:
     name: str
@@ -228,8 +240,9 @@ def render(results: list[Transpiled], dialect: str, dataset: str | None = None) 
         lines.append(f"-- Not transpiled ({len(skipped)}):")
         lines += [f"--   {r.name}: {r.reason}" for r in skipped]
     lines.append("")
-    if dataset and dialect == "spark":
-        lines += ["SET spark.sql.sources.partitionColumnTypeInference.enabled = false;", ""]
+    settings = session_settings(dialect, dataset is not None)
+    if settings:
+        lines += [s + ";" for s in settings] + [""]
     for r in results:
         lines.append(f"-- {r.kind} {r.name}: {r.description}")
         if not r.ok:

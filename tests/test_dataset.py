@@ -53,14 +53,15 @@ def test_manifest_counts_rows_and_describes_every_relation(db, tmp_path):
 
 
 @pytest.mark.parametrize("partition_by", [None, "corpus"])
-def test_dataset_read_back_by_duckdb_equals_the_warehouse(db, tmp_path, partition_by, ):
-    """The DuckDB dialect of export-sql over the dataset, in a fresh connection, gives every view's rows."""
+def test_dataset_read_back_by_duckdb_equals_the_warehouse(db, tmp_path, partition_by):
+    """The DuckDB dialect of export-sql over the dataset, in a fresh connection, gives every view's rows
+    (the dataset directory has a hostile name: paths are SQL literals built by sqlglot)."""
     with evalhouse.connect(db, read_only=True) as wh:
-        ds.export_dataset(wh, tmp_path / "d", partition_by=partition_by)
+        ds.export_dataset(wh, tmp_path / HOSTILE, partition_by=partition_by)
         reference = {n: _rows(wh.con, n) for n, _ in wh.views()}
         tables = {n: _rows(wh.con, n) for n in ("nodes", "edges", "sentences")}
     con = duckdb.connect()
-    for r in transpile_all("duckdb", tmp_path / "d"):
+    for r in transpile_all("duckdb", tmp_path / HOSTILE):
         assert r.ok, r
         for s in r.statements:
             con.execute(s)
@@ -68,7 +69,7 @@ def test_dataset_read_back_by_duckdb_equals_the_warehouse(db, tmp_path, partitio
     for name, (cols, rows) in {**reference, **tables}.items():
         problems += differences(name, cols, rows, *_rows(con, name))
     assert not problems, "\n".join(problems)
-    con.execute("SELECT count(*) FROM corpus_complexity WHERE corpus = ?", [HOSTILE])
+    assert con.execute("SELECT count(*) FROM corpus_complexity WHERE corpus = ?", [HOSTILE]).fetchone()[0] == 1
 
 
 def test_reexport_is_idempotent_and_replaces_the_old_dataset(db, tmp_path):

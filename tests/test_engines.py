@@ -14,7 +14,7 @@ import pytest
 
 import evalhouse
 from evalhouse.dataset import export_dataset
-from evalhouse.transpile import transpile_all
+from evalhouse.transpile import session_settings, transpile_all
 from tests import engines_data
 from tests.engine_compare import differences
 
@@ -60,7 +60,8 @@ def spark():
 def test_every_transpiled_view_returns_duckdbs_rows_on_spark(real, spark):
     _, dataset, reference = real
     results = transpile_all("spark", dataset)
-    spark.sql("SET spark.sql.sources.partitionColumnTypeInference.enabled = false")
+    for s in session_settings("spark", dataset=True):
+        spark.sql(s)
     for r in results:
         if r.kind == "table":
             assert r.ok, r.reason
