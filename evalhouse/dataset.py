@@ -1,7 +1,7 @@
 """Export the warehouse as a Parquet dataset that other engines (Spark, Trino, BigQuery, BI tools) read.
 
     $ evalhouse export-dataset dataset/ --partition-by corpus
-    wrote 41 relations (14,203,118 rows) to dataset/
+    wrote 58 relations (1,247 rows) to dataset/        # the bundled sample
 
 Layout: one directory per relation, ``DIR/<name>/``, holding ``data_0.parquet`` or, with
 ``--partition-by corpus`` (or ``team``), hive partitions ``DIR/<name>/corpus=<value>/data_0.parquet``
