@@ -738,6 +738,73 @@ def report_command(
 # === end of issue 4 block ===========================================================================
 
 
+# --- engines and BI (issue 7) -------------------------------------------------------------------------
+# Library: evalhouse/dataset.py (Parquet dataset), evalhouse/transpile.py (sqlglot). Commands:
+# export-dataset, export-sql.
+
+class PartitionBy(str, Enum):
+    corpus = "corpus"
+    team = "team"
+
+
+class Dialect(str, Enum):
+    duckdb = "duckdb"
+    postgres = "postgres"
+    spark = "spark"
+    trino = "trino"
+    bigquery = "bigquery"
+
+
+@app.command("export-dataset")
+def export_dataset_command(
+    out_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Dataset directory (replaced atomically if it is an evalhouse dataset).")],
+    views: Annotated[Optional[list[str]], typer.Option("--views", help="Export only these views (repeatable; default all). Base tables are always exported.")] = None,
+    partition_by: Annotated[Optional[PartitionBy], typer.Option("--partition-by", help="Hive-partition relations that have this column.")] = None,
+) -> None:
+    """Write every base table and view as a Parquet dataset with a manifest (row counts, version, descriptions).
+
+    Example: evalhouse export-dataset dataset/ --partition-by corpus
+    """
+
+    def action():
+        from evalhouse.dataset import export_dataset
+
+        with _open(read_only=True) as wh:
+            manifest = export_dataset(wh, out_dir, views=views, partition_by=partition_by.value if partition_by else None)
+        rows = sum(e["rows"] for e in manifest["relations"].values())
+        typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
+
+    _run(action)
+
+
+@app.command("export-sql")
+def export_sql_command(
+    dialect: Annotated[Dialect, typer.Option("--dialect", help="Target SQL dialect.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output .sql file.")],
+    dataset: Annotated[Optional[Path], typer.Option("--dataset", help="Read base tables from this Parquet dataset (duckdb and spark) instead of creating tables.")] = None,
+) -> None:
+    """Write the schema and every view transpiled by sqlglot; views that cannot be transpiled are named, with the reason.
+
+    Example: evalhouse export-sql --dialect postgres --out evalhouse-postgres.sql
+    """
+
+    def action():
+        from evalhouse.transpile import export_sql
+
+        results = export_sql(dialect.value, out, dataset=dataset)
+        views = [r for r in results if r.kind == "view"]
+        tables = [r for r in results if r.kind == "table" and r.ok]
+        typer.echo(f"wrote {len(tables)} tables and {sum(r.ok for r in views)} of {len(views)} views "
+                   f"({dialect.value}) to {out}", err=True)
+        for r in results:
+            if not r.ok:
+                typer.echo(f"not transpiled: {r.name}: {r.reason}", err=True)
+
+    _run(action)
+
+# --- end of engines and BI ------------------------------------------------------------------------------
+
+
 def main() -> None:
     try:
         app()

@@ -17,7 +17,7 @@ SELECT scope, scope_value, metric_a, metric_b,
        count(*) AS submissions,
        avg(rho) AS mean_rho,
        median(rho) AS median_rho,
-       avg(CASE WHEN significant THEN 1.0 ELSE 0.0 END) AS significant_share,
+       avg(CASE WHEN significant THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END) AS significant_share,
        string_agg(DISTINCT configuration, ' ; ' ORDER BY configuration) AS configuration
 FROM scoped
 GROUP BY scope, scope_value, metric_a, metric_b;

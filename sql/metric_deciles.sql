@@ -7,14 +7,17 @@
 CREATE OR REPLACE VIEW metric_deciles AS
 WITH ranks AS (
     SELECT * FROM parse_metric_ranks
+), deciles AS (
+    -- a literal list rather than DuckDB's range(): it transpiles to every engine (docs/engines-and-bi.md)
+    SELECT * FROM (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)) AS d(decile)
 ), pairs AS (
     SELECT DISTINCT a.corpus, a.team, a.run, a.metric AS metric_a, b.metric AS metric_b
     FROM (SELECT DISTINCT corpus, team, run, metric FROM ranks) AS a
     JOIN (SELECT DISTINCT corpus, team, run, metric FROM ranks) AS b
       ON a.corpus = b.corpus AND a.team = b.team AND a.run = b.run AND a.metric <> b.metric
 ), grid AS (
-    SELECT p.*, da.range::INTEGER AS decile_a, db.range::INTEGER AS decile_b
-    FROM pairs AS p CROSS JOIN range(1, 11) AS da CROSS JOIN range(1, 11) AS db
+    SELECT p.*, da.decile AS decile_a, db.decile AS decile_b
+    FROM pairs AS p CROSS JOIN deciles AS da CROSS JOIN deciles AS db
 ), counts AS (
     SELECT a.corpus, a.team, a.run, a.metric AS metric_a, a.decile AS decile_a,
            b.metric AS metric_b, b.decile AS decile_b, count(*) AS sentences

@@ -1,0 +1,198 @@
+"""Scale benchmark: how ingest, the views, and the same views on Spark grow with warehouse size.
+
+    $ python -m evalhouse.bench_scale --tokens 1000000,3000000 [--data ../shared/data/ud] [--no-spark]
+
+For each size N it builds a fresh on-disk warehouse from the UD files in ``--data``, each file
+ingested again and again under distinct corpus names (``<corpus>-r<k>``) until N syntactic words are
+in, and measures, in a child process of its own (so its peak resident memory is its own):
+
+1. ingest throughput (words per second over all ``ingest treebank`` calls);
+2. peak resident set size (``ru_maxrss``) of that process;
+3. the time of each view with rows (``CREATE TEMP TABLE AS SELECT * FROM view``: the full result
+   is computed and materialised);
+4. ``export-dataset --partition-by corpus`` time and size;
+5. with Spark (pyspark and a JDK installed), the same views transpiled by ``export-sql --dialect spark``
+   over that dataset, each fully computed (``write.format('noop')``), in local mode with all cores;
+   JVM start-up is not counted.
+
+The output is a Markdown table per size plus a growth summary (time per million words); ``--json``
+writes every number. Nothing is written into the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _ud_files(data: Path) -> list[Path]:
+    return sorted(data.rglob("*.conllu"))
+
+
+def build_and_measure(data: Path, tokens: int, workdir: Path) -> dict:
+    """Child-process body: ingest, views, export. Returns the measurements."""
+    import evalhouse
+    from evalhouse.dataset import export_dataset
+
+    files = _ud_files(data)
+    db = workdir / "scale.duckdb"
+    words = 0
+    corpora = 0
+    ingest_s = 0.0
+    copy = 0
+    with evalhouse.connect(db) as wh:
+        while words < tokens:
+            copy += 1
+            for f in files:
+                if words >= tokens:
+                    break
+                name = f.name.replace("-ud-", "-").rsplit(".", 1)[0] + f"-r{copy}"
+                t = time.perf_counter()
+                [summary] = wh.ingest_treebank([f], corpus=name)
+                ingest_s += time.perf_counter() - t
+                words += summary.words
+                corpora += 1
+        view_times = {}
+        view_rows = {}
+        for name, _ in wh.views():
+            t = time.perf_counter()
+            wh.con.execute(f'CREATE OR REPLACE TEMP TABLE bench_view AS SELECT * FROM "{name}"')
+            elapsed = time.perf_counter() - t
+            n = wh.con.execute("SELECT count(*) FROM bench_view").fetchone()[0]
+            wh.con.execute("DROP TABLE bench_view")
+            if n:
+                view_times[name], view_rows[name] = elapsed, n
+        t = time.perf_counter()
+        export_dataset(wh, workdir / "dataset", partition_by="corpus")
+        export_s = time.perf_counter() - t
+    size = sum(p.stat().st_size for p in (workdir / "dataset").rglob("*") if p.is_file())
+    return {
+        "tokens_target": tokens, "words": words, "corpora": corpora,
+        "ingest_s": ingest_s, "ingest_words_per_s": words / ingest_s,
+        "db_bytes": db.stat().st_size,
+        "view_s": view_times, "view_rows": view_rows,
+        "export_s": export_s, "dataset_bytes": size,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def spark_measure(dataset: Path, views: list[str]) -> dict:
+    """Child-process body: the transpiled views on Spark local mode over the dataset."""
+    from pyspark.sql import SparkSession
+
+    from evalhouse.transpile import session_settings, transpile_all
+
+    spark = (SparkSession.builder.master("local[*]").appName("evalhouse-bench")
+             .config("spark.ui.enabled", "false").config("spark.driver.memory", "4g").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    for s in session_settings("spark", dataset=True):
+        spark.sql(s)
+    times = {}
+    for r in transpile_all("spark", dataset):
+        if not r.ok:
+            continue
+        for s in r.statements:
+            spark.sql(s)
+        if r.kind == "view" and r.name in views:
+            t = time.perf_counter()
+            spark.sql(f"SELECT * FROM {r.name}").write.format("noop").mode("overwrite").save()
+            times[r.name] = time.perf_counter() - t
+    spark.stop()
+    return {"spark_view_s": times}
+
+
+def _child(mode: str, *args: str) -> dict:
+    r = subprocess.run([sys.executable, "-m", "evalhouse.bench_scale", "--child", mode, *args],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{mode} child failed:\n{r.stderr[-3000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def report(results: list[dict]) -> str:
+    import duckdb
+
+    lines = [f"Machine: {machine()}; DuckDB {duckdb.__version__}", ""]
+    lines.append("| words | corpora | ingest s | words/s | peak RSS MB | db MB | export s | dataset MB | all views DuckDB s | all views Spark s |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        spark = sum(r["spark_view_s"].values()) if r.get("spark_view_s") else float("nan")
+        lines.append(f"| {r['words']:,} | {r['corpora']} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
+                     f"{r['peak_rss_mb']:,.0f} | {r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | "
+                     f"{r['dataset_bytes'] / 2**20:,.0f} | {sum(r['view_s'].values()):.2f} | {spark:.2f} |")
+    lines += ["", "Per view (seconds; DuckDB / Spark):", ""]
+    views = sorted(results[0]["view_s"])
+    lines.append("| view | " + " | ".join(f"{r['words'] / 1e6:.1f}M" for r in results) + " |")
+    lines.append("|---|" + "---|" * len(results))
+    for v in views:
+        cells = []
+        for r in results:
+            s = r.get("spark_view_s", {}).get(v)
+            cells.append(f"{r['view_s'].get(v, float('nan')):.2f} / {s:.2f}" if s is not None
+                         else f"{r['view_s'].get(v, float('nan')):.2f} / -")
+        lines.append(f"| `{v}` | " + " | ".join(cells) + " |")
+    if len(results) > 1:
+        lines += ["", "Growth (seconds per million words; constant = linear):", ""]
+        for r in results:
+            m = r["words"] / 1e6
+            spark = sum(r["spark_view_s"].values()) / m if r.get("spark_view_s") else float("nan")
+            lines.append(f"- {r['words']:,} words: ingest {r['ingest_s'] / m:.1f}, DuckDB views "
+                         f"{sum(r['view_s'].values()) / m:.2f}, Spark views {spark:.2f}, export {r['export_s'] / m:.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud")
+    p.add_argument("--tokens", default="1000000,3000000", help="comma-separated sizes in syntactic words")
+    p.add_argument("--no-spark", action="store_true", help="skip the Spark measurements")
+    p.add_argument("--json", type=Path, help="also write every number to this file")
+    p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        mode, *rest = args.child
+        if mode == "build":
+            out = build_and_measure(Path(rest[0]), int(rest[1]), Path(rest[2]))
+        else:
+            out = spark_measure(Path(rest[0]), rest[1].split(","))
+        print(json.dumps(out))
+        return
+    if not _ud_files(args.data):
+        sys.exit(f"no .conllu files under {args.data} (pass --data)")
+    results = []
+    for n in [int(x) for x in args.tokens.split(",")]:
+        with tempfile.TemporaryDirectory(prefix="evalhouse-scale-") as tmp:
+            r = _child("build", str(args.data), str(n), tmp)
+            if not args.no_spark:
+                try:
+                    r.update(_child("spark", str(Path(tmp) / "dataset"), ",".join(r["view_s"])))
+                except RuntimeError as err:
+                    print(f"spark skipped: {str(err)[-1500:]}", file=sys.stderr)
+            results.append(r)
+            print(f"{r['words']:,} words done", file=sys.stderr)
+    print(report(results))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""Export the warehouse as a Parquet dataset that other engines (Spark, Trino, BigQuery, BI tools) read.
+
+    $ evalhouse export-dataset dataset/ --partition-by corpus
+    wrote 58 relations (1,247 rows) to dataset/        # the bundled sample
+
+Layout: one directory per relation, ``DIR/<name>/``, holding ``data_0.parquet`` or, with
+``--partition-by corpus`` (or ``team``), hive partitions ``DIR/<name>/corpus=<value>/data_0.parquet``
+for every relation that has that column and at least one row. ``DIR/manifest.json`` records the
+evalhouse version, the partitioning and, per relation, its kind (table or view), description, row
+count, columns (name, DuckDB type, description) and the partition column.
+
+The whole dataset is written to a temporary sibling directory and renamed into place at the end, so a
+failure leaves the previous dataset (or nothing) behind, never half of a new one. Re-exporting the
+same warehouse gives the same manifest and the same rows. An existing ``DIR`` is only replaced when it
+is an evalhouse dataset (has a ``manifest.json``) or empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+PARTITION_COLUMNS = ("corpus", "team")
+MANIFEST = "manifest.json"
+
+
+def _relations(wh) -> list[tuple[str, str]]:
+    from evalhouse.warehouse import schema_files, view_files
+
+    return [(f.name, "table") for f in schema_files()] + [(f.name, "view") for f in view_files()]
+
+
+def _description(wh, name: str, kind: str) -> str:
+    if kind == "table":
+        row = wh.con.execute("SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
+                             [name]).fetchone()
+    else:
+        row = wh.con.execute("SELECT comment FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?",
+                             [name]).fetchone()
+    return (row[0] if row else None) or ""
+
+
+def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
+                   partition_by: str | None = None) -> dict:
+    """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``.
+
+    Returns the manifest (also written to ``out_dir/manifest.json``).
+    """
+    from sqlglot import exp
+
+    from evalhouse import __version__
+    from evalhouse.warehouse import WarehouseError
+
+    if partition_by is not None and partition_by not in PARTITION_COLUMNS:
+        raise ValueError(f"cannot partition by '{partition_by}'; valid: {', '.join(PARTITION_COLUMNS)}")
+    relations = _relations(wh)
+    view_names = [n for n, k in relations if k == "view"]
+    if views:
+        unknown = [v for v in views if v not in view_names]
+        if unknown:
+            raise WarehouseError(f"no view {', '.join(repr(v) for v in unknown)}; see 'evalhouse views'")
+        wanted = set(views)
+        relations = [(n, k) for n, k in relations if k == "table" or n in wanted]
+
+    out = Path(out_dir).resolve()
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MANIFEST).exists())):
+        raise WarehouseError(f"{out}: exists and is not an evalhouse dataset (no {MANIFEST}); not replacing it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        entries = {}
+        for name, kind in relations:
+            columns = wh.columns(name)
+            rows = wh.con.execute(
+                f"SELECT count(*) FROM {exp.to_identifier(name, quoted=True).sql('duckdb')}").fetchone()[0]
+            part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
+            target = tmp / name
+            target.mkdir()
+            query = exp.select("*").from_(exp.Table(this=exp.to_identifier(name, quoted=True))).sql("duckdb")
+            if part:
+                options = f"FORMAT parquet, PARTITION_BY ({exp.to_identifier(part, quoted=True).sql('duckdb')})"
+                dest = target
+            else:
+                options = "FORMAT parquet"
+                dest = target / "data_0.parquet"
+            wh.con.execute(f"COPY ({query}) TO {exp.Literal.string(str(dest)).sql('duckdb')} ({options})")
+            entries[name] = {
+                "kind": kind,
+                "description": _description(wh, name, kind),
+                "rows": rows,
+                "path": name,
+                "partition_by": part,
+                "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns],
+            }
+        manifest = {
+            "evalhouse_version": __version__,
+            "format": "parquet",
+            "partitioning": "hive" if partition_by else None,
+            "partition_by": partition_by,
+            "relations": entries,
+        }
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+            os.rename(out, old / out.name)
+            os.rename(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def read_manifest(dataset_dir: str | os.PathLike) -> dict:
+    path = Path(dataset_dir) / MANIFEST
+    if not path.exists():
+        from evalhouse.warehouse import WarehouseError
+
+        raise WarehouseError(f"{dataset_dir}: not an evalhouse dataset (no {MANIFEST})")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def parquet_glob(dataset_dir: str | os.PathLike, name: str) -> str:
+    """Glob of a relation's Parquet files (partitioned or not)."""
+    return str(Path(dataset_dir).resolve() / name / "**" / "*.parquet")
+
+
+def attach_dataset(con, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
+    """Create DuckDB views over a dataset's base tables (columns in the manifest's order and types) on
+    connection ``con``; returns their names. This is how a DuckDB-backed BI tool can read the dataset."""
+    from sqlglot import exp
+
+    manifest = read_manifest(dataset_dir)
+    names = []
+    for name, entry in manifest["relations"].items():
+        if entry["kind"] != "table":
+            continue
+        cols = ", ".join(f"CAST({exp.to_identifier(c['name'], quoted=True).sql('duckdb')} AS {c['type']}) "
+                         f"AS {exp.to_identifier(c['name'], quoted=True).sql('duckdb')}" for c in entry["columns"])
+        src = exp.Literal.string(parquet_glob(dataset_dir, name)).sql("duckdb")
+        hive = "true" if entry["partition_by"] else "false"
+        target = exp.to_identifier(name, quoted=True).sql("duckdb")
+        if schema:
+            target = f"{exp.to_identifier(schema, quoted=True).sql('duckdb')}.{target}"
+        con.execute(f"CREATE OR REPLACE VIEW {target} AS SELECT {cols} FROM read_parquet({src}, "
+                    f"hive_partitioning = {hive}, hive_types_autocast = false)")
+        names.append(name)
+    return names
