@@ -56,18 +56,22 @@ class ExportFormat(str, Enum):
     json = "json"
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from evalhouse import __version__
+
+        typer.echo(f"evalhouse {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def main_options(
     db: DbOption = None,
     traceback: Annotated[bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK",
                                             help="Show Python tracebacks on errors.")] = False,
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=_print_version)] = False,
 ) -> None:
-    if version:
-        from evalhouse import __version__
-
-        typer.echo(f"evalhouse {__version__}")
-        raise typer.Exit()
     state.db = db
     state.traceback = traceback
 

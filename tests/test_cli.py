@@ -149,3 +149,10 @@ def test_views_lists_every_view_with_a_description(tmp_path):
         assert f"{view}\n    " in r.output
     md = runner.invoke(app, ["views", "--markdown"]).output
     assert "## `corpus_complexity`" in md and "| `depth_sd` |" in md
+
+
+def test_version_alone_prints_the_version():
+    from evalhouse import __version__
+
+    r = runner.invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"evalhouse {__version__}"
