@@ -22,13 +22,13 @@ file and line.
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from .csv_records import csv_records
 from .errors import InputError
 from .source import open_source
 
@@ -191,26 +191,9 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
     name = os.fspath(path)
     base = Path(name).parent
     with open_source(path) as source, open(source.path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
-    if not rows:
-        raise InputError(name, 1, "empty manifest")
-    header = [h.strip() for h in rows[0]]
-    missing = [c for c in MANIFEST_COLUMNS if c not in header]
-    if missing:
-        raise InputError(name, 1, f"manifest header lacks {', '.join(missing)} (need path, team, run[, format])")
-    unknown = [c for c in header if c not in MANIFEST_COLUMNS + ("format",)]
-    if unknown:
-        raise InputError(name, 1, f"unknown manifest column {unknown[0]!r} (valid: path, team, run, format)")
+        records = csv_records(name, handle, MANIFEST_COLUMNS, optional=("format",))
     out = []
-    for k, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            raise InputError(name, k, f"{len(row)} fields, the header has {len(header)}")
-        rec = dict(zip(header, (c.strip() for c in row)))
-        for c in MANIFEST_COLUMNS:
-            if not rec[c]:
-                raise InputError(name, k, f"empty {c}")
+    for k, rec in records:
         fmt = rec.get("format") or "auto"
         if fmt not in FORMATS:
             raise InputError(name, k, f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
@@ -242,23 +225,9 @@ def read_judgements(path: str | os.PathLike) -> tuple[str, str, list[Judgement]]
     name = os.fspath(path) if not hasattr(path, "read") else "<stdin>"
     with open_source(path) as source, open(source.path, encoding="utf-8", newline="") as handle:
         sha = source.sha256
-        rows = list(csv.reader(handle))
-    if not rows:
-        raise InputError(name, 1, "empty file")
-    header = [h.strip() for h in rows[0]]
-    missing = [c for c in JUDGEMENT_COLUMNS if c not in header]
-    if missing:
-        raise InputError(name, 1, f"header lacks {', '.join(missing)} (need {', '.join(JUDGEMENT_COLUMNS)})")
+        records = csv_records(name, handle, JUDGEMENT_COLUMNS)
     out = []
-    for k, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            raise InputError(name, k, f"{len(row)} fields, the header has {len(header)}")
-        rec = dict(zip(header, (c.strip() for c in row)))
-        for c in JUDGEMENT_COLUMNS:
-            if not rec[c]:
-                raise InputError(name, k, f"empty {c}")
+    for k, rec in records:
         try:
             score = float(rec["score"])
         except ValueError:

@@ -8,12 +8,12 @@ raises :class:`InputError` naming file, line and problem. Nothing here touches t
 from __future__ import annotations
 
 import configparser
-import csv
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .csv_records import csv_records
 from .errors import InputError
 from .source import open_source
 
@@ -198,31 +198,16 @@ def read_judgements(path) -> tuple[TextFile, list[Judgement]]:
     """CSV with header team,run,position,source_index,category,judgement (position and source_index
     1-based; judgement correct, incorrect or unjudgeable)."""
     f = _read_lines(path, "judgements")
-    reader = csv.reader(f.lines)
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise InputError(f.name, None, "empty file") from None
-    missing = [c for c in JUDGEMENT_COLUMNS if c not in header]
-    if missing:
-        raise InputError(f.name, 1, f"missing column(s) {', '.join(missing)}; the header must name {', '.join(JUDGEMENT_COLUMNS)}")
-    col = {c: header.index(c) for c in JUDGEMENT_COLUMNS}
     out = []
     seen = {}
-    for lineno, row in enumerate(reader, start=2):
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            raise InputError(f.name, lineno, f"{len(row)} fields, the header has {len(header)}")
-        values = {c: row[i].strip() for c, i in col.items()}
+    for lineno, values in csv_records(f.name, f.lines, JUDGEMENT_COLUMNS,
+                                      nonempty=("team", "run", "category")):
         for c in ("position", "source_index"):
             if not values[c].isdigit() or int(values[c]) < 1:
                 raise InputError(f.name, lineno, f"{c} must be a 1-based integer, got '{values[c]}'")
         judgement = values["judgement"].lower()
         if judgement not in JUDGEMENTS:
             raise InputError(f.name, lineno, f"judgement '{values['judgement']}' is not one of {', '.join(JUDGEMENTS)}")
-        if not values["team"] or not values["run"] or not values["category"]:
-            raise InputError(f.name, lineno, "team, run and category must not be empty")
         key = (values["team"], values["run"], int(values["position"]), int(values["source_index"]))
         if key in seen:
             raise InputError(f.name, lineno, f"second judgement of the same pronoun (first on line {seen[key]})")
