@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 ALIGNMENT_VERSION = "evalhouse-align:1"
@@ -78,6 +78,31 @@ class ReferenceSentence:
 
     def position(self, node_id: int) -> int:
         return self._index[node_id]
+
+    # derived once per reference sentence, however many outputs are aligned to it
+    @cached_property
+    def folded_forms(self) -> list[str]:
+        return [f.casefold() for f in self.forms]
+
+    @cached_property
+    def folded_lemmas(self) -> list[str]:
+        return [lm.casefold() for lm in self.lemmas]
+
+    @cached_property
+    def dictionary(self) -> dict[str, bool]:
+        return _dictionary(self)
+
+    @cached_property
+    def form_counts(self) -> dict[str, int]:
+        """How often each case-folded form (or multiword surface) occurs."""
+        counts: dict[str, int] = {}
+        for form in [f for _, _, f, _ in self.multiword] + self.forms:
+            counts[form.casefold()] = counts.get(form.casefold(), 0) + 1
+        return counts
+
+    @cached_property
+    def units(self) -> list[tuple[str, list[int]]]:
+        return _units(self)
 
 
 @dataclass
@@ -140,11 +165,9 @@ def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
 
 def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
     """Split an output text into tokens, guided by the reference sentence (see module docstring)."""
-    d = _dictionary(ref)
+    d = ref.dictionary
     # how often each form (or multiword surface) may still be kept whole
-    remaining: dict[str, int] = {}
-    for form in [f for _, _, f, _ in ref.multiword] + ref.forms:
-        remaining[form.casefold()] = remaining.get(form.casefold(), 0) + 1
+    remaining = dict(ref.form_counts)
     tokens: list[str] = []
     for chunk in _chunks(text, ref):
         key = chunk.casefold()
@@ -310,7 +333,7 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
     # pass 1, surface units compared case-insensitively, in order: the k-th output token of a case-folded
     # form takes the k-th reference unit of that form, so links of repeated words never cross; a unit
     # that is a multiword token expands the output token into the unit's words
-    units = _units(ref) if lemmas is None else [(f, [p]) for p, f in enumerate(ref.forms)]
+    units = ref.units if lemmas is None else [(f, [p]) for p, f in enumerate(ref.forms)]
     by_key: dict[str, list[int]] = {}
     for u, (form, _) in enumerate(units):
         by_key.setdefault(form.casefold(), []).append(u)
@@ -334,8 +357,8 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
     method = [e[2] for e in expanded]
     # pass 2, single words still free (words inside multiword tokens for tokenised outputs), then lemmas
     keys = {
-        "casefold": [f.casefold() for f in ref.forms],
-        "lemma": [lm.casefold() for lm in ref.lemmas],
+        "casefold": ref.folded_forms,
+        "lemma": ref.folded_lemmas,
     }
     for name, ref_keys in keys.items():
         index: dict[str, list[int]] = {}
@@ -354,8 +377,7 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
                 linked[k] = p
                 method[k] = ("exact" if form == ref.forms[p] else "casefold") if name == "casefold" else "lemma"
     if None in linked and any(free):
-        folded_forms = [f.casefold() for f in ref.forms]
-        folded_lemmas = [lm.casefold() for lm in ref.lemmas]
+        folded_forms, folded_lemmas = ref.folded_forms, ref.folded_lemmas
         for k, (form, _, _, _) in enumerate(expanded):
             if linked[k] is not None:
                 continue

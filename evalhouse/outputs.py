@@ -56,6 +56,7 @@ class Reference:
     sentences: list[alignment.ReferenceSentence]
     stripped_ids: list[list[int]]  # node ids of the non-punct words, in order
     stripped_heads: list[list[int]]  # stripped head positions (0 root), same order
+    stripped_keys: list[list[str]]  # case-folded lemmas of those words (the BLEU and accuracy tokens)
 
     @property
     def size(self) -> int:
@@ -87,7 +88,11 @@ def load_reference(con, corpus: str) -> Reference:
         s_ids[pos - 1].append(dep_id)
         s_heads[pos - 1].append(head)
     sentences = [alignment.ReferenceSentence(*cols[k], multiword=mw[k]) for k in range(n)]
-    return Reference(corpus, [s for _, s in sent], sentences, s_ids, s_heads)
+    keys = []
+    for rs, ids in zip(sentences, s_ids):
+        folded = dict(zip(rs.ids, rs.folded_lemmas))
+        keys.append([folded[i] for i in ids])
+    return Reference(corpus, [s for _, s in sent], sentences, s_ids, s_heads, keys)
 
 
 def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence]:
@@ -185,8 +190,7 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
         ref_ids_out.extend([t.reference_id for t in toks])
         methods.extend([t.method for t in toks])
         ref_ids = ref.stripped_ids[pos - 1]
-        lemma_of = dict(zip(rs.ids, rs.lemmas))
-        ref_keys = [lemma_of[i].casefold() for i in ref_ids]
+        ref_keys = ref.stripped_keys[pos - 1]
         lemma_h.append(hyp_keys)
         lemma_r.append(ref_keys)
         surf_h.append(forms[len(forms) - k:])
