@@ -4,13 +4,11 @@
 -- accuracy is the share of those judged correct (unjudgeable ones count in the denominator, as the
 -- paper's "proportion of pronouns marked as correctly translated"). Spearman = Pearson of average ranks.
 -- Grain: corpus x config.
--- Upstream: pronoun_cases, pronoun_configs.
+-- Upstream: pronoun_cases, apt_case_weights.
 CREATE OR REPLACE VIEW apt_human_correlation AS
 WITH judged AS (
-    SELECT p.corpus, p.config, p.team, p.run, p.apt_case, p.judgement,
-           list_contains(c.cases, p.apt_case) AS used,
-           c.weights[list_position(c.cases, p.apt_case)] AS weight
-    FROM pronoun_cases p JOIN pronoun_configs c USING (corpus, config)
+    SELECT p.corpus, p.config, p.team, p.run, p.apt_case, p.judgement, w.used, w.weight
+    FROM pronoun_cases p JOIN apt_case_weights w USING (corpus, config, apt_case)
     WHERE p.judgement IS NOT NULL
 ),
 systems AS (

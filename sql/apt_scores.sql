@@ -5,7 +5,7 @@
 -- Columns: case_1..case_6 (pronouns per case), pronouns (in the cases used), apt, apt_a, apt_b,
 --          and the configuration (pronoun_set, target_list, equivalence, alignment_correction, cases,
 --          weights, evalhouse_version).
--- Upstream: pronoun_analyses, pronoun_configs.
+-- Upstream: pronoun_analyses, pronoun_configs, apt_case_weights.
 CREATE OR REPLACE VIEW apt_scores AS
 WITH analyses AS (
     SELECT corpus, config, team, run, apt_case FROM pronoun_analyses
@@ -14,10 +14,8 @@ configs AS (
     SELECT * FROM pronoun_configs
 ),
 weighted AS (
-    SELECT a.corpus, a.config, a.team, a.run, a.apt_case,
-           list_contains(c.cases, a.apt_case) AS used,
-           c.weights[list_position(c.cases, a.apt_case)] AS weight
-    FROM analyses a JOIN configs c USING (corpus, config)
+    SELECT a.corpus, a.config, a.team, a.run, a.apt_case, w.used, w.weight
+    FROM analyses a JOIN apt_case_weights w USING (corpus, config, apt_case)
 ),
 final AS (
     SELECT w.corpus, w.config, w.team, w.run,

@@ -1,13 +1,11 @@
 -- apt_scores_by_pronoun: APT per system, configuration and source pronoun (it, they, ...).
 -- Grain: corpus x config x team x run x source_pronoun.
 -- Columns: as apt_scores without the configuration columns.
--- Upstream: pronoun_analyses, pronoun_configs.
+-- Upstream: pronoun_analyses, apt_case_weights.
 CREATE OR REPLACE VIEW apt_scores_by_pronoun AS
 WITH weighted AS (
-    SELECT a.corpus, a.config, a.team, a.run, a.source_pronoun, a.apt_case,
-           list_contains(c.cases, a.apt_case) AS used,
-           c.weights[list_position(c.cases, a.apt_case)] AS weight
-    FROM pronoun_analyses a JOIN pronoun_configs c USING (corpus, config)
+    SELECT a.corpus, a.config, a.team, a.run, a.source_pronoun, a.apt_case, w.used, w.weight
+    FROM pronoun_analyses a JOIN apt_case_weights w USING (corpus, config, apt_case)
 ),
 final AS (
     SELECT corpus, config, team, run, source_pronoun,

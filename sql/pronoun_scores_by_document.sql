@@ -1,12 +1,11 @@
 -- pronoun_scores_by_document: APT and AutoPRF per document (document boundaries respected: every
 -- count comes from the segments of one document), as the DiscoMT scorer reports them.
 -- Grain: corpus x config x team x run x document.
--- Upstream: pronoun_cases, pronoun_configs.
+-- Upstream: pronoun_cases, apt_case_weights.
 CREATE OR REPLACE VIEW pronoun_scores_by_document AS
 WITH weighted AS (
-    SELECT p.*, list_contains(c.cases, p.apt_case) AS used,
-           c.weights[list_position(c.cases, p.apt_case)] AS weight
-    FROM pronoun_cases p JOIN pronoun_configs c USING (corpus, config)
+    SELECT p.*, w.used, w.weight
+    FROM pronoun_cases p JOIN apt_case_weights w USING (corpus, config, apt_case)
 ),
 final AS (
     SELECT corpus, config, team, run, document,

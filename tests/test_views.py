@@ -41,6 +41,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "submission_scores": ("team", "run", "corpus"),
     # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py; see PRONOUN_VIEWS)
     "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
+    "apt_case_weights": ("corpus", "config", "apt_case"),
     "apt_scores": ("corpus", "config", "team", "run"),
     "apt_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
     "autoprf_scores": ("corpus", "config", "team", "run"),
@@ -54,7 +55,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
 }
 VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
 SQL_VIEWS = sorted(f.name for f in view_files())
-PRONOUN_VIEWS = {"pronoun_cases", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
+PRONOUN_VIEWS = {"pronoun_cases", "apt_case_weights", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
                  "pronoun_scores_by_document", "apt_human_agreement", "apt_human_correlation"}
 
 
