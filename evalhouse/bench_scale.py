@@ -1,13 +1,19 @@
 """Scale benchmark: how ingest, the views, and the same views on Spark grow with warehouse size.
 
     $ python -m evalhouse.bench_scale --tokens 1000000,3000000 [--data ../shared/data/ud] [--no-spark]
+          [--memory-limit 1GB]
 
 For each size N it builds a fresh on-disk warehouse from the UD files in ``--data``, each file
 ingested again and again under distinct corpus names (``<corpus>-r<k>``) until N syntactic words are
-in, and measures, in a child process of its own (so its peak resident memory is its own):
+in, plus generated system runs: every ``--run-every``-th corpus gets a realisation by the random
+baseline (``evalhouse baseline random``, seed = the corpus's number), ingested and scored like any
+submission, so the output views (DEA, BLEU, scores) have rows that grow with N. It measures, in a child process of its own (so its peak resident memory is its own):
 
-1. ingest throughput (words per second over all ``ingest treebank`` calls);
-2. peak resident set size (``ru_maxrss``) of that process;
+1. ingest throughput (words per second over all ``ingest treebank`` calls) and the time of the
+   generated runs (output words per second);
+2. peak resident set size (``ru_maxrss``) of that process after ingest, after the views and at the
+   end; ``--memory-limit`` caps DuckDB's memory (the warehouse's ``memory_limit``), so these show
+   whether memory stays flat as the warehouse grows;
 3. the time of each view with rows (``CREATE TEMP TABLE AS SELECT * FROM view``: the full result
    is computed and materialised);
 4. ``export-dataset --partition-by corpus`` time and size;
@@ -33,22 +39,34 @@ import time
 from pathlib import Path
 
 
+SPARK_DRIVER_MEMORY = "4g"
+
+
 def _ud_files(data: Path) -> list[Path]:
     return sorted(data.rglob("*.conllu"))
 
 
-def build_and_measure(data: Path, tokens: int, workdir: Path) -> dict:
-    """Child-process body: ingest, views, export. Returns the measurements."""
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build_and_measure(data: Path, tokens: int, workdir: Path, memory_limit: str | None = None,
+                      run_every: int = 5) -> dict:
+    """Child-process body: ingest, generated runs, views, export. Returns the measurements."""
     import evalhouse
     from evalhouse.dataset import export_dataset
+    from evalhouse.outputs import run_baseline
 
     files = _ud_files(data)
     db = workdir / "scale.duckdb"
     words = 0
     corpora = 0
     ingest_s = 0.0
+    runs = run_words = 0
+    runs_s = 0.0
     copy = 0
-    with evalhouse.connect(db) as wh:
+    with evalhouse.connect(db, memory_limit=memory_limit) as wh:
+        duckdb_memory_limit = wh.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
         while words < tokens:
             copy += 1
             for f in files:
@@ -60,6 +78,13 @@ def build_and_measure(data: Path, tokens: int, workdir: Path) -> dict:
                 ingest_s += time.perf_counter() - t
                 words += summary.words
                 corpora += 1
+                if run_every and corpora % run_every == 0:
+                    t = time.perf_counter()
+                    run_baseline(wh, "random", name, seed=corpora)
+                    runs_s += time.perf_counter() - t
+                    runs += 1
+                    run_words += summary.words
+        rss_after_ingest = _rss_mb()
         view_times = {}
         view_rows = {}
         for name, _ in wh.views():
@@ -70,6 +95,7 @@ def build_and_measure(data: Path, tokens: int, workdir: Path) -> dict:
             wh.con.execute("DROP TABLE bench_view")
             if n:
                 view_times[name], view_rows[name] = elapsed, n
+        rss_after_views = _rss_mb()
         t = time.perf_counter()
         export_dataset(wh, workdir / "dataset", partition_by="corpus")
         export_s = time.perf_counter() - t
@@ -77,10 +103,14 @@ def build_and_measure(data: Path, tokens: int, workdir: Path) -> dict:
     return {
         "tokens_target": tokens, "words": words, "corpora": corpora,
         "ingest_s": ingest_s, "ingest_words_per_s": words / ingest_s,
+        "generated_runs": runs, "generated_run_words": run_words, "generated_runs_s": runs_s,
+        "run_every": run_every,
         "db_bytes": db.stat().st_size,
         "view_s": view_times, "view_rows": view_rows,
         "export_s": export_s, "dataset_bytes": size,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "duckdb_memory_limit": duckdb_memory_limit,
+        "peak_rss_after_ingest_mb": rss_after_ingest, "peak_rss_after_views_mb": rss_after_views,
+        "peak_rss_mb": _rss_mb(),
     }
 
 
@@ -91,7 +121,7 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
     from evalhouse.transpile import session_settings, transpile_all
 
     spark = (SparkSession.builder.master("local[*]").appName("evalhouse-bench")
-             .config("spark.ui.enabled", "false").config("spark.driver.memory", "4g").getOrCreate())
+             .config("spark.ui.enabled", "false").config("spark.driver.memory", SPARK_DRIVER_MEMORY).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     for s in session_settings("spark", dataset=True):
         spark.sql(s)
@@ -106,7 +136,7 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
             spark.sql(f"SELECT * FROM {r.name}").write.format("noop").mode("overwrite").save()
             times[r.name] = time.perf_counter() - t
     spark.stop()
-    return {"spark_view_s": times}
+    return {"spark_view_s": times, "spark_driver_memory": SPARK_DRIVER_MEMORY}
 
 
 def _child(mode: str, *args: str) -> dict:
@@ -132,12 +162,16 @@ def report(results: list[dict]) -> str:
     import duckdb
 
     lines = [f"Machine: {machine()}; DuckDB {duckdb.__version__}", ""]
-    lines.append("| words | corpora | ingest s | words/s | peak RSS MB | db MB | export s | dataset MB | all views DuckDB s | all views Spark s |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    lines.append("| words | corpora | ingest s | words/s | generated runs (words) | runs s | DuckDB memory_limit "
+                 "| peak RSS MB after ingest / views / export | db MB | export s | dataset MB | all views DuckDB s "
+                 "| all views Spark s |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         spark = sum(r["spark_view_s"].values()) if r.get("spark_view_s") else float("nan")
         lines.append(f"| {r['words']:,} | {r['corpora']} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
-                     f"{r['peak_rss_mb']:,.0f} | {r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | "
+                     f"{r.get('generated_runs', 0)} ({r.get('generated_run_words', 0):,}) | {r.get('generated_runs_s', 0):.1f} | "
+                     f"{r.get('duckdb_memory_limit', '?')} | {r.get('peak_rss_after_ingest_mb', float('nan')):,.0f} / "
+                     f"{r.get('peak_rss_after_views_mb', float('nan')):,.0f} / {r['peak_rss_mb']:,.0f} | {r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | "
                      f"{r['dataset_bytes'] / 2**20:,.0f} | {sum(r['view_s'].values()):.2f} | {spark:.2f} |")
     lines += ["", "Per view (seconds; DuckDB / Spark):", ""]
     views = sorted(results[0]["view_s"])
@@ -155,7 +189,8 @@ def report(results: list[dict]) -> str:
         for r in results:
             m = r["words"] / 1e6
             spark = sum(r["spark_view_s"].values()) / m if r.get("spark_view_s") else float("nan")
-            lines.append(f"- {r['words']:,} words: ingest {r['ingest_s'] / m:.1f}, DuckDB views "
+            lines.append(f"- {r['words']:,} words: ingest {r['ingest_s'] / m:.1f}, generated runs "
+                         f"{r.get('generated_runs_s', 0) / m:.1f}, DuckDB views "
                          f"{sum(r['view_s'].values()) / m:.2f}, Spark views {spark:.2f}, export {r['export_s'] / m:.2f}")
     return "\n".join(lines)
 
@@ -165,13 +200,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud")
     p.add_argument("--tokens", default="1000000,3000000", help="comma-separated sizes in syntactic words")
     p.add_argument("--no-spark", action="store_true", help="skip the Spark measurements")
+    p.add_argument("--run-every", type=int, default=5,
+                   help="one generated run (random baseline) for every K-th corpus; 0 for none (default 5)")
+    p.add_argument("--memory-limit", help="DuckDB memory_limit for the warehouse, e.g. 1GB (default: DuckDB's)")
     p.add_argument("--json", type=Path, help="also write every number to this file")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         mode, *rest = args.child
         if mode == "build":
-            out = build_and_measure(Path(rest[0]), int(rest[1]), Path(rest[2]))
+            out = build_and_measure(Path(rest[0]), int(rest[1]), Path(rest[2]), run_every=int(rest[3]),
+                                    memory_limit=(rest[4:] or [None])[0])
         else:
             out = spark_measure(Path(rest[0]), rest[1].split(","))
         print(json.dumps(out))
@@ -181,7 +220,8 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     for n in [int(x) for x in args.tokens.split(",")]:
         with tempfile.TemporaryDirectory(prefix="evalhouse-scale-") as tmp:
-            r = _child("build", str(args.data), str(n), tmp)
+            r = _child("build", str(args.data), str(n), tmp, str(args.run_every),
+                       *([args.memory_limit] if args.memory_limit else []))
             if not args.no_spark:
                 try:
                     r.update(_child("spark", str(Path(tmp) / "dataset"), ",".join(r["view_s"])))

@@ -34,6 +34,7 @@ app.add_typer(ingest_app, name="ingest")
 
 class _State:
     db: Optional[str] = None
+    memory_limit: Optional[str] = None
     traceback: bool = False
 
 
@@ -69,10 +70,14 @@ def main_options(
     db: DbOption = None,
     traceback: Annotated[bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK",
                                             help="Show Python tracebacks on errors.")] = False,
+    memory_limit: Annotated[Optional[str], typer.Option(
+        "--memory-limit", envvar="EVALHOUSE_MEMORY_LIMIT",
+        help="Cap DuckDB's memory, e.g. 2GB (default: DuckDB's, 80% of RAM); larger work spills to disk.")] = None,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
                                           callback=_print_version)] = False,
 ) -> None:
     state.db = db
+    state.memory_limit = memory_limit
     state.traceback = traceback
 
 
@@ -112,7 +117,7 @@ def _run(action):
 def _open(read_only: bool = False):
     from evalhouse.warehouse import connect
 
-    return connect(state.db, read_only=read_only)
+    return connect(state.db, read_only=read_only, memory_limit=state.memory_limit)
 
 
 @ingest_app.command("treebank")
@@ -793,13 +798,14 @@ def export_sql_command(
     """
 
     def action():
-        from evalhouse.transpile import export_sql
+        from evalhouse.transpile import export_sql, verification
 
         results = export_sql(dialect.value, out, dataset=dataset)
         views = [r for r in results if r.kind == "view"]
         tables = [r for r in results if r.kind == "table" and r.ok]
         typer.echo(f"wrote {len(tables)} tables and {sum(r.ok for r in views)} of {len(views)} views "
                    f"({dialect.value}) to {out}", err=True)
+        typer.echo(verification(dialect.value), err=True)
         for r in results:
             if not r.ok:
                 typer.echo(f"not transpiled: {r.name}: {r.reason}", err=True)

@@ -107,15 +107,22 @@ def _is_lock_error(err: Exception) -> bool:
 class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
-    def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False):
+    def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
+                 memory_limit: str | None = None):
         import duckdb
 
         self.path = os.fspath(path)
         self.read_only = read_only
         if read_only and self.path != ":memory:" and not os.path.exists(self.path):
             raise WarehouseError(f"{self.path}: no such warehouse")
+        # DuckDB's buffer manager (its cache of table blocks and the working memory of joins and
+        # aggregates) grows up to memory_limit, 80% of RAM by default; past it, operators spill to
+        # <db>.tmp. A cap bounds the process's memory whatever the warehouse's size (BENCHMARKS.md).
+        config = {} if memory_limit is None else {"memory_limit": str(memory_limit)}
         try:
-            self.con = duckdb.connect(self.path, read_only=read_only)
+            self.con = duckdb.connect(self.path, read_only=read_only, config=config)
+        except duckdb.ParserException as err:
+            raise ValueError(f"--memory-limit {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
         except duckdb.IOException as err:
             if _is_lock_error(err):
                 raise WarehouseError(
@@ -334,9 +341,15 @@ class Warehouse:
         return write_corpus(self.con, corpus, out)
 
 
-def connect(path: str | os.PathLike | None = None, read_only: bool = False) -> Warehouse:
-    """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb."""
-    return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only)
+def connect(path: str | os.PathLike | None = None, read_only: bool = False,
+            memory_limit: str | None = None) -> Warehouse:
+    """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
+
+    ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
+    of RAM) caps DuckDB's memory; larger work spills to a temporary directory beside the file.
+    """
+    return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
+                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None)
 
 
 __all__ = ["Warehouse", "WarehouseError", "InputError", "CorpusSummary", "connect", "schema_files", "view_files"]

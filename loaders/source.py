@@ -6,6 +6,8 @@ standard input) in blocks, so pipes work and memory stays flat, and it
 * computes the SHA-256 of the bytes as read (recorded in ``corpora.sha256``);
 * rejects what is not text: an empty file, a NUL byte (binary file), other C0 control
   characters, and bytes that are not UTF-8 -- each with the line it is on;
+* rejects a line longer than :data:`MAX_LINE_BYTES` (DuckDB's CSV reader, which splits the lines,
+  needs a bound; a buffer of twice that size is then enough, whatever the memory limit);
 * accepts and normalises, recording what it did: a UTF-8 byte-order mark (removed) and CRLF
   line ends (turned into LF).  A carriage return that is not followed by a line feed is
   an error: it would silently change the line structure.
@@ -28,6 +30,9 @@ from typing import BinaryIO, Iterator
 from .errors import InputError
 
 BLOCK = 1 << 22
+MAX_LINE_BYTES = 1 << 24  # 16 MiB; the read_csv calls use max_line_size = this, buffer_size = twice this
+# A line inside one block is shorter than BLOCK, so only lines that span blocks need checking.
+assert MAX_LINE_BYTES > BLOCK
 BOM = b"\xef\xbb\xbf"
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -86,6 +91,7 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
         saw_crlf = False
         saw_bom = False
         last_byte = b""
+        line_bytes = 0  # bytes of the current line read so far (it began in an earlier block)
         # Without a BOM or CR we never need a copy, unless the input is a stream.
         if original_path is None:
             spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
@@ -142,6 +148,10 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
                 spool.write(data)
             if data:
                 last_byte = data[-1:]
+            first_newline = data.find(b"\n")
+            if line_bytes + (len(data) if first_newline == -1 else first_newline) > MAX_LINE_BYTES:
+                raise InputError(name, lines_before + 1, f"line longer than {MAX_LINE_BYTES >> 20} MiB")
+            line_bytes = line_bytes + len(data) if first_newline == -1 else len(data) - data.rfind(b"\n") - 1
             lines_before += data.count(b"\n")
         if pending_cr:
             raise InputError(name, lines_before + 1, "carriage return (CR) not followed by a line feed")

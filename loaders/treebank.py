@@ -37,7 +37,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from .errors import InputError
-from .source import Source, open_source
+from .source import MAX_LINE_BYTES, Source, open_source
 
 _UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
 
@@ -98,7 +98,7 @@ WITH numbered AS (
     SELECT row_number() OVER () AS line_no, line
     FROM read_csv($path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
                   header = false, auto_detect = false, strict_mode = true, new_line = '\n',
-                  max_line_size = 67108864)
+                  max_line_size = $max_line, buffer_size = 2 * $max_line)
 ), blocks AS (
     SELECT line_no, line,
            CASE WHEN line IS NULL THEN 'blank' WHEN starts_with(line, '#') THEN 'comment' ELSE 'token' END AS kind,
@@ -276,7 +276,7 @@ def _check(con, source: Source) -> None:
 
 def stage_file(con, source: Source) -> None:
     """Read ``source`` into the temporary staging tables and validate it."""
-    con.execute(_STAGE_LINES, {"path": source.path})
+    con.execute(_STAGE_LINES, {"path": source.path, "max_line": MAX_LINE_BYTES})
     if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'token'").fetchone()[0] == 0:
         if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]:
             first = con.execute("SELECT min(line_no) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]

@@ -17,8 +17,8 @@ weighted AS (
     SELECT a.corpus, a.config, a.team, a.run, a.apt_case, w.used, w.weight
     FROM analyses a JOIN apt_case_weights w USING (corpus, config, apt_case)
 ),
-final AS (
-    SELECT w.corpus, w.config, w.team, w.run,
+counted AS (
+    SELECT corpus, config, team, run,
            count(*) FILTER (WHERE apt_case = 1) AS case_1,
            count(*) FILTER (WHERE apt_case = 2) AS case_2,
            count(*) FILTER (WHERE apt_case = 3) AS case_3,
@@ -29,14 +29,15 @@ final AS (
            sum(weight) FILTER (WHERE used) / count(*) FILTER (WHERE used) AS apt,
            count(*) FILTER (WHERE used AND apt_case = 1) / count(*) FILTER (WHERE used) AS apt_a,
            (count(*) FILTER (WHERE used AND apt_case = 1) + 0.5 * count(*) FILTER (WHERE used AND apt_case = 2))
-               / count(*) FILTER (WHERE used) AS apt_b,
-           any_value(c.pronoun_set) AS pronoun_set, any_value(c.target_list) AS target_list,
-           any_value(c.equivalence) AS equivalence, any_value(c.alignment_correction) AS alignment_correction,
-           any_value(c.count_other_as_equal) AS count_other_as_equal,
-           any_value(c.cases) AS cases, any_value(c.weights) AS weights,
-           any_value(c.evalhouse_version) AS evalhouse_version
-    FROM weighted w JOIN configs c USING (corpus, config)
-    GROUP BY w.corpus, w.config, w.team, w.run
+               / count(*) FILTER (WHERE used) AS apt_b
+    FROM weighted
+    GROUP BY corpus, config, team, run
+),
+final AS (
+    SELECT n.*,
+           c.pronoun_set, c.target_list, c.equivalence, c.alignment_correction, c.count_other_as_equal,
+           c.cases, c.weights, c.evalhouse_version
+    FROM counted n JOIN configs c USING (corpus, config)
 )
 SELECT * FROM final;
 

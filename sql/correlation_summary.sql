@@ -12,15 +12,37 @@ WITH scoped AS (
     SELECT 'team', team, * FROM metric_correlations
     UNION ALL
     SELECT 'all', 'all', * FROM metric_correlations
+),
+-- The median is taken from ranks rather than with median(): Trino has no exact median aggregate and
+-- BigQuery only an analytic PERCENTILE_CONT, so this one definition runs on every engine. The
+-- middle rank (odd n) or the two middle ranks (even n) satisfy 2k in (n, n + 1, n + 2).
+ranked AS (
+    SELECT scope, scope_value, metric_a, metric_b, rho,
+           row_number() OVER (PARTITION BY scope, scope_value, metric_a, metric_b ORDER BY rho) AS k,
+           count(*) OVER (PARTITION BY scope, scope_value, metric_a, metric_b) AS n
+    FROM scoped
+    WHERE rho IS NOT NULL
+),
+medians AS (
+    SELECT scope, scope_value, metric_a, metric_b, avg(rho) AS median_rho
+    FROM ranked
+    WHERE 2 * k IN (n, n + 1, n + 2)
+    GROUP BY scope, scope_value, metric_a, metric_b
+),
+summaries AS (
+    SELECT scope, scope_value, metric_a, metric_b,
+           count(*) AS submissions,
+           avg(rho) AS mean_rho,
+           avg(CASE WHEN significant THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END) AS significant_share,
+           string_agg(DISTINCT configuration, ' ; ' ORDER BY configuration) AS configuration
+    FROM scoped
+    GROUP BY scope, scope_value, metric_a, metric_b
 )
-SELECT scope, scope_value, metric_a, metric_b,
-       count(*) AS submissions,
-       avg(rho) AS mean_rho,
-       median(rho) AS median_rho,
-       avg(CASE WHEN significant THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END) AS significant_share,
-       string_agg(DISTINCT configuration, ' ; ' ORDER BY configuration) AS configuration
-FROM scoped
-GROUP BY scope, scope_value, metric_a, metric_b;
+SELECT s.scope, s.scope_value, s.metric_a, s.metric_b, s.submissions, s.mean_rho, m.median_rho,
+       s.significant_share, s.configuration
+FROM summaries AS s
+LEFT JOIN medians AS m
+    ON m.scope = s.scope AND m.scope_value = s.scope_value AND m.metric_a = s.metric_a AND m.metric_b = s.metric_b;
 COMMENT ON VIEW correlation_summary IS 'Mean and median Spearman rho per metric pair over submissions, per corpus, per team and over all. Grain: scope x scope_value x metric_a x metric_b.';
 COMMENT ON COLUMN correlation_summary.scope IS 'corpus, team or all.';
 COMMENT ON COLUMN correlation_summary.scope_value IS 'The corpus or team name; all for scope all.';

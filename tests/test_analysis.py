@@ -10,7 +10,11 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
+
+import evalhouse
 
 from evalhouse.analysis import mining
 from evalhouse.analysis.stats import approximate_randomisation, failure_mask, holm, paired_bootstrap
@@ -545,3 +549,21 @@ def test_augment_cli(tmp_path):
     result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "x/y", "--from", "sample",
                                  "--out", str(out)])
     assert result.exit_code == 3
+
+
+# correlation_summary takes the median from ranks (portable to Trino and BigQuery, which lack an exact
+# median aggregate). Against statistics.median for any number of submissions, odd or even, with ties.
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.3, 0.7, 1.0]), min_size=1, max_size=8),
+                min_size=1, max_size=3))
+def test_correlation_summary_median_from_ranks(groups):
+    import statistics
+
+    with evalhouse.connect(":memory:") as wh:
+        rows = [("t", f"r{i}", "c", f"m{g}", "z", 10, rho, 0.5, 0.5, False, "cfg")
+                for g, rhos in enumerate(groups) for i, rho in enumerate(rhos)]
+        wh.con.executemany("INSERT INTO metric_correlations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        got = dict(wh.sql("SELECT metric_a, median_rho FROM correlation_summary WHERE scope = 'all'").fetchall())
+        n = dict(wh.sql("SELECT metric_a, submissions FROM correlation_summary WHERE scope = 'all'").fetchall())
+    assert got == pytest.approx({f"m{g}": statistics.median(rhos) for g, rhos in enumerate(groups)}, abs=1e-15)
+    assert n == {f"m{g}": len(rhos) for g, rhos in enumerate(groups)}

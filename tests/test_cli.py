@@ -156,3 +156,32 @@ def test_version_alone_prints_the_version():
 
     r = runner.invoke(app, ["--version"])
     assert r.exit_code == 0 and r.output.strip() == f"evalhouse {__version__}"
+
+
+def test_memory_limit_reaches_duckdb_and_a_bad_one_is_a_usage_error(tmp_path):
+    import evalhouse
+
+    db = str(tmp_path / "w.duckdb")
+    evalhouse.connect(db).close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = runner.invoke(app, ["--db", db, "--memory-limit", "300MB", "sql",
+                            "select current_setting('memory_limit') as m", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert "286.1 MiB" in r.output  # 300 MB = 286.1 MiB, as DuckDB prints it
+    r = runner.invoke(app, ["--db", db, "--memory-limit", "lots", "sql", "select 1"])
+    assert r.exit_code == 2
+    assert "--memory-limit 'lots'" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["--db", str(tmp_path / "new.duckdb"), "--memory-limit", "lots", "ingest", "treebank",
+                            str(SAMPLE)])
+    assert r.exit_code == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # the bad runs created nothing
+
+
+def test_memory_limit_from_the_environment(tmp_path, monkeypatch):
+    import evalhouse
+
+    monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", "1GiB")
+    with evalhouse.connect(tmp_path / "w.duckdb") as wh:
+        assert wh.con.execute("select current_setting('memory_limit')").fetchone()[0] == "1.0 GiB"
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GiB") as wh:
+        assert wh.con.execute("select current_setting('memory_limit')").fetchone()[0] == "2.0 GiB"

@@ -257,6 +257,35 @@ def test_invalid_utf8_across_blocks(tmp_path, monkeypatch, block):
     assert (err.line, "invalid UTF-8" in err.problem) == (3, True), str(err)
 
 
+# A line longer than 16 MiB (DuckDB's line splitter needs a bound) is refused on its own line; one
+# just under the bound is read whole, also when DuckDB's memory is capped (its buffer is twice the bound).
+def test_line_longer_than_the_bound(loaded, tmp_path):
+    huge = "# note = " + "a" * source_module.MAX_LINE_BYTES + "\n"
+    reject(loaded, tmp_path, GOOD + huge + GOOD.replace("good-1", "good-2"), 7, "line longer than 16 MiB")
+
+
+def test_line_just_under_the_bound_is_read_whole(tmp_path):
+    note = "a" * (source_module.MAX_LINE_BYTES - len("# note = ") - 1)
+    path = write(tmp_path, "long.conllu", "# sent_id = s1\n# note = " + note + "\n" + GOOD.split("\n", 1)[1])
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="200MB") as wh:
+        wh.ingest_treebank([str(path)], corpus="long")
+        [comments] = wh.sql("SELECT comments FROM sentences").fetchone()
+    assert [len(c) for c in comments if note in c] == [len("# note = " + note)], [c[:20] for c in comments]
+
+
+# The bound is checked where lines straddle read blocks, whatever the block size; the line number
+# is that of the long line.
+@pytest.mark.parametrize("block", [3, 5, 8])
+def test_long_line_across_blocks(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(source_module, "MAX_LINE_BYTES", 10)
+    data = b"12345\n1234567890\n" + b"x" * 11 + b"\n"
+    err = source_error(tmp_path, monkeypatch, data, block)
+    assert (err.line, err.problem) == (3, "line longer than 0 MiB"), str(err)
+    data = b"12345\n1234567890\n" + b"x" * 11  # the same without a final newline
+    err = source_error(tmp_path, monkeypatch, data, block)
+    assert err.line == 3, str(err)
+
+
 # A multibyte character cut off by the end of the file.
 def test_truncated_utf8_at_end(loaded, tmp_path):
     reject(loaded, tmp_path, GOOD.encode() + b"# \xe2\x82", 7, "invalid UTF-8")
