@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud")
     p.add_argument("--tokens", default="1000000,3000000", help="comma-separated sizes in syntactic words")
     p.add_argument("--no-spark", action="store_true", help="skip the Spark measurements")
+    p.add_argument("--spark-max-tokens", type=int, help="run Spark only for sizes up to this many words")
     p.add_argument("--run-every", type=int, default=5,
                    help="one generated run (random baseline) for every K-th corpus; 0 for none (default 5)")
     p.add_argument("--memory-limit", help="DuckDB memory_limit for the warehouse, e.g. 1GB (default: DuckDB's)")
@@ -222,13 +223,15 @@ def main(argv: list[str] | None = None) -> None:
         with tempfile.TemporaryDirectory(prefix="evalhouse-scale-") as tmp:
             r = _child("build", str(args.data), str(n), tmp, str(args.run_every),
                        *([args.memory_limit] if args.memory_limit else []))
-            if not args.no_spark:
+            if not args.no_spark and (args.spark_max_tokens is None or n <= args.spark_max_tokens):
                 try:
                     r.update(_child("spark", str(Path(tmp) / "dataset"), ",".join(r["view_s"])))
                 except RuntimeError as err:
                     print(f"spark skipped: {str(err)[-1500:]}", file=sys.stderr)
             results.append(r)
             print(f"{r['words']:,} words done", file=sys.stderr)
+            if args.json:  # after every size, so a failure later keeps what was measured
+                args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
     print(report(results))
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))

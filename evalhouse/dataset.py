@@ -44,6 +44,37 @@ def _description(wh, name: str, kind: str) -> str:
     return (row[0] if row else None) or ""
 
 
+# DuckDB's partitioned COPY keeps buffers for every partition it writes at once (about 2 MB each
+# for the widest relations), so 1,800 corpora in one COPY needed about 4 GB and failed under a 1 GB
+# memory_limit. Partitions are written this many at a time instead (DuckDB still names and escapes
+# the directories); a view is first materialised into a temporary table, which DuckDB can spill,
+# so that it is computed once.
+PARTITIONS_PER_COPY = 64
+
+
+def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> None:
+    from sqlglot import exp
+
+    column = exp.to_identifier(part, quoted=True).sql("duckdb")
+    if kind == "view":
+        wh.con.execute(f"CREATE OR REPLACE TEMP TABLE eh_export AS SELECT * FROM {source}")
+        source = "eh_export"
+    try:
+        values = [v for (v,) in wh.con.execute(
+            f"SELECT DISTINCT {column} FROM {source} ORDER BY ALL").fetchall()]
+        dest = exp.Literal.string(str(target)).sql("duckdb")
+        for k in range(0, len(values), PARTITIONS_PER_COPY):
+            batch = values[k:k + PARTITIONS_PER_COPY]
+            wh.con.execute(
+                f"COPY (SELECT * FROM {source} WHERE {column} IN (SELECT unnest($values)) "
+                f"OR ($with_null AND {column} IS NULL)) TO {dest} "
+                f"(FORMAT parquet, PARTITION_BY ({column}), OVERWRITE_OR_IGNORE)",
+                {"values": [v for v in batch if v is not None], "with_null": None in batch})
+    finally:
+        if kind == "view":
+            wh.con.execute("DROP TABLE IF EXISTS eh_export")
+
+
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
                    partition_by: str | None = None) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``.
@@ -80,14 +111,12 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
             part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
             target = tmp / name
             target.mkdir()
-            query = exp.select("*").from_(exp.Table(this=exp.to_identifier(name, quoted=True))).sql("duckdb")
+            source = exp.to_identifier(name, quoted=True).sql("duckdb")
             if part:
-                options = f"FORMAT parquet, PARTITION_BY ({exp.to_identifier(part, quoted=True).sql('duckdb')})"
-                dest = target
+                _copy_partitioned(wh, source, kind, part, target)
             else:
-                options = "FORMAT parquet"
-                dest = target / "data_0.parquet"
-            wh.con.execute(f"COPY ({query}) TO {exp.Literal.string(str(dest)).sql('duckdb')} ({options})")
+                wh.con.execute(f"COPY (SELECT * FROM {source}) TO "
+                               f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
             entries[name] = {
                 "kind": kind,
                 "description": _description(wh, name, kind),

@@ -186,3 +186,31 @@ def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
     assert (REPO / "docs" / "data-dictionary.md").read_text(encoding="utf-8") == current + "\n", \
         "regenerate: evalhouse --db :memory: views --markdown > docs/data-dictionary.md"
     assert "(docs/data-dictionary.md)" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("partition_by", ["corpus", "team"])
+def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch, partition_by):
+    """Partitions are written PARTITIONS_PER_COPY at a time (bounded memory); with one per COPY, every
+    relation still reads back with all its rows, the NULL team of gold parses included."""
+    from evalhouse.outputs import run_baseline
+    from tests.test_parses import ingest_parse_examples
+
+    with evalhouse.connect(db) as wh:
+        run_baseline(wh, "random", "sample", seed=1)
+        run_baseline(wh, "lr", "sample")
+        ingest_parse_examples(wh)
+    monkeypatch.setattr(ds, "PARTITIONS_PER_COPY", 1)
+    with evalhouse.connect(db, read_only=True) as wh:
+        manifest = ds.export_dataset(wh, tmp_path / "d", partition_by=partition_by)
+        con = duckdb.connect()
+        partitioned = [n for n, e in manifest["relations"].items() if e["partition_by"]]
+        assert "parse_runs" in partitioned or partition_by == "corpus"
+        for name in partitioned:
+            expected = wh.sql(f'SELECT CAST("{partition_by}" AS VARCHAR), count(*) FROM "{name}" GROUP BY ALL ORDER BY ALL').fetchall()
+            got = con.execute(f"SELECT CAST(\"{partition_by}\" AS VARCHAR), count(*) FROM read_parquet("
+                              f"'{tmp_path}/d/{name}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false) "
+                              "GROUP BY ALL ORDER BY ALL").fetchall()
+            assert got == expected, name
+        if partition_by == "team":  # the gold parses' NULL team is a partition of its own, read back as NULL
+            assert con.execute(f"SELECT count(*) FROM read_parquet('{tmp_path}/d/parse_runs/**/*.parquet', "
+                               "hive_partitioning = true) WHERE team IS NULL").fetchone()[0] == 1
