@@ -92,7 +92,9 @@ def test_every_transpiled_view_returns_duckdbs_rows_on_spark(real, spark):
 @pytest.mark.spark
 def test_spark_ddl_without_a_dataset_creates_every_table_and_view(spark):
     """export-sql --dialect spark without --dataset: the emitted CREATE TABLE statements (keys dropped,
-    as Spark's file-source tables take none) and every view run on Spark; the views read empty tables."""
+    as Spark's file-source tables take none) and every view run on Spark; the views read empty tables.
+    A new session: the dataset test's temporary views would otherwise shadow the tables made here."""
+    spark = spark.newSession()
     spark.sql("CREATE DATABASE IF NOT EXISTS evalhouse_ddl")
     spark.sql("USE evalhouse_ddl")
     try:
