@@ -756,6 +756,11 @@ class PartitionBy(str, Enum):
     team = "team"
 
 
+class DatasetFormat(str, Enum):
+    parquet = "parquet"
+    postgres = "postgres"
+
+
 class Dialect(str, Enum):
     duckdb = "duckdb"
     postgres = "postgres"
@@ -769,17 +774,20 @@ def export_dataset_command(
     out_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Dataset directory (replaced atomically if it is an evalhouse dataset).")],
     views: Annotated[Optional[list[str]], typer.Option("--views", help="Export only these views (repeatable; default all). Base tables are always exported.")] = None,
     partition_by: Annotated[Optional[PartitionBy], typer.Option("--partition-by", help="Hive-partition relations that have this column.")] = None,
+    format: Annotated[DatasetFormat, typer.Option("--format", help="parquet; or postgres: the base tables as CSV, with schema.sql and load.psql for psql.")] = DatasetFormat.parquet,
 ) -> None:
     """Write every base table and view as a Parquet dataset with a manifest (row counts, version, descriptions).
 
     Example: evalhouse export-dataset dataset/ --partition-by corpus
+    Example: evalhouse export-dataset pg/ --format postgres && cd pg && psql -v ON_ERROR_STOP=1 -1 -d mydb -f load.psql
     """
 
     def action():
         from evalhouse.dataset import export_dataset
 
         with _open(read_only=True) as wh:
-            manifest = export_dataset(wh, out_dir, views=views, partition_by=partition_by.value if partition_by else None)
+            manifest = export_dataset(wh, out_dir, views=views, partition_by=partition_by.value if partition_by else None,
+                                      format=format.value)
         rows = sum(e["rows"] for e in manifest["relations"].values())
         typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
 

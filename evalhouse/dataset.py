@@ -13,6 +13,15 @@ The whole dataset is written to a temporary sibling directory and renamed into p
 failure leaves the previous dataset (or nothing) behind, never half of a new one. Re-exporting the
 same warehouse gives the same manifest and the same rows. An existing ``DIR`` is only replaced when it
 is an evalhouse dataset (has a ``manifest.json``) or empty.
+
+``format="postgres"`` (``--format postgres``) writes what PostgreSQL, which has no Parquet reader,
+loads instead: ``DIR/<table>.csv`` for every base table in the CSV form of PostgreSQL's ``COPY``
+(lists as array literals), ``DIR/schema.sql`` (the tables and views from ``export-sql --dialect
+postgres``) and ``DIR/load.psql``, which creates them and copies the rows in:
+
+    $ cd DIR && psql -v ON_ERROR_STOP=1 --single-transaction -d mydb -f load.psql
+
+Views are not exported in that form: PostgreSQL computes them from the tables.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from pathlib import Path
 from typing import Sequence
 
 PARTITION_COLUMNS = ("corpus", "team")
+FORMATS = ("parquet", "postgres")
 MANIFEST = "manifest.json"
 
 
@@ -75,9 +85,68 @@ def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> No
             wh.con.execute("DROP TABLE IF EXISTS eh_export")
 
 
+def _ident(name: str) -> str:
+    from sqlglot import exp
+
+    return exp.to_identifier(name, quoted=True).sql("duckdb")
+
+
+def _count(wh, name: str) -> int:
+    return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
+
+
+def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, columns) -> dict:
+    """A relation's manifest entry."""
+    return {"kind": kind, "description": _description(wh, name, kind), "rows": rows, "path": path,
+            "partition_by": part, "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns]}
+
+
+def postgres_csv_query(wh, table: str) -> str:
+    """A DuckDB query that renders ``table`` for PostgreSQL's ``COPY ... (FORMAT csv)``: scalars as
+    DuckDB's CSV writer gives them (NULL unquoted and empty, an empty string quoted), and each list as
+    a PostgreSQL array literal: ``{"a","b \\"c\\""}``, every element double-quoted with ``\\`` and
+    ``"`` escaped, a NULL element as the bare word NULL."""
+    cols = []
+    for name, type_, _ in wh.columns(table):
+        col = _ident(name)
+        if type_.endswith("]"):
+            element = ("CASE WHEN x IS NULL THEN 'NULL' ELSE '\"' || replace(replace(CAST(x AS VARCHAR), "
+                       "'\\', '\\\\'), '\"', '\\\"') || '\"' END")
+            col = f"'{{' || array_to_string(list_transform({col}, x -> {element}), ',') || '}}' AS {col}"
+        cols.append(col)
+    return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
+
+
+def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
+    """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
+    from sqlglot import exp
+
+    from evalhouse import __version__
+    from evalhouse.transpile import render, transpile_all
+
+    (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
+    load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
+            "--   psql -v ON_ERROR_STOP=1 --single-transaction -d DBNAME -f load.psql",
+            "-- schema.sql creates the tables and views; each \\copy loads one table from its CSV file.",
+            "\\ir schema.sql"]
+    entries = {}
+    for name in tables:
+        columns = wh.columns(name)
+        rows = _count(wh, name)
+        dest = exp.Literal.string(str(tmp / f"{name}.csv")).sql("duckdb")
+        wh.con.execute(f"COPY ({postgres_csv_query(wh, name)}) TO {dest} (FORMAT csv, HEADER false)")
+        column_list = ", ".join(exp.to_identifier(c, quoted=True).sql("postgres") for c, _, _ in columns)
+        load.append(f"\\copy {exp.to_identifier(name, quoted=True).sql('postgres')} ({column_list}) "
+                    f"FROM '{name}.csv' WITH (FORMAT csv)")
+        entries[name] = _entry(wh, name, "table", rows, f"{name}.csv", None, columns)
+    (tmp / "load.psql").write_text("\n".join(load) + "\n", encoding="utf-8")
+    return entries
+
+
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
-                   partition_by: str | None = None) -> dict:
-    """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``.
+                   partition_by: str | None = None, format: str = "parquet") -> dict:
+    """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
+    with ``format="postgres"``, the base tables as CSV with the script that loads them into PostgreSQL.
 
     Returns the manifest (also written to ``out_dir/manifest.json``).
     """
@@ -86,8 +155,13 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
     from evalhouse import __version__
     from evalhouse.warehouse import WarehouseError
 
+    if format not in FORMATS:
+        raise ValueError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
     if partition_by is not None and partition_by not in PARTITION_COLUMNS:
         raise ValueError(f"cannot partition by '{partition_by}'; valid: {', '.join(PARTITION_COLUMNS)}")
+    if format == "postgres" and (partition_by or views):
+        raise ValueError("a postgres dataset holds the base tables only, unpartitioned (PostgreSQL computes "
+                         "the views): drop --views and --partition-by")
     relations = _relations(wh)
     view_names = [n for n, k in relations if k == "view"]
     if views:
@@ -104,30 +178,25 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         entries = {}
+        if format == "postgres":
+            entries = _write_postgres(wh, [n for n, k in relations if k == "table"], tmp)
+            relations = []
         for name, kind in relations:
             columns = wh.columns(name)
-            rows = wh.con.execute(
-                f"SELECT count(*) FROM {exp.to_identifier(name, quoted=True).sql('duckdb')}").fetchone()[0]
+            rows = _count(wh, name)
             part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
             target = tmp / name
             target.mkdir()
-            source = exp.to_identifier(name, quoted=True).sql("duckdb")
+            source = _ident(name)
             if part:
                 _copy_partitioned(wh, source, kind, part, target)
             else:
                 wh.con.execute(f"COPY (SELECT * FROM {source}) TO "
                                f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
-            entries[name] = {
-                "kind": kind,
-                "description": _description(wh, name, kind),
-                "rows": rows,
-                "path": name,
-                "partition_by": part,
-                "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns],
-            }
+            entries[name] = _entry(wh, name, kind, rows, name, part, columns)
         manifest = {
             "evalhouse_version": __version__,
-            "format": "parquet",
+            "format": format,
             "partitioning": "hive" if partition_by else None,
             "partition_by": partition_by,
             "relations": entries,
@@ -146,13 +215,17 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
     return manifest
 
 
-def read_manifest(dataset_dir: str | os.PathLike) -> dict:
+def read_manifest(dataset_dir: str | os.PathLike, format: str = "parquet") -> dict:
+    """The dataset's manifest; refused unless the dataset is in ``format``."""
+    from evalhouse.warehouse import WarehouseError
+
     path = Path(dataset_dir) / MANIFEST
     if not path.exists():
-        from evalhouse.warehouse import WarehouseError
-
         raise WarehouseError(f"{dataset_dir}: not an evalhouse dataset (no {MANIFEST})")
-    return json.loads(path.read_text(encoding="utf-8"))
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("format") != format:
+        raise WarehouseError(f"{dataset_dir}: a {manifest.get('format')} dataset, not a {format} one")
+    return manifest
 
 
 def parquet_glob(dataset_dir: str | os.PathLike, name: str) -> str:

@@ -90,6 +90,21 @@ def test_ingest_sql_export_round_trip(tmp_path):
     assert duckdb.sql(f"select count(*) from '{pq}'").fetchone()[0] == 42
 
 
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_sql_prints_timestamps_with_time_zone(tmp_path, fmt):
+    """corpora.ingested_at is TIMESTAMP WITH TIME ZONE: DuckDB hands it to Python through pytz, which
+    pandas 3 no longer installs, so `select * from corpora` failed until pytz became a dependency."""
+    import datetime as dt
+
+    db = str(tmp_path / "w.duckdb")
+    runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s", "-q"])
+    r = runner.invoke(app, ["--db", db, "sql", "select ingested_at from corpora", "--format", fmt])
+    assert r.exit_code == 0, r.output
+    stamp = re.search(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?\+00(:00)?", r.output).group(0)
+    when = dt.datetime.fromisoformat(stamp if stamp.endswith(":00") else stamp + ":00")
+    assert abs(dt.datetime.now(dt.timezone.utc) - when) < dt.timedelta(hours=1)
+
+
 def test_export_filter_is_data_not_sql(tmp_path):
     db = str(tmp_path / "w.duckdb")
     runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s", "-q"])

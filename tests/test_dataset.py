@@ -214,3 +214,44 @@ def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch,
         if partition_by == "team":  # the gold parses' NULL team is a partition of its own, read back as NULL
             assert con.execute(f"SELECT count(*) FROM read_parquet('{tmp_path}/d/parse_runs/**/*.parquet', "
                                "hive_partitioning = true) WHERE team IS NULL").fetchone()[0] == 1
+
+
+def test_postgres_dataset_has_a_csv_per_table_and_a_load_script(db, tmp_path):
+    """--format postgres: every base table as CSV (one record per row), schema.sql and load.psql copying
+    each table's columns in order; the engine test (tests/test_engines.py) loads it with psql."""
+    import csv
+
+    r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres"])
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((tmp_path / "pg" / "manifest.json").read_text())
+    assert manifest["format"] == "postgres"
+    load = (tmp_path / "pg" / "load.psql").read_text().splitlines()
+    assert "\\ir schema.sql" in load
+    with evalhouse.connect(db, read_only=True) as wh:
+        tables = [n for n, k in ds._relations(wh) if k == "table"]
+        assert sorted(manifest["relations"]) == sorted(tables)  # no views: PostgreSQL computes them
+        for name in tables:
+            with open(tmp_path / "pg" / f"{name}.csv", newline="", encoding="utf-8") as f:
+                records = list(csv.reader(f))
+            assert len(records) == manifest["relations"][name]["rows"] == wh.sql(
+                f'SELECT count(*) FROM "{name}"').fetchone()[0], name
+            columns = ", ".join(f'"{c}"' for c, _, _ in wh.columns(name))
+            assert f"\\copy \"{name}\" ({columns}) FROM '{name}.csv' WITH (FORMAT csv)" in load
+    schema = (tmp_path / "pg" / "schema.sql").read_text()
+    assert len(sqlglot.parse(schema, read="postgres")) > len(tables)
+    # the nodes CSV holds the hostile corpus name as data
+    assert HOSTILE in (tmp_path / "pg" / "nodes.csv").read_text(encoding="utf-8")
+
+
+def test_postgres_dataset_refuses_views_and_partitions_and_is_not_read_as_parquet(db, tmp_path):
+    for extra in (["--views", "corpus_complexity"], ["--partition-by", "corpus"]):
+        r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres", *extra])
+        assert r.exit_code == 2 and "base tables only" in r.output
+        assert not (tmp_path / "pg").exists()
+    r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres"])
+    assert r.exit_code == 0
+    r = runner.invoke(app, ["export-sql", "--dialect", "spark", "--out", str(tmp_path / "x.sql"),
+                            "--dataset", str(tmp_path / "pg")])
+    assert r.exit_code == 3 and "a postgres dataset, not a parquet one" in r.output
+    with pytest.raises(WarehouseError, match="not a parquet one"):
+        ds.attach_dataset(duckdb.connect(), tmp_path / "pg")
