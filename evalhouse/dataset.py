@@ -143,6 +143,26 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
     return entries
 
 
+def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path) -> dict:
+    """One directory of Parquet files per relation; returns the manifest entries."""
+    from sqlglot import exp
+
+    entries = {}
+    for name, kind in relations:
+        columns = wh.columns(name)
+        rows = _count(wh, name)
+        part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
+        target = tmp / name
+        target.mkdir()
+        if part:
+            _copy_partitioned(wh, _ident(name), kind, part, target)
+        else:
+            wh.con.execute(f"COPY (SELECT * FROM {_ident(name)}) TO "
+                           f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
+        entries[name] = _entry(wh, name, kind, rows, name, part, columns)
+    return entries
+
+
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
                    partition_by: str | None = None, format: str = "parquet") -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
@@ -150,8 +170,6 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
 
     Returns the manifest (also written to ``out_dir/manifest.json``).
     """
-    from sqlglot import exp
-
     from evalhouse import __version__
     from evalhouse.warehouse import WarehouseError
 
@@ -177,23 +195,10 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        entries = {}
         if format == "postgres":
             entries = _write_postgres(wh, [n for n, k in relations if k == "table"], tmp)
-            relations = []
-        for name, kind in relations:
-            columns = wh.columns(name)
-            rows = _count(wh, name)
-            part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
-            target = tmp / name
-            target.mkdir()
-            source = _ident(name)
-            if part:
-                _copy_partitioned(wh, source, kind, part, target)
-            else:
-                wh.con.execute(f"COPY (SELECT * FROM {source}) TO "
-                               f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
-            entries[name] = _entry(wh, name, kind, rows, name, part, columns)
+        else:
+            entries = _write_parquet(wh, relations, partition_by, tmp)
         manifest = {
             "evalhouse_version": __version__,
             "format": format,
