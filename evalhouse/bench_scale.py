@@ -159,39 +159,44 @@ def machine() -> str:
 
 
 def report(results: list[dict]) -> str:
-    import duckdb
+    """The Markdown tables of docs/engines-and-bi.md#scale, from the measurements (or their JSON)."""
+    def setting(key: str, absent: str = "-") -> str:
+        return ", ".join(sorted({str(r[key]) for r in results if key in r})) or absent
 
-    lines = [f"Machine: {machine()}; DuckDB {duckdb.__version__}", ""]
-    lines.append("| words | corpora | ingest s | words/s | generated runs (words) | runs s | DuckDB memory_limit "
-                 "| peak RSS MB after ingest / views / export | db MB | export s | dataset MB | all views DuckDB s "
-                 "| all views Spark s |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    lines = [f"Configuration: DuckDB memory_limit {setting('duckdb_memory_limit')}; a generated run for every "
+             f"{setting('run_every')}th corpus; Spark driver memory {setting('spark_driver_memory', 'none (Spark not run)')}.", "",
+             "| words | corpora | ingest s | words/s | generated runs (words) | runs s "
+             "| peak RSS MB after ingest / views / export | db MB | export s | dataset MB | all views DuckDB s "
+             "| all views Spark s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        spark = sum(r["spark_view_s"].values()) if r.get("spark_view_s") else float("nan")
-        lines.append(f"| {r['words']:,} | {r['corpora']} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
+        spark = f"{sum(r['spark_view_s'].values()):,.1f}" if r.get("spark_view_s") else "-"
+        lines.append(f"| {r['words']:,} | {r['corpora']:,} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
                      f"{r.get('generated_runs', 0)} ({r.get('generated_run_words', 0):,}) | {r.get('generated_runs_s', 0):.1f} | "
-                     f"{r.get('duckdb_memory_limit', '?')} | {r.get('peak_rss_after_ingest_mb', float('nan')):,.0f} / "
-                     f"{r.get('peak_rss_after_views_mb', float('nan')):,.0f} / {r['peak_rss_mb']:,.0f} | {r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | "
-                     f"{r['dataset_bytes'] / 2**20:,.0f} | {sum(r['view_s'].values()):.2f} | {spark:.2f} |")
-    lines += ["", "Per view (seconds; DuckDB / Spark):", ""]
-    views = sorted(results[0]["view_s"])
-    lines.append("| view | " + " | ".join(f"{r['words'] / 1e6:.1f}M" for r in results) + " |")
-    lines.append("|---|" + "---|" * len(results))
-    for v in views:
+                     f"{r.get('peak_rss_after_ingest_mb', float('nan')):,.0f} / "
+                     f"{r.get('peak_rss_after_views_mb', float('nan')):,.0f} / {r['peak_rss_mb']:,.0f} | "
+                     f"{r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | {r['dataset_bytes'] / 2**20:,.0f} | "
+                     f"{sum(r['view_s'].values()):.2f} | {spark} |")
+    largest = results[-1]
+    lines += ["", "Per view (seconds; DuckDB / Spark):", "",
+              f"| view | rows at {largest['words'] / 1e6:.3g}M | "
+              + " | ".join(f"{r['words'] / 1e6:.1f}M" for r in results) + " |",
+              "|---|---|" + "---|" * len(results)]
+    for v in sorted(results[0]["view_s"]):
         cells = []
         for r in results:
             s = r.get("spark_view_s", {}).get(v)
-            cells.append(f"{r['view_s'].get(v, float('nan')):.2f} / {s:.2f}" if s is not None
-                         else f"{r['view_s'].get(v, float('nan')):.2f} / -")
-        lines.append(f"| `{v}` | " + " | ".join(cells) + " |")
-    if len(results) > 1:
-        lines += ["", "Growth (seconds per million words; constant = linear):", ""]
-        for r in results:
-            m = r["words"] / 1e6
-            spark = sum(r["spark_view_s"].values()) / m if r.get("spark_view_s") else float("nan")
-            lines.append(f"- {r['words']:,} words: ingest {r['ingest_s'] / m:.1f}, generated runs "
-                         f"{r.get('generated_runs_s', 0) / m:.1f}, DuckDB views "
-                         f"{sum(r['view_s'].values()) / m:.2f}, Spark views {spark:.2f}, export {r['export_s'] / m:.2f}")
+            cells.append(f"{r['view_s'].get(v, float('nan')):.2f} / " + (f"{s:.2f}" if s is not None else "-"))
+        lines.append(f"| `{v}` | {largest['view_rows'].get(v, 0):,} | " + " | ".join(cells) + " |")
+    lines += ["", "Growth (seconds per million words, so a constant means linear growth; peak RSS is the absolute peak):",
+              "", "| words | ingest | generated runs | export | DuckDB views | Spark views | peak RSS MB |",
+              "|---|---|---|---|---|---|---|"]
+    for r in results:
+        m = r["words"] / 1e6
+        spark = f"{sum(r['spark_view_s'].values()) / m:.1f}" if r.get("spark_view_s") else "-"
+        lines.append(f"| {r['words']:,} | {r['ingest_s'] / m:.1f} | {r.get('generated_runs_s', 0) / m:.1f} | "
+                     f"{r['export_s'] / m:.1f} | {sum(r['view_s'].values()) / m:.2f} | {spark} | "
+                     f"{r['peak_rss_mb']:,.0f} |")
     return "\n".join(lines)
 
 
@@ -232,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{r['words']:,} words done", file=sys.stderr)
             if args.json:  # after every size, so a failure later keeps what was measured
                 args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
+    import duckdb
+
+    print(f"Machine: {machine()}; DuckDB {duckdb.__version__}\n")
     print(report(results))
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
