@@ -9,6 +9,8 @@ ingest, so plain DuckDB clients read every view without these functions.
 
 from __future__ import annotations
 
+import duckdb
+
 from evalhouse.analysis import bleu, trees
 
 # name -> (python function, parameter types, return type), types as DuckDB type strings
@@ -27,8 +29,6 @@ ARROW_FUNCTIONS = {
 
 def register_udfs(con) -> None:
     """Register every evalhouse SQL function on a DuckDB connection (idempotent)."""
-    import duckdb
-
     for kind, functions in (("native", FUNCTIONS), ("arrow", ARROW_FUNCTIONS)):
         for name, (fn, params, ret) in functions.items():
             try:

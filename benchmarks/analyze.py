@@ -1,6 +1,6 @@
 """Benchmark of ``evalhouse analyze`` on real data.
 
-    $ python -m evalhouse.bench_analysis [--data ../shared/data] [--submissions 50] [--resamples 1000]
+    $ python -m benchmarks.analyze [--data ../shared/data] [--submissions 50] [--resamples 1000]
 
 Set-up (not timed): UD v2.3 en_ewt test and the 5 real ADAPT runs are ingested into an in-memory
 warehouse; the runs are then copied inside the warehouse (rows of output_sentences, output_tokens,
@@ -23,6 +23,12 @@ import platform
 import time
 from pathlib import Path
 
+import numpy as np
+
+import evalhouse
+from evalhouse.analysis import stats
+from evalhouse.statistics.analyze import AnalysisConfig, CorpusData, analyze
+
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -32,11 +38,6 @@ def main(argv=None) -> None:
     parser.add_argument("--full", action="store_true", help="also time analyze with all pairs resampled")
     args = parser.parse_args(argv)
 
-    import numpy as np
-
-    import evalhouse
-    from evalhouse.analysis import stats
-    from evalhouse.analyze import AnalysisConfig, CorpusData, analyze
 
     data = Path(args.data)
     runs = sorted((data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))

@@ -1,6 +1,6 @@
 """Benchmark of system-output scoring on real data, with straightforward baselines in the same run.
 
-    $ python -m evalhouse.bench_outputs [--data ../shared/data] [--runs 50] [--pairs 100000]
+    $ python -m benchmarks.outputs [--data ../shared/data] [--runs 50] [--pairs 100000]
 
 1. ``sentence_bleu``: 100k (hypothesis, reference) lemma-token pairs built from the real ADAPT runs
    against UD v2.3 en_ewt test. Baseline: NLTK's ``sentence_bleu`` with ``method2``, one call per pair.
@@ -30,10 +30,20 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
+import duckdb
+import numpy as np
+from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+import evalhouse
+from evalhouse.analysis import accuracy, alignment
+from evalhouse.analysis.bleu import sentence_bleu_many
+from evalhouse.analysis.udfs import register_udfs
+from evalhouse.loaders.outputs import read_output_file
+from evalhouse.ingest.outputs import load_reference
+from evalhouse.version import __version__
+
 
 def _lemma_pairs(data: Path, n: int):
-    import evalhouse
-
     ref_file = data / "ud-v2.3" / "en_ewt-ud-test.conllu"
     runs = sorted((data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
     with evalhouse.connect(":memory:") as wh:
@@ -50,13 +60,6 @@ def _lemma_pairs(data: Path, n: int):
 
 
 def bench_bleu(data: Path, n: int) -> None:
-    import duckdb
-    import numpy as np
-    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
-
-    from evalhouse.analysis.bleu import sentence_bleu_many
-    from evalhouse.analysis.udfs import register_udfs
-
     pairs = _lemma_pairs(data, n)
     hyps = [p[0] for p in pairs]
     refs = [p[1] for p in pairs]
@@ -89,9 +92,7 @@ def bench_bleu(data: Path, n: int) -> None:
 
 def _perturbed_runs(data: Path, out: Path, runs: int) -> int:
     """Write the real runs and generated perturbations as out/<team>/<run>/en_out.txt."""
-    import numpy as np
 
-    import evalhouse
 
     real = sorted((data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
     for f in real[:runs]:
@@ -138,11 +139,7 @@ def _perturbed_runs(data: Path, out: Path, runs: int) -> int:
 
 def naive_scores(wh, files: list[Path], corpus: str) -> int:
     """The straightforward implementation: per sentence, Python loops and NLTK BLEU."""
-    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
-    from evalhouse.analysis import accuracy, alignment
-    from evalhouse.loaders.outputs import read_output_file
-    from evalhouse.outputs import load_reference
 
     ref = load_reference(wh.con, corpus)
     edges = wh.sql("SELECT position, lower(head_lemma), lower(dependent_lemma), distance FROM edges "
@@ -185,8 +182,6 @@ def naive_scores(wh, files: list[Path], corpus: str) -> int:
 
 
 def bench_campaign(data: Path, runs: int) -> None:
-    import evalhouse
-
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         campaign = tmp / "campaign"
@@ -229,9 +224,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not (args.data / "ud-v2.3" / "en_ewt-ud-test.conllu").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
-    import duckdb
 
-    from evalhouse import __version__
 
     print(f"# evalhouse {__version__} system-output benchmark")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}")

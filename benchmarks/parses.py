@@ -1,6 +1,6 @@
 """Benchmark of parse evaluation: the 3,914-tree Penn Treebank sample against a perturbed copy.
 
-    $ python -m evalhouse.parse_bench [--zip ../shared/data/constituency/ptb-sample/treebank.zip] [--seed 1]
+    $ python -m benchmarks.parses [--zip ../shared/data/constituency/ptb-sample/treebank.zip] [--seed 1]
 
 Measures, on this machine, in a fresh on-disk warehouse:
 
@@ -17,6 +17,7 @@ fixed seed; nothing is written into the project.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import platform
 import random
@@ -26,7 +27,12 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from evalhouse.loaders.brackets import Tree, render
+import duckdb
+
+import evalhouse
+from evalhouse.ingest.parses import ingest_parses
+from evalhouse.loaders.brackets import Tree, read_trees, render
+from evalhouse.version import __version__
 
 
 def ptb_sample_text(zip_path: Path) -> str:
@@ -62,19 +68,11 @@ def perturb(tree: Tree, rng: random.Random, rate: float = 0.3) -> Tree:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import duckdb
-
-    import evalhouse
-    from evalhouse import __version__
-    from evalhouse.loaders.brackets import read_trees
-    from evalhouse.parses import ingest_parses
-
     here = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--zip", type=Path, default=here.parent / "shared" / "data" / "constituency" / "ptb-sample" / "treebank.zip")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    import io
 
     with tempfile.TemporaryDirectory() as tmp:
         gold = Path(tmp) / "gold.mrg"

@@ -1,6 +1,6 @@
 """Scale benchmark: how ingest, the views, and the same views on Spark grow with warehouse size.
 
-    $ python -m evalhouse.bench_scale --tokens 1000000,3000000 [--data ../shared/data/ud] [--no-spark]
+    $ python -m benchmarks.scale --tokens 1000000,3000000 [--data ../shared/data/ud] [--no-spark]
           [--memory-limit 1GB]
 
 For each size N it builds a fresh on-disk warehouse from the UD files in ``--data``, each file
@@ -38,6 +38,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import duckdb
+
+import evalhouse
+from evalhouse.export.dataset import export_dataset
+from evalhouse.export.transpile import session_settings, transpile_all
+from evalhouse.ingest.baselines import run_baseline
+
 
 SPARK_DRIVER_MEMORY = "4g"
 
@@ -53,10 +60,6 @@ def _rss_mb() -> float:
 def build_and_measure(data: Path, tokens: int, workdir: Path, memory_limit: str | None = None,
                       run_every: int = 5) -> dict:
     """Child-process body: ingest, generated runs, views, export. Returns the measurements."""
-    import evalhouse
-    from evalhouse.dataset import export_dataset
-    from evalhouse.outputs import run_baseline
-
     files = _ud_files(data)
     db = workdir / "scale.duckdb"
     words = 0
@@ -116,9 +119,8 @@ def build_and_measure(data: Path, tokens: int, workdir: Path, memory_limit: str 
 
 def spark_measure(dataset: Path, views: list[str]) -> dict:
     """Child-process body: the transpiled views on Spark local mode over the dataset."""
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # optional: --no-spark runs without pyspark installed
 
-    from evalhouse.transpile import session_settings, transpile_all
 
     spark = (SparkSession.builder.master("local[*]").appName("evalhouse-bench")
              .config("spark.ui.enabled", "false").config("spark.driver.memory", SPARK_DRIVER_MEMORY).getOrCreate())
@@ -140,7 +142,7 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
 
 
 def _child(mode: str, *args: str) -> dict:
-    r = subprocess.run([sys.executable, "-m", "evalhouse.bench_scale", "--child", mode, *args],
+    r = subprocess.run([sys.executable, "-m", "benchmarks.scale", "--child", mode, *args],
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{mode} child failed:\n{r.stderr[-3000:]}")
@@ -237,7 +239,6 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{r['words']:,} words done", file=sys.stderr)
             if args.json:  # after every size, so a failure later keeps what was measured
                 args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
-    import duckdb
 
     print(f"Machine: {machine()}; DuckDB {duckdb.__version__}\n")
     print(report(results))

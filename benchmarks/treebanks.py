@@ -1,7 +1,6 @@
 """Ingest and view benchmark on real treebanks, with the conllu-library baseline in the same run.
 
-    $ python -m evalhouse.bench [--data ../shared/data/ud] [--copies 6]
-    $ python -m evalhouse.bench pronouns [--data ../shared/data/mt/discomt-en-fr]   (see bench_pronouns)
+    $ python -m benchmarks.treebanks [--data ../shared/data/ud] [--copies 6]
 
 Measures, on this machine:
 
@@ -30,6 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import conllu
+import duckdb
+
+import evalhouse
+from evalhouse.version import __version__
+
 _SENT_ID = re.compile(r"^# sent_id = (.*)$")
 
 
@@ -54,8 +59,6 @@ def build_concatenation(files: list[Path], copies: int, out: Path) -> int:
 
 
 def time_conllu(path: Path) -> tuple[float, int]:
-    import conllu
-
     start = time.perf_counter()
     n = 0
     with open(path, encoding="utf-8") as handle:
@@ -82,8 +85,6 @@ def time_ingest(db: Path, files: list[Path], corpus: str | None) -> tuple[float,
 
 
 def time_views(db: Path, corpus: str) -> dict[str, float]:
-    import evalhouse
-
     out = {}
     with evalhouse.connect(db, read_only=True) as wh:
         for name, query in [
@@ -97,58 +98,7 @@ def time_views(db: Path, corpus: str) -> dict[str, float]:
     return out
 
 
-_PRONOUN_CHILD = """
-import sys, time, resource, evalhouse
-from evalhouse import translations as tr
-d = sys.argv[2].rstrip("/") + "/"
-start = time.perf_counter()
-with evalhouse.connect(sys.argv[1]) as wh:
-    tr.ingest_translations(wh, "discomt", source=d + "mt-output.en", reference=d + "pronoun-test.tok.fr",
-                           source_reference_alignment=d + "pronoun-test.tok.en-fr.alig", documents=d + "doc-boundaries",
-                           pronouns="en-fr", team="mt", run="1", output=d + "mt-output.fr",
-                           source_output_alignment=d + "mt-output.en-fr.alig", skip_bad_alignment_lines=True)
-    ingest = time.perf_counter() - start
-    apt = wh.sql("SELECT config, apt, apt_a, apt_b FROM apt_scores ORDER BY config").fetchall()
-    prf = wh.sql("SELECT config, precision, recall, f, restricted_recall FROM autoprf_scores ORDER BY config").fetchall()
-    total = time.perf_counter() - start
-print(ingest, total, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-for row in apt + prf:
-    print(*row)
-"""
-
-
-def bench_pronouns(argv: list[str]) -> None:
-    """Ingest of the DiscoMT en-fr corpus (4,954 segments, reference + MT output + alignments, two
-    configurations computed) plus the APT and AutoPRF views, in a fresh child process, on-disk warehouse."""
-    parser = argparse.ArgumentParser(description=bench_pronouns.__doc__.splitlines()[0])
-    here = Path(__file__).resolve().parent.parent
-    parser.add_argument("--data", type=Path, default=here.parent / "shared" / "data" / "mt" / "discomt-en-fr")
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
-    if not (args.data / "mt-output.en").exists():
-        sys.exit(f"no DiscoMT data under {args.data}")
-    import duckdb
-
-    from evalhouse import __version__
-
-    print(f"# evalhouse {__version__} pronoun benchmark (target: under 5 s)")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}")
-    for i in range(args.repeat):
-        with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([sys.executable, "-c", _PRONOUN_CHILD, str(Path(tmp) / "p.duckdb"), str(args.data)],
-                               capture_output=True, text=True, check=True)
-        lines = r.stdout.strip().splitlines()
-        ingest, total, rss = lines[0].split()
-        print(f"run {i + 1}: ingest + pronoun analyses {float(ingest):.2f} s; with APT and AutoPRF views "
-              f"{float(total):.2f} s; peak RSS {int(rss) / 1024:,.0f} MiB")
-    for line in lines[1:]:
-        print("  " + line)
-
-
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["pronouns"]:
-        return bench_pronouns(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = Path(__file__).resolve().parent.parent
     parser.add_argument("--data", type=Path, default=here.parent / "shared" / "data" / "ud")
@@ -157,9 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     files = sorted(args.data.rglob("*.conllu"))
     if not files:
         sys.exit(f"no *.conllu under {args.data}")
-    import duckdb
 
-    from evalhouse import __version__
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

@@ -1,4 +1,5 @@
-"""``evalhouse demo``: the bundled sample treebank in a fresh warehouse, and a short report.
+"""``evalhouse demo``: the bundled sample treebank in a fresh warehouse, two baselines scored against it,
+``analyze`` over them, and a short report of the main views (the whole data flow on 42 sentences).
 
     $ evalhouse demo --out /tmp/evalhouse-demo
 
@@ -17,6 +18,11 @@ import os
 from importlib import resources
 from pathlib import Path
 
+from evalhouse.ingest.baselines import run_baseline
+from evalhouse.reports.text import render_table
+from evalhouse.statistics.analyze import analyze
+from evalhouse.warehouse import connect
+
 SAMPLE_CORPUS = "sample"
 
 
@@ -27,8 +33,6 @@ def sample_path() -> Path:
 
 def build_sample_warehouse(db: str | os.PathLike) -> None:
     """Create ``db`` from scratch holding the sample as corpus ``sample``."""
-    from evalhouse.warehouse import connect
-
     db = Path(db)
     for stale in (db, db.with_name(db.name + ".wal")):
         if stale.exists():
@@ -41,9 +45,6 @@ def build_sample_warehouse(db: str | os.PathLike) -> None:
 def add_sample_baselines(wh) -> None:
     """The two baseline runs of the demo and the example warehouse (lr trained on the sample itself),
     then ``evalhouse analyze`` with its defaults over them."""
-    from evalhouse.analyze import analyze
-    from evalhouse.outputs import run_baseline
-
     run_baseline(wh, "lr", SAMPLE_CORPUS)
     run_baseline(wh, "random", SAMPLE_CORPUS, seed=1)
     analyze(wh)
@@ -51,9 +52,6 @@ def add_sample_baselines(wh) -> None:
 
 def run_demo(out: str | os.PathLike) -> str:
     """Build the demo warehouse in ``out`` and return the report text."""
-    from evalhouse.cli import _render_table
-    from evalhouse.warehouse import connect
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "warehouse.duckdb"
@@ -62,7 +60,7 @@ def run_demo(out: str | os.PathLike) -> str:
     with connect(db, read_only=True) as wh:
         def table(query: str) -> str:
             rel = wh.sql(query)
-            return _render_table(list(rel.columns), rel.fetchall())
+            return render_table(list(rel.columns), rel.fetchall())
 
         corpus = wh.sql("SELECT sentences, words, multiword_tokens, empty_nodes, edges FROM corpora").fetchone()
         lines += [f"evalhouse demo: bundled sample treebank -> {db}",

@@ -10,65 +10,71 @@ Python API (the CLI is a thin layer over these calls)::
         wh.export_view("sentence_complexity", "out.parquet", corpus=["en_ewt-test"])
         wh.export_conllu("en_ewt-test", "roundtrip.conllu")
 
-Opening read-write applies ``schema/*.sql`` (CREATE TABLE IF NOT EXISTS) and ``sql/*.sql`` (CREATE
-OR REPLACE VIEW, in dependency order found with sqlglot); opening read-only changes nothing.
+This module holds the plumbing every ingest path shares, and nothing else:
+
+* the connection (``--memory-limit``, the lock message, the SQL functions of
+  :mod:`evalhouse.analysis.udfs`);
+* the schema: ``schema/<kind>/<table>.sql`` and ``sql/<family>/<view>.sql``, applied when a
+  warehouse is opened read-write (CREATE TABLE IF NOT EXISTS; CREATE OR REPLACE VIEW in dependency
+  order, found with sqlglot); opening read-only changes nothing;
+* :meth:`Warehouse.transaction` (an ingest is one transaction), :meth:`Warehouse.insert` (rows into a
+  base table, columns by name) and :data:`STORED` with :meth:`Warehouse.make_room` (what a user stores, the tables that
+  hold it, and its refusal or replacement).
+
+The ``ingest_*`` and ``export_*`` methods hand over to :mod:`evalhouse.ingest` and
+:mod:`evalhouse.export`, where the work is done.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
-from evalhouse import __version__
-from evalhouse.loaders.errors import InputError
+import duckdb
+
+from evalhouse.analysis.udfs import register_udfs
+from evalhouse.errors import InputError, OptionError, WarehouseError
+from evalhouse.export import conllu, relation
+from evalhouse.ingest import judgements, outputs, treebanks
+from evalhouse.ingest.treebanks import CorpusSummary
 
 DEFAULT_DB = "warehouse.duckdb"
-EXPORT_FORMATS = ("parquet", "csv", "json")
 
 
-class WarehouseError(Exception):
-    """A problem with the warehouse itself (locked, unknown corpus or view, existing corpus)."""
-
-
-@dataclass(frozen=True)
-class CorpusSummary:
-    corpus: str
-    files: tuple[str, ...]
-    sentences: int
-    words: int
-    edges: int
-    normalisations: tuple[str, ...]
-
+# --- the schema ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SqlFile:
     name: str
     text: str
     kind: str  # "table" or "view"
+    folder: str = ""  # schema/<kind>/ or sql/<family>/
 
 
 def _read_sql_package(package: str, kind: str) -> list[SqlFile]:
+    """Every ``*.sql`` file one folder below ``package``, sorted by name."""
     files = []
-    for entry in sorted(resources.files(package).iterdir(), key=lambda p: p.name):
-        if entry.name.endswith(".sql"):
-            files.append(SqlFile(entry.name[:-4], entry.read_text(encoding="utf-8"), kind))
-    return files
+    for folder in resources.files(package).iterdir():
+        if folder.is_dir() and not folder.name.startswith(("_", ".")):
+            files += [SqlFile(f.name[:-4], f.read_text(encoding="utf-8"), kind, folder.name)
+                      for f in folder.iterdir() if f.name.endswith(".sql")]
+    return sorted(files, key=lambda f: f.name)
 
 
 @lru_cache(maxsize=1)
 def schema_files() -> tuple[SqlFile, ...]:
-    """DDL of the base tables (``schema/``), one file per table."""
+    """DDL of the base tables (``schema/<kind>/``), one file per table, by name."""
     return tuple(_read_sql_package("evalhouse.schema", "table"))
 
 
 @lru_cache(maxsize=1)
 def view_files() -> tuple[SqlFile, ...]:
-    """View definitions (``sql/``) in dependency order: a view comes after the views it reads."""
+    """View definitions (``sql/<family>/``) in dependency order: a view comes after the views it reads."""
+    # sqlglot (~0.1 s to import) only when views are created or listed: `evalhouse sql` does not pay for it
     import sqlglot
     from sqlglot import exp
 
@@ -77,9 +83,8 @@ def view_files() -> tuple[SqlFile, ...]:
     for name, f in files.items():
         refs: set[str] = set()
         for statement in sqlglot.parse(f.text, read="duckdb"):
-            if statement is None:
-                continue
-            refs |= {t.name for t in statement.find_all(exp.Table)}
+            if statement is not None:
+                refs |= {t.name for t in statement.find_all(exp.Table)}
         depends[name] = (refs & files.keys()) - {name}
     ordered: list[str] = []
     seen: set[str] = set()
@@ -99,6 +104,68 @@ def view_files() -> tuple[SqlFile, ...]:
     return tuple(files[n] for n in ordered)
 
 
+# --- what users store ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Stored:
+    """A kind of thing stored in the warehouse: the key columns that name one, and the tables that hold
+    its rows, owner (the table that says it exists) last. A table may be given as ``(table, condition)``
+    when only some of its rows belong to this kind (``alignments`` holds several kinds of links)."""
+
+    key: tuple[str, ...]
+    tables: tuple[str | tuple[str, str], ...]
+
+    @property
+    def owner(self) -> str:
+        last = self.tables[-1]
+        return last if isinstance(last, str) else last[0]
+
+
+# Deleting one of these removes its rows from every table listed, in this order; nothing else deletes.
+STORED: dict[str, Stored] = {
+    "corpus": Stored(("corpus",), ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes",
+                                   "multiword_tokens", "nodes", "sentences", "corpora")),
+    "submission": Stored(("team", "run", "corpus"), (
+        "output_sentences", "output_tokens", "sentence_statistics", "judgements",
+        ("alignments", "pair = 'output-reference'"), "submissions")),
+    # gold parses are the run whose team and run are NULL
+    "parse run": Stored(("corpus", "team", "run"), ("la_word_scores", "geig_counts", "constituents", "parse_leaves",
+                                                    "parse_sentences", "parse_runs")),
+    "dependency run": Stored(("corpus", "team", "run"), ("dependency_word_scores", "dependency_runs")),
+    "translation corpus": Stored(("corpus",), (
+        "pronoun_judgements", "pronoun_analyses", "pronoun_configs", "translation_outputs", "translation_systems",
+        ("alignments", "pair IN ('source-reference', 'source-output')"), "segments", "translation_corpora")),
+    "translation system": Stored(("corpus", "team", "run"), (
+        "pronoun_analyses", "translation_outputs", ("alignments", "pair = 'source-output'"), "translation_systems")),
+    "pronoun configuration": Stored(("corpus", "config"), ("pronoun_analyses", "pronoun_configs")),
+    "pronoun analyses": Stored(("corpus", "config", "team", "run"), ("pronoun_analyses",)),
+    "pronoun judgements": Stored(("corpus",), ("pronoun_judgements",)),
+    "pronoun set": Stored(("pronoun_set",), ("pronoun_lists",)),
+    # results of `evalhouse analyze`: per submission, per corpus, per pair of submissions
+    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "projectivity_tests",
+                                                   "entropy_dea_correlation", "suspicious_subtrees",
+                                                   "dea_relation_intervals")),
+    "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores")),
+    "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",)),
+}
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _arrow(rows):
+    """A mapping of columns or a list of row mappings as an Arrow table (frames are passed through)."""
+    # pyarrow (~0.1 s to import) only when rows are written: read-only commands do not pay for it
+    import pyarrow as pa
+
+    if isinstance(rows, Mapping):
+        return pa.table({k: list(v) if isinstance(v, (tuple, range)) else v for k, v in rows.items()})
+    if isinstance(rows, list):
+        return pa.Table.from_pylist(rows)
+    return rows
+
+
 def _is_lock_error(err: Exception) -> bool:
     text = str(err).lower()
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
@@ -109,8 +176,6 @@ class Warehouse:
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
                  memory_limit: str | None = None):
-        import duckdb
-
         self.path = os.fspath(path)
         self.read_only = read_only
         if read_only and self.path != ":memory:" and not os.path.exists(self.path):
@@ -122,20 +187,18 @@ class Warehouse:
         try:
             self.con = duckdb.connect(self.path, read_only=read_only, config=config)
         except duckdb.ParserException as err:
-            raise ValueError(f"--memory-limit {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
+            raise OptionError(f"`memory_limit` {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
         except duckdb.IOException as err:
             if _is_lock_error(err):
                 raise WarehouseError(
                     f"{self.path}: database is locked: another process is writing to it; "
                     "try again when it has finished (readers can open it with read-only access)") from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
-        from evalhouse.analysis.udfs import register_udfs
-
         register_udfs(self.con)
         if not read_only:
             self.apply_schema()
 
-    # --- lifecycle ---------------------------------------------------------------------
+    # --- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Warehouse":
         return self
 
@@ -147,18 +210,85 @@ class Warehouse:
 
     def apply_schema(self) -> None:
         """Create missing base tables and (re)create every view with its comments."""
+        with self.transaction():
+            for f in schema_files() + view_files():
+                self.con.execute(f.text)
+
+    # --- writing: one transaction, rows by column name, what is stored and its replacement -----
+    @contextmanager
+    def transaction(self) -> Iterator["Warehouse"]:
+        """One transaction: committed when the block ends, rolled back (and the error re-raised) when
+        anything in it fails, so the warehouse is exactly as it was."""
         self.con.execute("BEGIN")
         try:
-            for f in schema_files():
-                self.con.execute(f.text)
-            for f in view_files():
-                self.con.execute(f.text)
-            self.con.execute("COMMIT")
-        except Exception:
+            yield self
+        except BaseException:
             self.con.execute("ROLLBACK")
             raise
+        self.con.execute("COMMIT")
 
-    # --- queries -----------------------------------------------------------------------
+    def insert(self, table: str, rows) -> int:
+        """Append ``rows`` to base table ``table``; returns how many.
+
+        ``rows``: a mapping of column name to values (one list or array per column), a list of
+        row mappings, or a pandas or Arrow frame. Columns are matched by name (DuckDB casts each value
+        to its column's type); a column not given takes its default (NULL).
+        """
+        rows = _arrow(rows)
+        names = list(rows.column_names if hasattr(rows, "column_names") else rows.columns)
+        count = rows.num_rows if hasattr(rows, "num_rows") else len(rows)
+        if not count:
+            return 0
+        columns = ", ".join(_ident(n) for n in names)
+        self.con.register("eh_insert", rows)
+        try:
+            self.con.execute(f"INSERT INTO {_ident(table)} ({columns}) SELECT {columns} FROM eh_insert")
+        finally:
+            self.con.unregister("eh_insert")
+        return count
+
+    def has(self, kind: str, key: Mapping[str, object]) -> bool:
+        """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
+        stored = STORED[kind]
+        where = " AND ".join(f"{_ident(c)} IS NOT DISTINCT FROM ${c}" for c in stored.key)
+        return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} WHERE {where}",
+                                     {c: key[c] for c in stored.key}).fetchone()[0])
+
+    def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
+        """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the
+        tables that hold it. Call it inside :meth:`transaction`."""
+        stored = STORED[kind]
+        frame = _arrow([{c: k[c] for c in stored.key} for k in keys])
+        if not frame.num_rows:
+            return
+        match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
+        self.con.register("eh_delete", frame)
+        try:
+            for table in stored.tables:
+                table, condition = (table, None) if isinstance(table, str) else table
+                self.con.execute(f"DELETE FROM {_ident(table)} AS t WHERE EXISTS (SELECT 1 FROM eh_delete AS k "
+                                 f"WHERE {match})" + (f" AND {condition}" if condition else ""))
+        finally:
+            self.con.unregister("eh_delete")
+
+    def check_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
+        """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it)."""
+        if not self.has(kind, key):
+            return False
+        if not replace:
+            raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
+                                 option="replace")
+        return True
+
+    def make_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
+        """Before storing a ``kind`` under ``key``: refuse when one is stored and not ``replace``, delete it
+        when ``replace``; returns whether one was replaced."""
+        if self.check_room(kind, key, replace, what):
+            self.delete(kind, [key])
+            return True
+        return False
+
+    # --- queries -------------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence | dict | None = None):
         """Run a query; returns a DuckDB relation (``.df()``, ``.fetchall()``, ...) or None."""
         if params is None:
@@ -167,6 +297,12 @@ class Warehouse:
 
     def corpora(self) -> list[str]:
         return [r[0] for r in self.con.execute("SELECT corpus FROM corpora ORDER BY corpus").fetchall()]
+
+    def require_corpus(self, corpus: str, what: str = "corpus") -> None:
+        """Refuse an unknown treebank corpus, naming the ones there are."""
+        have = self.corpora()
+        if corpus not in have:
+            raise WarehouseError(f"no {what} '{corpus}' in {self.path} (have: {', '.join(have) or 'none'})")
 
     def views(self) -> list[tuple[str, str]]:
         """(view name, description) for every evalhouse view."""
@@ -181,164 +317,38 @@ class Warehouse:
             "SELECT column_name, data_type, coalesce(comment, '') FROM duckdb_columns() "
             "WHERE table_name = $name AND schema_name = 'main' ORDER BY column_index", {"name": relation}).fetchall()]
 
-    # --- ingest ------------------------------------------------------------------------
+    # --- ingest and export (the work is done in evalhouse.ingest and evalhouse.export) ---------
     def ingest_treebank(self, paths: Iterable[str | os.PathLike], corpus: str | None = None,
                         language: str | None = None, replace: bool = False,
                         progress=None, input_of: str | None = None) -> list[CorpusSummary]:
-        """Ingest CoNLL-U files (or directories of them) in one transaction.
+        """Ingest CoNLL-U files (or directories of them) in one transaction:
+        :func:`evalhouse.ingest.treebanks.ingest_treebank`."""
+        return treebanks.ingest_treebank(self, paths, corpus=corpus, language=language, replace=replace,
+                                         progress=progress, input_of=input_of)
 
-        Without ``corpus`` each file becomes the corpus named after it (UD naming; split files of one
-        treebank share a name); with ``corpus`` all files are one corpus, in the order given.
-        With ``input_of`` the corpus is recorded as the generation input of that reference corpus
-        (``corpus_inputs``): sentence i encodes reference sentence i, which is checked (same number of
-        sentences, same number of words in each).
-        Raises :class:`InputError` (bad input) or :class:`WarehouseError`; either way nothing changes.
-        """
-        from evalhouse.loaders.treebank import corpus_name_for, expand_inputs, ingest_files
-
-        files = expand_inputs(paths)
-        if not files:
-            raise WarehouseError("no input files")
-        groups: dict[str, list[str]] = {}
-        meta: dict[str, tuple[str | None, str | None]] = {}
-        for f in files:
-            name = corpus_name_for(f) if f != "-" else None
-            key = corpus or (name.corpus if name else None)
-            if key is None:
-                raise WarehouseError("reading standard input needs --corpus NAME")
-            groups.setdefault(key, []).append(f)
-            lang = language or (name.language if name else None)
-            split = name.split if name else None
-            if key in meta and meta[key] != (lang, split):
-                lang, split = language or meta[key][0], None
-            meta[key] = (lang, split)
-        con = self.con
-        con.execute("BEGIN")
-        summaries = []
-        try:
-            now = _dt.datetime.now(_dt.timezone.utc)
-            for key, group in groups.items():
-                exists = con.execute("SELECT count(*) FROM corpora WHERE corpus = $c", {"c": key}).fetchone()[0]
-                if exists and not replace:
-                    raise WarehouseError(f"corpus '{key}' is already in {self.path}; use --replace to replace it")
-                if exists:
-                    scored = con.execute("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
-                    if scored:
-                        raise WarehouseError(
-                            f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
-                            "invalidate their scores (ingest the new version under another name)")
-                    self._delete_corpus(key)
-                results = ingest_files(con, group, key, progress=progress)
-                normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
-                lang, split = meta[key]
-                con.execute(
-                    "INSERT INTO corpora VALUES ($corpus, $language, $split, $files, $sha, $sentences, $words, $tokens, "
-                    "$mwt, $empty, $edges, $norm, $version, $now)",
-                    {"corpus": key, "language": lang, "split": split,
-                     "files": [r.source.name for r in results], "sha": [r.source.sha256 for r in results],
-                     "sentences": sum(r.sentences for r in results), "words": sum(r.words for r in results),
-                     "tokens": sum(r.tokens for r in results), "mwt": sum(r.multiword_tokens for r in results),
-                     "empty": sum(r.empty_nodes for r in results), "edges": sum(r.edges for r in results),
-                     "norm": normalisations, "version": __version__, "now": now})
-                if input_of is not None:
-                    self._link_input(key, input_of, results[0].source.name)
-                summaries.append(CorpusSummary(key, tuple(r.source.name for r in results),
-                                               sum(r.sentences for r in results), sum(r.words for r in results),
-                                               sum(r.edges for r in results), tuple(normalisations)))
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        return summaries
-
-    # --- system outputs ------------------------------------------------------------------
     def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
                        team: str | None = None, run: str | None = None, format: str = "auto",
                        manifest: str | os.PathLike | None = None, replace: bool = False, progress=None):
-        """Ingest system outputs against a reference corpus, all in one transaction.
-
-        ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
-        ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
-        Returns a list of :class:`evalhouse.outputs.SubmissionSummary`.
-        """
-        from evalhouse.loaders.outputs import SubmissionFile, campaign_files, read_manifest
-        from evalhouse.outputs import ingest_submissions
-
-        if reference is None:
-            raise WarehouseError("outputs need a reference corpus (--reference CORPUS)")
-        if (path is None) == (manifest is None):
-            raise WarehouseError("give either an output file or directory, or --manifest FILE")
-        if manifest is not None:
-            if team or run:
-                raise WarehouseError("--team and --run come from the manifest; do not give them with --manifest")
-            files = read_manifest(manifest)
-        elif os.path.isdir(path):
-            if team or run:
-                raise WarehouseError("--team and --run come from the directory layout DIR/<team>/<run>/<file>; "
-                                     "do not give them with a directory")
-            files = campaign_files(path)
-            for f in files:
-                f.format = format
-        else:
-            if not team or not run:
-                raise WarehouseError("an output file needs --team and --run")
-            files = [SubmissionFile(os.fspath(path), team, run, format)]
-        return ingest_submissions(self, files, reference, replace=replace, progress=progress)
+        """Ingest and score system outputs against a reference corpus, in one transaction:
+        :func:`evalhouse.ingest.outputs.ingest_outputs`."""
+        return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
+                                      manifest=manifest, replace=replace, progress=progress)
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
-        """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score)."""
-        from evalhouse.outputs import ingest_judgements
+        """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):
+        :func:`evalhouse.ingest.judgements.ingest_judgements`."""
+        return judgements.ingest_judgements(self, path)
 
-        return ingest_judgements(self, path)
-
-    def _link_input(self, corpus: str, reference: str, source_name: str) -> None:
-        con = self.con
-        if reference == corpus or reference not in self.corpora():
-            raise WarehouseError(f"--input-of {reference}: no such reference corpus in {self.path}")
-        mismatch = con.execute(
-            """WITH i AS (SELECT s.position, s.first_line, count(n.id) AS words FROM sentences s
-                          LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $i GROUP BY ALL),
-                    r AS (SELECT s.position, count(n.id) AS words FROM sentences s
-                          LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $r GROUP BY ALL)
-               SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
-               FROM i FULL JOIN r USING (position)
-               WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
-        if mismatch:
-            pos, line, got, want = mismatch
-            if got is None:
-                raise InputError(source_name, None, f"has fewer sentences than reference corpus {reference} "
-                                 f"(nothing for its sentence {pos})")
-            if want is None:
-                raise InputError(source_name, line, f"sentence {pos} has no counterpart in reference corpus {reference}")
-            raise InputError(source_name, line, f"sentence {pos} has {got} words but sentence {pos} of reference "
-                             f"corpus {reference} has {want}: it cannot be its input")
-        n = con.execute("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
-        con.execute("INSERT INTO corpus_inputs VALUES ($c, $r, $n)", {"c": corpus, "r": reference, "n": n})
-
-    CORPUS_TABLES = ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes", "multiword_tokens", "nodes", "sentences", "corpora")
-
-    def _delete_corpus(self, corpus: str) -> None:
-        for table in self.CORPUS_TABLES:
-            self.con.execute(f"DELETE FROM {table} WHERE corpus = $c", {"c": corpus})
-
-    # --- export ------------------------------------------------------------------------
     def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
                     corpus: Sequence[str] | None = None) -> int:
         """Write a view or table to Parquet, CSV or JSON (an array of row objects); returns rows written.
-
-        ``corpus`` filters are bound parameters, never pasted into SQL.
-        """
-        from evalhouse.export import export_relation
-
-        return export_relation(self, view, out, format=format, corpus=corpus)
+        ``corpus`` filters are bound parameters, never pasted into SQL (:mod:`evalhouse.export.relation`)."""
+        return relation.export_relation(self, view, out, format=format, corpus=corpus)
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:
         """Write a corpus back as CoNLL-U (byte-identical to a canonical input); returns sentences."""
-        from evalhouse.loaders.conllu_writer import write_corpus
-
-        if corpus not in self.corpora():
-            raise WarehouseError(f"no corpus '{corpus}' in {self.path} (have: {', '.join(self.corpora()) or 'none'})")
-        return write_corpus(self.con, corpus, out)
+        self.require_corpus(corpus)
+        return conllu.write_corpus(self.con, corpus, out)
 
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
@@ -352,4 +362,5 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
                      memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None)
 
 
-__all__ = ["Warehouse", "WarehouseError", "InputError", "CorpusSummary", "connect", "schema_files", "view_files"]
+__all__ = ["Warehouse", "WarehouseError", "InputError", "CorpusSummary", "STORED", "connect", "schema_files",
+           "view_files"]

@@ -27,11 +27,12 @@ words, a constituent without a label below the root.
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from typing import Iterator, TextIO
 
-from .errors import InputError
+from evalhouse.errors import InputError
 
 _PTB_TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
@@ -242,8 +243,6 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
 
 def parse_tree(text: str, name: str = "<string>") -> Tree:
     """Parse one tree given as a string (either notation); raises InputError unless exactly one sentence."""
-    import io
-
     trees = list(read_trees(io.StringIO(text), name))
     if len(trees) != 1:
         raise InputError(name, None, f"expected one tree, found {len(trees)}")

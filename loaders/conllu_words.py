@@ -1,15 +1,19 @@
-"""CoNLL-U parser outputs read as the CoNLL 2018 shared task's evaluation reads them: tokens with
-their character spans, syntactic words with heads and relations.
+"""CoNLL-U dependency trees as the CoNLL 2018 shared task's evaluation reads them: tokens with their
+character spans, syntactic words with heads and relations (:class:`Words`, what
+:mod:`evalhouse.analysis.dependency_eval` scores).
 
     $ evalhouse ingest dependency-run ../shared/data/parsing/conll2018/UDPipe-Future/en_ewt.conllu \\
           --gold ../shared/data/parsing/conll2018/gold/en_ewt.conllu --corpus en_ewt --team UDPipe-Future --run 1
 
-This reader is deliberately more lenient than ``ingest treebank`` (system outputs of 2018 leave
-FEATS empty, for instance), but it still refuses what would make the scores wrong, naming file and
-line: a line without 10 tab-separated columns, a bad ID or HEAD, a HEAD outside the sentence, a
-cycle, a sentence with no root or several roots, an empty FORM, a missing final blank line.
-Empty nodes (``8.1``) are skipped, as the official evaluation skips them.  Spaces (Unicode
-category Zs) are removed from forms, so that the two files' characters can be compared.
+A parser's output file is read by :func:`read_words` through the one CoNLL-U reader
+(:mod:`evalhouse.loaders.conllu`) with the checks of :data:`PARSER_OUTPUT`: more lenient than
+``ingest treebank`` (system outputs of 2018 leave FEATS empty, for instance), but it still refuses
+what would make the scores wrong, naming file and line: a line without 10 tab-separated columns, a bad
+ID or HEAD, a HEAD outside the sentence, a cycle, a sentence with no root or several roots, an empty
+FORM, a missing final blank line (the official script refuses that too). Empty nodes (``8.1``) are
+skipped, as the official evaluation skips them. The gold trees come from the warehouse's ``nodes``
+(:mod:`evalhouse.ingest.dependency_runs`); both go through :func:`words_from_tokens`. Spaces (Unicode
+category Zs) are removed from forms, so that the two texts' characters can be compared.
 """
 
 from __future__ import annotations
@@ -17,9 +21,13 @@ from __future__ import annotations
 import os
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Iterable
 
-from .errors import InputError
-from .source import open_source
+import duckdb
+
+from evalhouse.errors import InputError
+from evalhouse.loaders.conllu import Checks, check, drop_staging, stage
+from evalhouse.loaders.source import open_source
 
 
 @dataclass
@@ -38,108 +46,103 @@ class Words:
     sentences: int = 0
 
 
+# Each query returns (line_no, problem) over the staged tables of evalhouse.loaders.conllu.
+PARSER_OUTPUT = Checks((
+    r"""SELECT l.line_no, 'empty sentence (a blank line where a sentence should start)'
+        FROM eh_lines l WHERE l.kind = 'blank'
+          AND NOT EXISTS (SELECT 1 FROM eh_lines t WHERE t.block = l.block AND t.kind = 'token')""",
+    r"""SELECT l.line_no, 'comment line inside a sentence'
+        FROM eh_lines l JOIN eh_blocks b USING (block) WHERE l.kind = 'comment' AND l.line_no > b.first_token""",
+    r"""SELECT line_no, 'expected 10 tab-separated columns, found ' || n_fields
+        FROM eh_tokens WHERE n_fields <> 10""",
+    r"""SELECT line_no, CASE WHEN contains(f[1], '-') THEN 'bad multiword token ID ''' || f[1] || ''''
+                            ELSE 'bad word ID ''' || f[1] || '''' END
+        FROM eh_tokens WHERE id_kind = 'bad' AND n_fields = 10 AND NOT contains(f[1], '.')""",
+    r"""SELECT line_no, 'empty FORM'
+        FROM eh_tokens WHERE id_kind IN ('word', 'range') AND n_fields = 10
+          AND regexp_replace(f[2], '\p{Zs}', '', 'g') = ''""",
+    r"""SELECT line_no, 'bad multiword token range ''' || f[1] || ''''
+        FROM eh_tokens WHERE id_kind = 'range' AND minor < major""",
+    r"""SELECT t.line_no, 'multiword token is missing some of its words'
+        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'range' AND t.minor > b.n_words""",
+    r"""SELECT line_no, 'word ID ' || major || ', expected ' || ordinal
+        FROM eh_tokens WHERE id_kind = 'word' AND major <> ordinal""",
+    r"""SELECT line_no, CASE WHEN regexp_full_match(f[7], '-[0-9]+') THEN 'HEAD cannot be negative'
+                            ELSE 'HEAD ''' || f[7] || ''' is not an integer' END
+        FROM eh_tokens WHERE id_kind = 'word' AND n_fields = 10 AND head IS NULL""",
+    r"""SELECT t.line_no, 'HEAD ' || t.head || ' points outside the sentence of ' || b.n_words || ' words'
+        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'word' AND t.head > b.n_words""",
+    # roots only where every HEAD is a word of the sentence (otherwise that is the problem to report)
+    r"""SELECT b.first_token, 'sentence has ' || count(t.line_no) FILTER (WHERE t.head = 0)
+                              || ' roots (exactly one is required)'
+        FROM eh_blocks b JOIN eh_tokens t USING (block)
+        WHERE t.id_kind = 'word' AND NOT EXISTS (
+            SELECT 1 FROM eh_tokens x WHERE x.block = b.block AND x.id_kind = 'word'
+            AND (x.head IS NULL OR x.head > b.n_words))
+        GROUP BY b.block, b.first_token HAVING count(t.line_no) FILTER (WHERE t.head = 0) <> 1""",
+    r"""SELECT line_no, 'the file does not end with a blank line after the last sentence'
+        FROM eh_lines WHERE line_no = (SELECT max(line_no) FROM eh_lines) AND kind <> 'blank'""",
+), cycle="the heads form a cycle")
+
+# the words and multiword tokens of the staged file, in file order, sentence by sentence
+_STAGED_TOKENS = r"""
+SELECT m.position, t.id_kind, t.major, t.minor, t.f[2], t.head, t.f[8]
+FROM eh_tokens t JOIN (SELECT block, row_number() OVER (ORDER BY block) AS position FROM eh_blocks) m USING (block)
+WHERE t.id_kind IN ('word', 'range')
+ORDER BY t.line_no
+"""
+
+
 def _no_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
-def read_words(path: str | os.PathLike) -> Words:
-    name = os.fspath(path)
+def read_words(path: str | os.PathLike, con=None) -> Words:
+    """A parser's CoNLL-U output, checked as :data:`PARSER_OUTPUT` says (staged on ``con``, by default a
+    connection of its own)."""
+    con = con if con is not None else duckdb.connect()
+    with open_source(path) as source:
+        stage(con, source)
+        try:
+            check(con, source, PARSER_OUTPUT)
+            rows = con.execute(_STAGED_TOKENS).fetchall()
+        finally:
+            drop_staging(con)
+    return words_from_tokens(rows, source.name)
+
+
+def words_from_tokens(rows: Iterable[tuple], name: str) -> Words:
+    """:class:`Words` from (sentence position, 'word' or 'range', first ID, last ID, FORM, HEAD, DEPREL)
+    rows in file order; a multiword token's words share its character span."""
     out = Words()
-    with open_source(path) as src, open(src.path, encoding="utf-8") as handle:
-        sent_first = None  # file index of the first word of the open sentence
-        heads: list[tuple[int, int]] = []  # (raw head, line) of the open sentence
-        pending_mwt = 0  # words still expected inside a multiword token
-        index = 0
-        lineno = 0
-        start_line = 0
-
-        def close(line: int) -> None:
-            nonlocal sent_first, heads
-            n = len(out.form) - sent_first
-            roots = 0
-            for k, (h, hl) in enumerate(heads):
-                if h > n:
-                    raise InputError(name, hl, f"HEAD {h} points outside the sentence of {n} words")
-                out.head.append(-1 if h == 0 else sent_first + h - 1)
-                roots += h == 0
-            if roots != 1:
-                raise InputError(name, start_line, f"sentence has {roots} roots (exactly one is required)")
-            for k in range(sent_first, len(out.form)):  # cycle check: every chain reaches the root
-                seen, j = 0, k
-                while out.head[j] != -1:
-                    j = out.head[j]
-                    seen += 1
-                    if seen > n:
-                        raise InputError(name, heads[k - sent_first][1], "the heads form a cycle")
-            sent_first, heads = None, []
-
-        for lineno, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n")
-            if sent_first is None:
-                if line.startswith("#"):
-                    continue
-                if not line:
-                    raise InputError(name, lineno, "empty sentence (a blank line where a sentence should start)")
-                out.sentences += 1
-                sent_first = len(out.form)
-                start_line = lineno
-            if not line:
-                if pending_mwt:
-                    raise InputError(name, lineno, "multiword token is missing some of its words")
-                if len(out.form) == sent_first:
-                    raise InputError(name, lineno, "sentence has no words")
-                close(lineno)
-                continue
-            if line.startswith("#"):
-                raise InputError(name, lineno, "comment line inside a sentence")
-            cols = line.split("\t")
-            if len(cols) != 10:
-                raise InputError(name, lineno, f"expected 10 tab-separated columns, found {len(cols)}")
-            wid = cols[0]
-            if "." in wid:
-                continue
-            form = _no_spaces(cols[1])
-            if not form:
-                raise InputError(name, lineno, "empty FORM")
-            if pending_mwt:  # a word of the open multiword token: it shares the token's span
-                pending_mwt -= 1
-                is_mwt = True
-            else:
-                out.characters.extend(form)
-                span = (index, index + len(form))
-                index += len(form)
-                if "-" in wid:
-                    try:
-                        a, b = map(int, wid.split("-"))
-                    except ValueError:
-                        raise InputError(name, lineno, f"bad multiword token ID '{wid}'") from None
-                    if b < a:
-                        raise InputError(name, lineno, f"bad multiword token range '{wid}'")
-                    pending_mwt = b - a + 1
-                    token_span = span
-                    continue
-                is_mwt = False
-                token_span = span
-            try:
-                n = int(wid)
-            except ValueError:
-                raise InputError(name, lineno, f"bad word ID '{wid}'") from None
-            if n != len(out.form) - sent_first + 1:
-                raise InputError(name, lineno, f"word ID {n}, expected {len(out.form) - sent_first + 1}")
-            try:
-                h = int(cols[6])
-            except ValueError:
-                raise InputError(name, lineno, f"HEAD '{cols[6]}' is not an integer") from None
-            if h < 0:
-                raise InputError(name, lineno, "HEAD cannot be negative")
-            out.start.append(token_span[0])
-            out.end.append(token_span[1])
-            out.multiword.append(is_mwt)
-            out.form.append(form)
-            out.deprel.append(cols[7])
-            out.sentence.append(out.sentences)
-            out.word_id.append(n)
-            heads.append((h, lineno))
-        if sent_first is not None:
-            raise InputError(name, lineno, "the file does not end with a blank line after the last sentence")
+    index = 0
+    sentence = None
+    sent_first = 0
+    range_last, range_span = 0, (0, 0)
+    for position, kind, first, last, form, head, deprel in rows:
+        if position != sentence:
+            sentence, sent_first, range_last = position, len(out.form), 0
+            out.sentences += 1
+        form = _no_spaces(form)
+        if not form:
+            raise InputError(name, None, f"sentence {out.sentences}, token {first}: FORM is only spaces")
+        if kind == "range":
+            out.characters.extend(form)
+            range_last, range_span = last, (index, index + len(form))
+            index += len(form)
+            continue
+        if first <= range_last:
+            span, multiword = range_span, True
+        else:
+            out.characters.extend(form)
+            span, multiword = (index, index + len(form)), False
+            index += len(form)
+        out.start.append(span[0])
+        out.end.append(span[1])
+        out.multiword.append(multiword)
+        out.form.append(form)
+        out.head.append(-1 if head == 0 else sent_first + head - 1)
+        out.deprel.append(deprel)
+        out.sentence.append(out.sentences)
+        out.word_id.append(first)
     return out

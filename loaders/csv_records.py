@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 from typing import Iterable, Sequence
 
-from .errors import InputError
+from evalhouse.errors import InputError
 
 
 def csv_records(name: str, lines: Iterable[str], required: Sequence[str], optional: Sequence[str] | None = None,

@@ -18,9 +18,8 @@ import os
 
 from evalhouse.analysis.leaf_ancestor import LabelCost, cost_table
 from evalhouse.analysis.parse_eval import EvalbParams
-
-from .errors import InputError
-from .source import open_source
+from evalhouse.errors import InputError
+from evalhouse.loaders.source import open_source
 
 PRM_KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL", "DELETE_LABEL_FOR_LENGTH",
             "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL")

@@ -7,10 +7,12 @@ Formats of ``evalhouse ingest outputs`` (``--format auto`` picks one from the fi
             blocks are separated by blank lines; other comment lines are kept but ignored.
 ``lines``   one output sentence per line, line i realising reference sentence i; an empty line is an
             empty output. The file must have exactly as many lines as the reference has sentences.
-``conllu``  CoNLL-U (outputs already tokenised and lemmatised): FORM and LEMMA of each word are
-            used (LEMMA ``_`` = not given); multiword-token lines and empty nodes are skipped.
-            Sentences are matched to the reference by ``# sent_id`` when every sentence has one that
-            is a reference sent_id (or a position); otherwise by order, and then the counts must agree.
+``conllu``  CoNLL-U (outputs already tokenised and lemmatised), read by the one CoNLL-U reader
+            (:mod:`evalhouse.loaders.conllu`) with the checks of :data:`REALISER_OUTPUT`: FORM and
+            LEMMA of each word are used (LEMMA ``_`` = not given); multiword-token lines and empty
+            nodes are skipped. Sentences are matched to the reference by ``# sent_id`` when every
+            sentence has one that is a reference sent_id (or a position); otherwise by order, and then
+            the counts must agree.
 
 Auto-detection: a line that looks like a CoNLL-U word line (an integer ID, then nine tab-separated
 fields) means ``conllu``; a first non-blank line ``# sent_id = ...`` means ``sr``; anything else
@@ -28,14 +30,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .csv_records import csv_records
-from .errors import InputError
-from .source import open_source
+import duckdb
+
+from evalhouse.errors import InputError, OptionError
+from evalhouse.loaders.conllu import Checks, check, drop_staging, stage
+from evalhouse.loaders.csv_records import csv_records
+from evalhouse.loaders.source import Source, open_source
 
 FORMATS = ("auto", "sr", "lines", "conllu")
 _SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
-_CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")
-_CONLLU_SKIP = re.compile(r"^\d+(-\d+|\.\d+)\t")
+_CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")  # how --format auto recognises CoNLL-U
+
+# what a realiser's CoNLL-U output must satisfy: its word lines have ten columns and a FORM
+REALISER_OUTPUT = Checks((
+    r"""SELECT line_no, 'not a CoNLL-U word line (ID and nine more tab-separated fields)'
+        FROM eh_tokens WHERE id_kind = 'bad' OR (id_kind = 'word' AND n_fields <> 10)""",
+    r"""SELECT line_no, 'empty FORM' FROM eh_tokens WHERE id_kind = 'word' AND n_fields = 10 AND f[2] = ''""",
+))
+
+# one row per sentence with words: its sent_id (read as for every CoNLL-U file), the line it starts on
+# (its sent_id line, else its first word), its FORMs and LEMMAs
+_STAGED_SENTENCES = r"""
+SELECT coalesce(b.sent_id, ''), coalesce(b.sent_id_line, min(t.line_no)), list(t.f[2] ORDER BY t.line_no),
+       list(CASE WHEN t.f[3] IN ('_', '') THEN NULL ELSE t.f[3] END ORDER BY t.line_no)
+FROM eh_tokens t JOIN eh_blocks b USING (block)
+WHERE t.id_kind = 'word'
+GROUP BY b.block, b.sent_id, b.sent_id_line
+ORDER BY b.block
+"""
 
 
 @dataclass
@@ -56,10 +78,11 @@ class OutputFile:
     normalisations: list[str]
 
 
-def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFile:
-    """Read one output file (validated UTF-8, CRLF/BOM normalised by :func:`open_source`)."""
+def read_output_file(path: str | os.PathLike, format: str = "auto", con=None) -> OutputFile:
+    """Read one output file (validated UTF-8, CRLF/BOM normalised by :func:`open_source`). A CoNLL-U file
+    is staged on ``con`` (by default a connection of its own)."""
     if format not in FORMATS:
-        raise ValueError(f"unknown format '{format}' (valid: {', '.join(FORMATS)})")
+        raise OptionError(f"unknown format '{format}' (valid: {', '.join(FORMATS)})")
     with open_source(path) as source:
         with open(source.path, encoding="utf-8", newline="\n") as handle:
             lines = handle.read().split("\n")
@@ -67,8 +90,11 @@ def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFil
             lines.pop()
         name = source.name
         fmt = detect_format(lines) if format == "auto" else format
-        reader = {"sr": _read_sr, "lines": _read_lines, "conllu": _read_conllu}[fmt]
-        return OutputFile(name, source.sha256, fmt, reader(name, lines), list(source.normalisations))
+        if fmt == "conllu":
+            sentences = _read_conllu(source, con if con is not None else duckdb.connect())
+        else:
+            sentences = (_read_sr if fmt == "sr" else _read_lines)(name, lines)
+        return OutputFile(name, source.sha256, fmt, sentences, list(source.normalisations))
 
 
 def detect_format(lines: Sequence[str]) -> str:
@@ -119,37 +145,14 @@ def _read_sr(name: str, lines: list[str]) -> list[OutputSentence]:
     return out
 
 
-def _read_conllu(name: str, lines: list[str]) -> list[OutputSentence]:
-    out: list[OutputSentence] = []
-    current: OutputSentence | None = None
-    sent_id: str | None = None
-    sent_id_line = 0
-    for k, line in enumerate(lines, start=1):
-        if not line.strip():
-            if current is not None:
-                out.append(current)
-            current, sent_id = None, None
-            continue
-        if line.startswith("#"):
-            m = _SR_KEY.match(line)
-            if m and m.group(1) == "sent_id":
-                sent_id, sent_id_line = m.group(2).strip(), k
-            continue
-        if _CONLLU_SKIP.match(line):
-            continue
-        if not _CONLLU_WORD.match(line):
-            raise InputError(name, k, "not a CoNLL-U word line (ID and nine more tab-separated fields)")
-        cols = line.split("\t")
-        if current is None:
-            # a sentence starts at its sent_id line when it has one, else at its first word
-            current = OutputSentence(sent_id or "", sent_id_line if sent_id is not None else k, None, [], [])
-        if not cols[1]:
-            raise InputError(name, k, "empty FORM")
-        current.forms.append(cols[1])
-        current.lemmas.append(None if cols[2] in ("_", "") else cols[2])
-    if current is not None:
-        out.append(current)
-    return out
+def _read_conllu(source: Source, con) -> list[OutputSentence]:
+    stage(con, source)
+    try:
+        check(con, source, REALISER_OUTPUT)
+        rows = con.execute(_STAGED_SENTENCES).fetchall()
+    finally:
+        drop_staging(con)
+    return [OutputSentence(sent_id, line, None, forms, lemmas) for sent_id, line, forms, lemmas in rows]
 
 
 # --- campaigns -------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator
 
-from .errors import InputError
+from evalhouse.errors import InputError
 
 BLOCK = 1 << 22
 MAX_LINE_BYTES = 1 << 24  # 16 MiB; the read_csv calls use max_line_size = this, buffer_size = twice this

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .csv_records import csv_records
-from .errors import InputError
-from .source import open_source
+from evalhouse.errors import InputError
+from evalhouse.loaders.csv_records import csv_records
+from evalhouse.loaders.source import open_source
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
 ROLES = ("source", "target", "identical", "equivalent", "correction-source", "correction-target")
@@ -86,7 +86,8 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
             elif t >= nt:
                 problem = f"link {item}: target index {t} is out of range ({target_name} segment {i + 1} has {nt} tokens, indices 0-{nt - 1})"
             if problem and not skip_bad_lines:
-                raise InputError(f.name, i + 1, problem + "; --skip-bad-alignment-lines drops such lines instead")
+                raise InputError(f.name, i + 1, problem + "; `skip_bad_alignment_lines=True` drops such lines instead",
+                                 option="skip_bad_alignment_lines")
             if problem:
                 skipped.append(i + 1)
                 seg = {}

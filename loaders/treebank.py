@@ -5,10 +5,11 @@ Command::
     $ evalhouse ingest treebank ../shared/data/ud/UD_English-EWT/en_ewt-ud-test.conllu
     en_ewt-test: 2,077 sentences, 25,094 words, 21,182 edges
 
-One code path for every source: :func:`loaders.source.open_source` streams and validates the
-bytes, DuckDB's CSV reader splits the (canonical, LF) text into numbered lines, and every
-check and every split of the ten columns is a set-based SQL statement over those lines.  The
-only Python per sentence is the flux/projectivity pass of ``analysis.trees`` (numpy, batched).
+One code path for every source: :mod:`evalhouse.loaders.conllu` stages the lines (the one CoNLL-U
+reader), every UD check below is a set-based SQL statement over them, and the rows go into
+``sentences``, ``nodes``, ``multiword_tokens``, ``empty_nodes`` and ``edges`` by SQL as well. The flux
+weights and projectivity that need Python are computed by :mod:`evalhouse.ingest.treebanks`, which
+calls this module.
 
 Ingest is one transaction (the caller opens it): any problem in any file raises
 :class:`InputError` naming the file, the line and the problem, and the warehouse is left as it
@@ -30,14 +31,15 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-import numpy as np
-
-from .errors import InputError
-from .source import MAX_LINE_BYTES, Source, open_source
+from evalhouse.errors import InputError
+from evalhouse.loaders import conllu
+from evalhouse.loaders.conllu import Checks, check, stage
+from evalhouse.loaders.source import Source, open_source
 
 _UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
 
@@ -89,63 +91,6 @@ class FileResult:
     edges: int
     normalisations: list[str]
 
-
-# --- staging: numbered lines, classified --------------------------------------------------
-
-_STAGE_LINES = r"""
-CREATE OR REPLACE TEMP TABLE eh_lines AS
-WITH numbered AS (
-    SELECT row_number() OVER () AS line_no, line
-    FROM read_csv($path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
-                  header = false, auto_detect = false, strict_mode = true, new_line = '\n',
-                  max_line_size = $max_line, buffer_size = 2 * $max_line)
-), blocks AS (
-    SELECT line_no, line,
-           CASE WHEN line IS NULL THEN 'blank' WHEN starts_with(line, '#') THEN 'comment' ELSE 'token' END AS kind,
-           sum((line IS NULL)::INTEGER) OVER (ORDER BY line_no ROWS UNBOUNDED PRECEDING) - (line IS NULL)::INTEGER AS block
-    FROM numbered
-)
-SELECT * FROM blocks
-"""
-
-_STAGE_TOKENS = r"""
-CREATE OR REPLACE TEMP TABLE eh_tokens AS
-WITH split AS (
-    SELECT block, line_no, string_split(line, chr(9)) AS f FROM eh_lines WHERE kind = 'token'
-), typed AS (
-    SELECT block, line_no, f, len(f) AS n_fields,
-           CASE WHEN TRY_CAST(f[1] AS UINTEGER)::VARCHAR = f[1] AND f[1] <> '0' AND length(f[1]) <= 9 THEN 'word'
-                WHEN regexp_full_match(f[1], '[1-9][0-9]{0,8}-[1-9][0-9]{0,8}') THEN 'range'
-                WHEN regexp_full_match(f[1], '(0|[1-9][0-9]{0,8})\.[1-9][0-9]{0,8}') THEN 'empty'
-                ELSE 'bad' END AS id_kind
-    FROM split
-)
-SELECT block, line_no, f, n_fields, id_kind,
-       CASE id_kind WHEN 'word' THEN f[1]::INTEGER
-                    WHEN 'range' THEN split_part(f[1], '-', 1)::INTEGER
-                    WHEN 'empty' THEN split_part(f[1], '.', 1)::INTEGER END AS major,
-       CASE id_kind WHEN 'range' THEN split_part(f[1], '-', 2)::INTEGER
-                    WHEN 'empty' THEN split_part(f[1], '.', 2)::INTEGER ELSE 0 END AS minor,
-       CASE WHEN id_kind = 'word' AND n_fields = 10 AND TRY_CAST(f[7] AS UINTEGER)::VARCHAR = f[7] AND length(f[7]) <= 9
-            THEN f[7]::INTEGER END AS head,
-       row_number() OVER (PARTITION BY block, id_kind ORDER BY line_no) AS ordinal
-FROM typed
-"""
-
-_STAGE_SENTENCES = r"""
-CREATE OR REPLACE TEMP TABLE eh_blocks AS
-SELECT block,
-       min(line_no) AS first_line,
-       max(line_no) AS last_line,
-       count(*) FILTER (WHERE kind = 'token') AS token_lines,
-       count(*) FILTER (WHERE kind = 'comment') AS comment_lines,
-       max(line_no) FILTER (WHERE kind = 'comment') AS last_comment,
-       min(line_no) FILTER (WHERE kind = 'token') AS first_token,
-       (SELECT count(*) FROM eh_tokens t WHERE t.block = b.block AND t.id_kind = 'word') AS n_words
-FROM eh_lines AS b
-WHERE kind <> 'blank'
-GROUP BY block
-"""
 
 # Each check returns (line_no, problem); the first by line is reported.
 _CHECKS = [
@@ -222,69 +167,18 @@ _CHECKS = [
         WHERE k > 1""",
 ]
 
-def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
-    """The first problem by line over all checks, and how many more there are.
-
-    Each check runs on its own: DuckDB plans a UNION ALL of them much worse than the parts.
-    """
-    found: list[tuple[int, int, str]] = []
-    total = 0
-    for i, q in enumerate(queries):
-        n, line, problem = con.execute(
-            f"SELECT count(*), min(line_no), arg_min(problem, line_no) FROM ({q}) AS p(line_no, problem)").fetchone()
-        if n:
-            total += n
-            found.append((line, i, problem))  # on a tie in line, the earlier check wins
-    if not found:
-        return None
-    line, _, problem = min(found)
-    return line, problem, total - 1
-
-
-def _first_cycle(con, before_line: int | None = None) -> tuple[int, str, int] | None:
-    """Cycles, where IDs and heads are sane: walk every word up to its root with numpy.
-
-    With ``before_line`` (the first other problem) only the sentences that end before it are
-    walked: they have no other problem, and a cycle anywhere else would come later anyway.
-    """
-    from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
-
-    where = "" if before_line is None else \
-        f" AND block IN (SELECT block FROM eh_blocks WHERE last_line < {int(before_line)})"
-    cols = con.execute("SELECT block, head, line_no, major FROM eh_tokens WHERE id_kind = 'word'" + where +
-                       " ORDER BY block, major").fetchnumpy()
-    blocks = np.asarray(cols["block"])
-    starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]]) if len(blocks) else np.zeros(0, int)
-    lengths = np.diff(np.r_[starts, len(blocks)])
-    try:
-        tree_depths(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
-    except NotATreeError as err:
-        word = int(np.asarray(cols["major"])[err.index])
-        return int(np.asarray(cols["line_no"])[err.index]), f"cycle: word {word} is not connected to the root (its heads loop)", 0
-    return None
-
-
-def _check(con, source: Source) -> None:
-    found = _first_problem(con, _CHECKS)
-    cycle = _first_cycle(con, found[0] if found else None)
-    if cycle is not None:
-        found = (cycle[0], cycle[1], found[2] + 1 if found else 0)
-    if found is not None:
-        line, problem, more = found
-        raise InputError(source.name, line, problem, more)
+TREEBANK = Checks(tuple(_CHECKS), cycle="cycle: word {word} is not connected to the root (its heads loop)")
 
 
 def stage_file(con, source: Source) -> None:
-    """Read ``source`` into the temporary staging tables and validate it."""
-    con.execute(_STAGE_LINES, {"path": source.path, "max_line": MAX_LINE_BYTES})
+    """Read ``source`` into the staging tables (:mod:`evalhouse.loaders.conllu`) and validate it."""
+    stage(con, source)
     if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'token'").fetchone()[0] == 0:
         if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]:
             first = con.execute("SELECT min(line_no) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]
             raise InputError(source.name, first, "sentence with comments but no words")
         raise InputError(source.name, None, "empty file: no sentence")
-    con.execute(_STAGE_TOKENS)
-    con.execute(_STAGE_SENTENCES)
-    _check(con, source)
+    check(con, source, TREEBANK)
 
 
 _INSERT_SENTENCES = r"""
@@ -293,7 +187,7 @@ SELECT block, $offset + row_number() OVER (ORDER BY block) AS position FROM eh_b
 
 INSERT INTO sentences
 SELECT $corpus, m.position,
-       coalesce(c.sent_id, m.position::VARCHAR),
+       coalesce(b.sent_id, m.position::VARCHAR),
        c.text,
        coalesce(c.comments, []::VARCHAR[]),
        b.first_line
@@ -302,8 +196,6 @@ JOIN eh_blocks b USING (block)
 LEFT JOIN (
     SELECT block,
            list(line ORDER BY line_no) AS comments,
-           first(regexp_extract(line, '^#\s*sent_id\s*=\s*(.*?)\s*$', 1) ORDER BY line_no)
-               FILTER (WHERE regexp_matches(line, '^#\s*sent_id\s*=')) AS sent_id,
            first(regexp_extract(line, '^#\s*text\s*=\s?(.*)$', 1) ORDER BY line_no)
                FILTER (WHERE regexp_matches(line, '^#\s*text\s*=')) AS text
     FROM eh_lines WHERE kind = 'comment' GROUP BY block
@@ -369,34 +261,6 @@ FROM kept d LEFT JOIN kept h ON h.position = d.position AND h.id = d.head_id
 """
 
 
-def _materialise_tree_metrics(con, corpus: str, offset: int) -> None:
-    from evalhouse.analysis.trees import TreeBatch, tree_metrics
-
-    cols = con.execute(
-        "SELECT position, head FROM edges WHERE corpus = $corpus AND position > $offset ORDER BY position, dependent",
-        {"corpus": corpus, "offset": offset}).fetchnumpy()
-    positions = np.asarray(cols["position"], dtype=np.int64)
-    heads = np.asarray(cols["head"], dtype=np.int64)
-    if len(positions) == 0:
-        return
-    starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])
-    lengths = np.diff(np.r_[starts, len(positions)])
-    metrics = tree_metrics(TreeBatch(heads, lengths))
-    import pandas as pd
-
-    frame = pd.DataFrame({
-        "position": positions[starts].astype(np.int32),
-        "flux_weight_sum": metrics.flux_weight_sum.astype(np.int32),
-        "projective": metrics.projective.astype(bool),
-    })
-    con.register("eh_tree_metrics_frame", frame)
-    try:
-        con.execute("INSERT INTO sentence_tree_metrics SELECT $corpus, position, flux_weight_sum, projective "
-                    "FROM eh_tree_metrics_frame", {"corpus": corpus})
-    finally:
-        con.unregister("eh_tree_metrics_frame")
-
-
 def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
     """Stage, validate and insert one file as sentences ``offset + 1 ...`` of ``corpus``."""
     stage_file(con, source)
@@ -410,7 +274,6 @@ def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
         where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
         raise InputError(source.name, line, f"duplicate sent_id '{sent_id}' (first used at {where})")
     con.execute(_INSERT_EDGES, params)
-    _materialise_tree_metrics(con, corpus, offset)
     counts = con.execute(r"""
         SELECT (SELECT count(*) FROM eh_blocks),
                count(*) FILTER (WHERE id_kind = 'word'),
@@ -433,8 +296,8 @@ def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
 
 
 def drop_staging(con) -> None:
-    for table in ("eh_lines", "eh_tokens", "eh_blocks", "eh_sentence_map"):
-        con.execute(f"DROP TABLE IF EXISTS {table}")
+    conllu.drop_staging(con)
+    con.execute("DROP TABLE IF EXISTS eh_sentence_map")
 
 
 ProgressFn = Callable[[str, int, int], None]
@@ -443,8 +306,6 @@ ProgressFn = Callable[[str, int, int], None]
 def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
                  progress: ProgressFn | None = None) -> list[FileResult]:
     """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction."""
-    import sys
-
     results = []
     for i, path in enumerate(files):
         if progress:

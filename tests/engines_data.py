@@ -43,7 +43,8 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
         p.name for p in shared("ud", "UD_French-GSD").glob("*.conllu")), tmp / "fr_gsd-ud-test.conllu", sentences // 2)
     wsj = shared("constituency", "parser-outputs-wsj-sample")
     conll = shared("parsing", "conll2018")
-    from evalhouse.parses import ingest_dependency_run, ingest_parses
+    from evalhouse.ingest.dependency_runs import ingest_dependency_run
+    from evalhouse.ingest.parses import ingest_parses
 
     with evalhouse.connect(db) as wh:
         wh.ingest_treebank([ref], corpus="en_ewt-test")
@@ -59,8 +60,8 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
         out2 = head_sentences(shared("sr-outputs", "adapt-ewt-test", "augmented_and_ewt_test_set_13-Oct_12-07")
                               / "en_out.txt", tmp / "en_out_augmented.txt", sentences)
         wh.ingest_outputs(out2, reference="en_ewt-test", team="adapt", run="augmented")
-        from evalhouse.analyze import AnalysisConfig, analyze
-        from evalhouse.outputs import run_baseline
+        from evalhouse.statistics.analyze import AnalysisConfig, analyze
+        from evalhouse.ingest.baselines import run_baseline
 
         run_baseline(wh, "lr", "en_ewt-test")
         analyze(wh, AnalysisConfig(resamples=20, views=("dep",), max_size=2))

@@ -18,7 +18,7 @@ import evalhouse
 
 from evalhouse.analysis import mining
 from evalhouse.analysis.stats import approximate_randomisation, failure_mask, holm, paired_bootstrap
-from evalhouse.analyze import METRICS, AnalysisConfig, analyze
+from evalhouse.statistics.analyze import METRICS, AnalysisConfig, analyze
 from tests.conftest import SAMPLE, shared, write
 
 
@@ -112,7 +112,7 @@ def test_paired_bootstrap_identical_systems_and_clear_difference():
 @pytest.fixture(scope="module")
 def analysed(tmp_path_factory):
     import evalhouse
-    from evalhouse.outputs import run_baseline
+    from evalhouse.ingest.baselines import run_baseline
 
     tmp = tmp_path_factory.mktemp("analysed")
     wh = evalhouse.connect(":memory:")
@@ -288,7 +288,7 @@ def test_analyze_cli_and_filters(tmp_path):
 
     import evalhouse
     from evalhouse.cli import app
-    from evalhouse.outputs import run_baseline
+    from evalhouse.ingest.baselines import run_baseline
 
     db = tmp_path / "w.duckdb"
     with evalhouse.connect(db) as wh:
@@ -375,7 +375,7 @@ def test_planted_coordination_fault_is_found(tmp_path):
 def test_augment_writes_valid_conllu_with_reasons(analysed, tmp_path):
     import conllu
 
-    from evalhouse.analyze import augment
+    from evalhouse.statistics.augment import augment
 
     out = tmp_path / "extra.conllu"
     summary = augment(analysed, "baseline/random", "sample", 5, out)
@@ -430,7 +430,7 @@ def _decode_png(data: bytes) -> tuple[int, int, bytes]:
 def test_report_page_and_figures(analysed, tmp_path):
     from typer.testing import CliRunner
 
-    from evalhouse.report import write_report
+    from evalhouse.reports.html import write_report
 
     page = write_report(analysed, tmp_path / "r", corpus="sample")
     text = page.read_text(encoding="utf-8")
@@ -529,7 +529,7 @@ def test_augment_cli(tmp_path):
 
     import evalhouse
     from evalhouse.cli import app
-    from evalhouse.outputs import run_baseline
+    from evalhouse.ingest.baselines import run_baseline
 
     db = tmp_path / "w.duckdb"
     with evalhouse.connect(db) as wh:

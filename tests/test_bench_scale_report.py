@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evalhouse.bench_scale import report
+from benchmarks.scale import report
 from tests.conftest import REPO
 
 DOC = REPO / "docs" / "engines-and-bi.md"

@@ -11,10 +11,11 @@ import sqlglot
 from typer.testing import CliRunner
 
 import evalhouse
-from evalhouse import dataset as ds
 from evalhouse.cli import app
-from evalhouse.transpile import DIALECTS, transpile_all
-from evalhouse.warehouse import WarehouseError
+from evalhouse.errors import WarehouseError
+from evalhouse.export import dataset as ds
+from evalhouse.export.manifest import attach_dataset
+from evalhouse.export.transpile import DIALECTS, transpile_all
 from tests.conftest import SAMPLE
 from tests.engine_compare import differences
 
@@ -178,7 +179,7 @@ def test_export_sql_refuses_unknown_dialect_and_unsupported_dataset(tmp_path):
 
 
 def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
-    from evalhouse.cli import data_dictionary
+    from evalhouse.reports.text import data_dictionary
     from tests.conftest import REPO
 
     with evalhouse.connect(":memory:") as wh:
@@ -192,7 +193,7 @@ def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
 def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch, partition_by):
     """Partitions are written PARTITIONS_PER_COPY at a time (bounded memory); with one per COPY, every
     relation still reads back with all its rows, the NULL team of gold parses included."""
-    from evalhouse.outputs import run_baseline
+    from evalhouse.ingest.baselines import run_baseline
     from tests.test_parses import ingest_parse_examples
 
     with evalhouse.connect(db) as wh:
@@ -254,4 +255,4 @@ def test_postgres_dataset_refuses_views_and_partitions_and_is_not_read_as_parque
                             "--dataset", str(tmp_path / "pg")])
     assert r.exit_code == 3 and "a postgres dataset, not a parquet one" in r.output
     with pytest.raises(WarehouseError, match="not a parquet one"):
-        ds.attach_dataset(duckdb.connect(), tmp_path / "pg")
+        attach_dataset(duckdb.connect(), tmp_path / "pg")

@@ -7,8 +7,8 @@ import pytest
 
 from evalhouse.analysis.dependency_eval import align, dependency_lineages, score
 from evalhouse.loaders.conllu_words import read_words
-from evalhouse.loaders.errors import InputError
-from evalhouse.parses import ingest_dependency_run
+from evalhouse.errors import InputError
+from evalhouse.ingest.dependency_runs import ingest_dependency_run
 from tests.conftest import shared, write
 
 

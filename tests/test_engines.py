@@ -13,8 +13,8 @@ import subprocess
 import pytest
 
 import evalhouse
-from evalhouse.dataset import export_dataset
-from evalhouse.transpile import session_settings, transpile_all
+from evalhouse.export.dataset import export_dataset
+from evalhouse.export.transpile import session_settings, transpile_all
 from tests import engines_data
 from tests.engine_compare import differences
 

@@ -20,8 +20,8 @@ import pytest
 
 import evalhouse
 from evalhouse.loaders import source as source_module
-from evalhouse.loaders.errors import InputError
-from evalhouse.warehouse import WarehouseError
+from evalhouse.errors import InputError
+from evalhouse.errors import WarehouseError
 
 from .conftest import SAMPLE, write
 
@@ -463,7 +463,7 @@ def test_second_process_gets_database_is_locked(tmp_path):
     code = textwrap.dedent(f"""
         import sys
         import evalhouse
-        from evalhouse.warehouse import WarehouseError
+        from evalhouse.errors import WarehouseError
         try:
             evalhouse.connect({str(path)!r})
         except WarehouseError as err:

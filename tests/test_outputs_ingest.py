@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 import evalhouse
 from evalhouse.analysis.alignment import METHODS
 from evalhouse.cli import app
-from evalhouse.loaders.errors import InputError
+from evalhouse.errors import InputError
 from evalhouse.loaders.outputs import campaign_files, read_manifest
-from evalhouse.outputs import ingest_submissions
+from evalhouse.ingest.outputs import ingest_submissions
 from evalhouse.warehouse import schema_files
 from tests.conftest import write
 from tests.test_outputs_metrics import independent_dea, ingest_output, ingest_text, tree

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from evalhouse.analysis.leaf_ancestor import DEFAULT, STRICT, Scorer, cost_table, lineage_distance, lineages, word_score
 from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, base_label, compare, prepare
 from evalhouse.loaders.brackets import Tree, parse_tree, read_trees, render
-from evalhouse.loaders.errors import InputError
-from evalhouse.parses import evalb_report, ingest_parses, resolve_params
-from evalhouse.warehouse import WarehouseError
+from evalhouse.errors import InputError
+from evalhouse.ingest.parses import ingest_parses, resolve_params
+from evalhouse.reports.evalb import evalb_report
+from evalhouse.errors import WarehouseError
 from tests.conftest import TEST_DATA, shared, write
 
 SEED_GOLD = TEST_DATA / "seed002_gold.txt"
@@ -35,7 +36,7 @@ PARSE_VIEWS = {
 
 def ingest_parse_examples(wh):
     """Seed 002's examples, and the Figure 1 tree of seed 000 scored against itself as a dependency run."""
-    from evalhouse.parses import ingest_dependency_run
+    from evalhouse.ingest.dependency_runs import ingest_dependency_run
 
     ingest_seed002(wh)
     ingest_dependency_run(wh, TEST_DATA / "figure1.conllu", TEST_DATA / "figure1.conllu", "figure1", "self", "1")

@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 from evalhouse.loaders.brackets import read_trees, render
-from evalhouse.parse_bench import perturb, ptb_sample_text
-from evalhouse.parses import _gold_trees, ingest_parses
+from benchmarks.parses import perturb, ptb_sample_text
+from evalhouse.ingest.parses import _gold_trees, ingest_parses
 from tests.conftest import shared, write
 
 pytestmark = pytest.mark.realdata

@@ -36,24 +36,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalhouse
-from evalhouse import translations as tr
 from evalhouse.analysis.pronouns import PronounSettings, analyse_segment
-from evalhouse.loaders.errors import InputError
+from evalhouse.errors import InputError
+from evalhouse.ingest.apt_configs import run_apt_config
+from evalhouse.ingest.pronoun_judgements import ingest_pronoun_judgements
+from evalhouse.ingest.translations import ConfigSpec, add_config, ingest_translations
 from tests.conftest import TEST_DATA, shared, write
 
 P = TEST_DATA / "pronouns"
 
 
 def ingest_fixture(wh, corpus: str = "tiny") -> None:
-    tr.ingest_translations(wh, corpus, source=P / "source.en", reference=P / "reference.fr",
+    ingest_translations(wh, corpus, source=P / "source.en", reference=P / "reference.fr",
                            source_reference_alignment=P / "source-reference.alig", documents=P / "documents",
                            pronouns="en-fr", team="mt", run="1", output=P / "output.fr",
                            source_output_alignment=P / "source-output.alig")
-    tr.ingest_translations(wh, corpus, team="reference", run="self", output=P / "reference.fr",
+    ingest_translations(wh, corpus, team="reference", run="self", output=P / "reference.fr",
                            source_output_alignment=P / "source-reference.alig")
-    tr.ingest_translations(wh, corpus, team="mt", run="2", output=P / "output.fr",
+    ingest_translations(wh, corpus, team="mt", run="2", output=P / "output.fr",
                            source_output_alignment=P / "empty.alig")
-    tr.ingest_pronoun_judgements(wh, P / "judgements.csv", corpus)
+    ingest_pronoun_judgements(wh, P / "judgements.csv", corpus)
 
 
 @pytest.fixture
@@ -187,7 +189,7 @@ def _expected_matrix(path: Path):
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_apt_reproduces_original_outputs(wh, n):
     data = shared("mt", "apt-es-en")
-    report = tr.run_apt_config(wh, data / f"config_{n}")
+    report = run_apt_config(wh, data / f"config_{n}")
     expected = (data / f"output{n}.score").read_text(encoding="utf-8").splitlines()
     assert report.score_text.splitlines()[:5] == expected[:5]
     assert report.detail_text == (data / f"output{n}.detail").read_text(encoding="utf-8")
@@ -258,9 +260,9 @@ def _write_corpus(tmp, segs):
 def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factory, segs):
     d = _write_corpus(tmp_path_factory.mktemp("h"), segs)
     with evalhouse.connect(":memory:") as wh:
-        tr.ingest_translations(wh, "h", source=d / "s", reference=d / "r", source_reference_alignment=d / "ra",
+        ingest_translations(wh, "h", source=d / "s", reference=d / "r", source_reference_alignment=d / "ra",
                                pronouns="en-fr", team="ref", run="self", output=d / "r", source_output_alignment=d / "ra")
-        tr.ingest_translations(wh, "h", team="mt", run="1", output=d / "o", source_output_alignment=d / "oa")
+        ingest_translations(wh, "h", team="mt", run="1", output=d / "o", source_output_alignment=d / "oa")
         aligned = sum(1 for s, _, _, rp, _ in segs for i, w in enumerate(s) if w in ("it", "they", "he")
                       and any(a == i for a, _ in rp))
         for config in ("default", "plain"):
@@ -306,7 +308,7 @@ def test_index_out_of_range_names_file_and_line(wh, tmp_path):
     before = _counts(wh)
     bad = write(tmp_path, "bad.alig", "0-0\n0-9\n0-0\n0-0\n")
     with pytest.raises(InputError) as err:
-        tr.ingest_translations(wh, "tiny", team="mt", run="3", output=P / "output.fr", source_output_alignment=bad)
+        ingest_translations(wh, "tiny", team="mt", run="3", output=P / "output.fr", source_output_alignment=bad)
     assert str(err.value).startswith(f"{bad}:2: link 0-9: target index 9 is out of range")
     assert _counts(wh) == before
 
@@ -320,7 +322,7 @@ def test_index_out_of_range_names_file_and_line(wh, tmp_path):
 def test_bad_alignment_files(wh, tmp_path, text, line, problem):
     bad = write(tmp_path, "a.alig", text)
     with pytest.raises(InputError) as err:
-        tr.ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
+        ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
                                source_reference_alignment=bad, pronouns="en-fr")
     assert str(err.value).startswith(f"{bad}:{line}: {problem}")
     assert _counts(wh) == [0, 0, 0, 0, 0, 0]
@@ -330,7 +332,7 @@ def test_trailing_empty_alignment_line_is_accepted_and_recorded(wh, tmp_path):
     # the DiscoMT MT alignment file ends with one empty line after its last segment
     text = (P / "source-reference.alig").read_text() + "\n"
     a = write(tmp_path, "trail.alig", text)
-    s = tr.ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
+    s = ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
                                source_reference_alignment=a, pronouns="en-fr")
     assert s.normalisations == ("trail.alig: 1 empty line after the last segment ignored",)
     assert wh.sql("select normalisations from translation_corpora").fetchone()[0] == list(s.normalisations)
@@ -341,12 +343,12 @@ def test_line_count_mismatch_of_output(wh, tmp_path):
     ingest_fixture(wh)
     short = write(tmp_path, "short.fr", "il\n")
     with pytest.raises(InputError, match=r"short.fr:2: output has 1 lines but the source has 4"):
-        tr.ingest_translations(wh, "tiny", team="mt", run="9", output=short, source_output_alignment=P / "empty.alig")
+        ingest_translations(wh, "tiny", team="mt", run="9", output=short, source_output_alignment=P / "empty.alig")
 
 
 def test_unknown_pronoun_language_pair(wh):
     with pytest.raises(ValueError, match="no pronoun list for language pair de-fr: bundled sets are en-fr, es-en"):
-        tr.ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
+        ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
                                source_reference_alignment=P / "source-reference.alig",
                                source_language="de", target_language="fr")
     assert _counts(wh) == [0, 0, 0, 0, 0, 0]
@@ -355,7 +357,7 @@ def test_unknown_pronoun_language_pair(wh):
 def test_skip_bad_alignment_lines_records_and_excludes(wh, tmp_path):
     ingest_fixture(wh)
     bad = write(tmp_path, "bad.alig", "0-0 1-1 2-2 3-3\n0-0 9-9\n0-0 1-1 1-2\n0-0 1-2 2-2\n")
-    tr.ingest_translations(wh, "tiny", team="mt", run="4", output=P / "output.fr", source_output_alignment=bad,
+    ingest_translations(wh, "tiny", team="mt", run="4", output=P / "output.fr", source_output_alignment=bad,
                            skip_bad_alignment_lines=True)
     skipped, norm = wh.sql("select skipped_positions, normalisations from translation_systems where run = '4'").fetchone()
     assert skipped == [2] and "1 line with indices beyond the segment dropped" in norm[0]
@@ -367,10 +369,10 @@ def test_bad_judgements(wh, tmp_path):
     ingest_fixture(wh)
     bad = write(tmp_path, "j.csv", "team,run,position,source_index,category,judgement\nmt,1,1,2,x,correct\n")
     with pytest.raises(InputError, match=r"j.csv:2: system mt/1 has no source pronoun at segment 1, token 2"):
-        tr.ingest_pronoun_judgements(wh, bad, "tiny", replace=True)
+        ingest_pronoun_judgements(wh, bad, "tiny", replace=True)
     bad = write(tmp_path, "k.csv", "team,run,position,source_index,category,judgement\nmt,1,1,1,x,maybe\n")
     with pytest.raises(InputError, match=r"k.csv:2: judgement 'maybe' is not one of correct, incorrect, unjudgeable"):
-        tr.ingest_pronoun_judgements(wh, bad, "tiny", replace=True)
+        ingest_pronoun_judgements(wh, bad, "tiny", replace=True)
     assert wh.sql("select count(*) from pronoun_judgements").fetchone()[0] == 11
 
 
@@ -389,12 +391,12 @@ def test_cli_errors_exit_codes(tmp_path):
 
 
 def test_add_config_records_configuration(tiny):
-    tr.add_config(tiny, "tiny", tr.ConfigSpec("all-cases", "en-fr", equivalence=False, alignment_correction=False,
+    add_config(tiny, "tiny", ConfigSpec("all-cases", "en-fr", equivalence=False, alignment_correction=False,
                                                cases=(1, 2, 3, 4, 5, 6), weights=(1, 0, 0, 0, 0, 0), origin="test"))
     r = tiny.sql("select apt, cases, weights from apt_scores where config = 'all-cases' and team = 'mt' and run = '1'").fetchone()
     assert close(r[0], 3 / 7) and r[1] == [1, 2, 3, 4, 5, 6]
     with pytest.raises(ValueError, match="2 cases but 3 weights"):
-        tr.add_config(tiny, "tiny", tr.ConfigSpec("bad", "en-fr", cases=(1, 2), weights=(1, 0, 0)))
+        add_config(tiny, "tiny", ConfigSpec("bad", "en-fr", cases=(1, 2), weights=(1, 0, 0)))
 
 
 # --- real data: DiscoMT ----------------------------------------------------------------------
@@ -402,12 +404,12 @@ def test_add_config_records_configuration(tiny):
 def discomt():
     d = shared("mt", "discomt-en-fr")
     with evalhouse.connect(":memory:") as wh:
-        tr.ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
+        ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
                                source_reference_alignment=d / "pronoun-test.tok.en-fr.alig",
                                documents=d / "doc-boundaries", pronouns="en-fr", team="mt", run="1",
                                output=d / "mt-output.fr", source_output_alignment=d / "mt-output.en-fr.alig",
                                skip_bad_alignment_lines=True)
-        tr.ingest_translations(wh, "discomt", team="reference", run="self", output=d / "pronoun-test.tok.fr",
+        ingest_translations(wh, "discomt", team="reference", run="self", output=d / "pronoun-test.tok.fr",
                                source_output_alignment=d / "pronoun-test.tok.en-fr.alig")
         yield wh
 
@@ -443,7 +445,7 @@ def test_discomt_mt_output(discomt):
 def test_discomt_unskipped_misaligned_file_is_refused(wh):
     d = shared("mt", "discomt-en-fr")
     with pytest.raises(InputError, match=r"mt-output.en-fr.alig:869: link 6-6: source index 6 is out of range"):
-        tr.ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
+        ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
                                source_reference_alignment=d / "pronoun-test.tok.en-fr.alig", pronouns="en-fr",
                                team="mt", run="1", output=d / "mt-output.fr",
                                source_output_alignment=d / "mt-output.en-fr.alig")

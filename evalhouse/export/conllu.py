@@ -2,6 +2,8 @@
 
     $ evalhouse export-conllu en_ewt-test --out en_ewt-test.conllu
 
+``evalhouse augment`` writes its chosen sentences with the same function, each with a comment of its own.
+
 Comment lines come back verbatim and in order; token lines are rebuilt from the verbatim columns
 in the canonical CoNLL-U order (ranges a-b just before word a, empty nodes n.k just after word n),
 which is the only order ingest accepts.  A canonical input (LF line ends, no byte-order mark, one
@@ -12,6 +14,7 @@ in its canonical form (see ``corpora.normalisations``).
 from __future__ import annotations
 
 import os
+from typing import Mapping
 
 _SENTENCE_TEXT = r"""
 WITH token_lines AS (
@@ -30,15 +33,17 @@ WITH token_lines AS (
     SELECT position, string_agg(line, chr(10) ORDER BY slot) AS body
     FROM token_lines GROUP BY position
 )
-SELECT s.comments, b.body
+SELECT s.position, s.comments, b.body
 FROM sentences s JOIN bodies b USING (position)
 WHERE s.corpus = $corpus
 ORDER BY s.position
 """
 
 
-def write_corpus(con, corpus: str, out: str | os.PathLike, batch: int = 10_000) -> int:
-    """Write ``corpus`` to the file ``out``; returns the number of sentences written."""
+def write_corpus(con, corpus: str, out: str | os.PathLike, batch: int = 10_000,
+                 only: Mapping[int, list[str]] | None = None) -> int:
+    """Write ``corpus`` to the file ``out``; returns the number of sentences written. With ``only``
+    (position -> comment lines), just those sentences, each with its comment lines after its own."""
     cursor = con.execute(_SENTENCE_TEXT, {"corpus": corpus})
     written = 0
     with open(out, "w", encoding="utf-8", newline="\n") as handle:
@@ -46,7 +51,9 @@ def write_corpus(con, corpus: str, out: str | os.PathLike, batch: int = 10_000) 
             rows = cursor.fetchmany(batch)
             if not rows:
                 break
-            for comments, body in rows:
+            if only is not None:
+                rows = [(p, comments + only[p], body) for p, comments, body in rows if p in only]
+            for _, comments, body in rows:
                 if comments:
                     handle.write("\n".join(comments))
                     handle.write("\n")

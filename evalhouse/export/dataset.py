@@ -33,14 +33,19 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
+from sqlglot import exp
+
+from evalhouse.errors import OptionError, WarehouseError
+from evalhouse.export.manifest import MANIFEST
+from evalhouse.export.transpile import render, transpile_all
+from evalhouse.version import __version__
+from evalhouse.warehouse import schema_files, view_files
+
 PARTITION_COLUMNS = ("corpus", "team")
 FORMATS = ("parquet", "postgres")
-MANIFEST = "manifest.json"
 
 
 def _relations(wh) -> list[tuple[str, str]]:
-    from evalhouse.warehouse import schema_files, view_files
-
     return [(f.name, "table") for f in schema_files()] + [(f.name, "view") for f in view_files()]
 
 
@@ -63,8 +68,6 @@ PARTITIONS_PER_COPY = 64
 
 
 def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> None:
-    from sqlglot import exp
-
     column = exp.to_identifier(part, quoted=True).sql("duckdb")
     if kind == "view":
         wh.con.execute(f"CREATE OR REPLACE TEMP TABLE eh_export AS SELECT * FROM {source}")
@@ -86,8 +89,6 @@ def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> No
 
 
 def _ident(name: str) -> str:
-    from sqlglot import exp
-
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
@@ -119,11 +120,6 @@ def postgres_csv_query(wh, table: str) -> str:
 
 def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
     """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
-    from sqlglot import exp
-
-    from evalhouse import __version__
-    from evalhouse.transpile import render, transpile_all
-
     (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
     load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
             "--   psql -v ON_ERROR_STOP=1 --single-transaction -d DBNAME -f load.psql",
@@ -145,8 +141,6 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
 
 def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path) -> dict:
     """One directory of Parquet files per relation; returns the manifest entries."""
-    from sqlglot import exp
-
     entries = {}
     for name, kind in relations:
         columns = wh.columns(name)
@@ -170,22 +164,20 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
 
     Returns the manifest (also written to ``out_dir/manifest.json``).
     """
-    from evalhouse import __version__
-    from evalhouse.warehouse import WarehouseError
-
     if format not in FORMATS:
-        raise ValueError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
+        raise OptionError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
     if partition_by is not None and partition_by not in PARTITION_COLUMNS:
-        raise ValueError(f"cannot partition by '{partition_by}'; valid: {', '.join(PARTITION_COLUMNS)}")
+        raise OptionError(f"cannot partition by '{partition_by}'; valid: {', '.join(PARTITION_COLUMNS)}")
     if format == "postgres" and (partition_by or views):
-        raise ValueError("a postgres dataset holds the base tables only, unpartitioned (PostgreSQL computes "
-                         "the views): drop --views and --partition-by")
+        raise OptionError("a postgres dataset holds the base tables only, unpartitioned (PostgreSQL computes "
+                          "the views): drop `views` and `partition_by`")
     relations = _relations(wh)
     view_names = [n for n, k in relations if k == "view"]
     if views:
         unknown = [v for v in views if v not in view_names]
         if unknown:
-            raise WarehouseError(f"no view {', '.join(repr(v) for v in unknown)}; see 'evalhouse views'")
+            raise WarehouseError(f"no view {', '.join(repr(v) for v in unknown)} (every view is described in "
+                                 "docs/data-dictionary.md)")
         wanted = set(views)
         relations = [(n, k) for n, k in relations if k == "table" or n in wanted]
 
@@ -218,44 +210,3 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return manifest
-
-
-def read_manifest(dataset_dir: str | os.PathLike, format: str = "parquet") -> dict:
-    """The dataset's manifest; refused unless the dataset is in ``format``."""
-    from evalhouse.warehouse import WarehouseError
-
-    path = Path(dataset_dir) / MANIFEST
-    if not path.exists():
-        raise WarehouseError(f"{dataset_dir}: not an evalhouse dataset (no {MANIFEST})")
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    if manifest.get("format") != format:
-        raise WarehouseError(f"{dataset_dir}: a {manifest.get('format')} dataset, not a {format} one")
-    return manifest
-
-
-def parquet_glob(dataset_dir: str | os.PathLike, name: str) -> str:
-    """Glob of a relation's Parquet files (partitioned or not)."""
-    return str(Path(dataset_dir).resolve() / name / "**" / "*.parquet")
-
-
-def attach_dataset(con, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
-    """Create DuckDB views over a dataset's base tables (columns in the manifest's order and types) on
-    connection ``con``; returns their names. This is how a DuckDB-backed BI tool can read the dataset."""
-    from sqlglot import exp
-
-    manifest = read_manifest(dataset_dir)
-    names = []
-    for name, entry in manifest["relations"].items():
-        if entry["kind"] != "table":
-            continue
-        cols = ", ".join(f"CAST({exp.to_identifier(c['name'], quoted=True).sql('duckdb')} AS {c['type']}) "
-                         f"AS {exp.to_identifier(c['name'], quoted=True).sql('duckdb')}" for c in entry["columns"])
-        src = exp.Literal.string(parquet_glob(dataset_dir, name)).sql("duckdb")
-        hive = "true" if entry["partition_by"] else "false"
-        target = exp.to_identifier(name, quoted=True).sql("duckdb")
-        if schema:
-            target = f"{exp.to_identifier(schema, quoted=True).sql('duckdb')}.{target}"
-        con.execute(f"CREATE OR REPLACE VIEW {target} AS SELECT {cols} FROM read_parquet({src}, "
-                    f"hive_partitioning = {hive}, hive_types_autocast = false)")
-        names.append(name)
-    return names

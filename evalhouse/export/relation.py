@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
+from evalhouse.errors import OptionError, WarehouseError
+
 FORMATS = ("parquet", "csv", "json")
 
 
@@ -16,18 +18,17 @@ def _format_for(out: str, format: str | None) -> str:
         ext = os.path.splitext(out)[1].lower().lstrip(".")
         format = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "json": "json"}.get(ext)
         if format is None:
-            raise ValueError(f"cannot tell the format from '{out}'; pass --format (valid formats: {', '.join(FORMATS)})")
+            raise OptionError(f"cannot tell the format from '{out}'; pass `format` (valid formats: {', '.join(FORMATS)})")
     if format not in FORMATS:
-        raise ValueError(f"unknown format '{format}'; valid formats: {', '.join(FORMATS)}")
+        raise OptionError(f"unknown format '{format}'; valid formats: {', '.join(FORMATS)}")
     return format
 
 
 def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = None,
                     corpus: Sequence[str] | None = None) -> int:
     """Write relation ``name`` (a view or base table) to ``out``; returns the number of rows."""
+    # sqlglot (~0.1 s) only when exporting: the warehouse imports this module for export_view()
     from sqlglot import exp
-
-    from evalhouse.warehouse import WarehouseError
 
     out = os.fspath(out)
     fmt = _format_for(out, format)
@@ -35,7 +36,8 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
         "UNION SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()}
     if name not in known:
-        raise WarehouseError(f"no view or table '{name}'; see 'evalhouse views' (tables: corpora, sentences, nodes, edges, ...)")
+        raise WarehouseError(f"no view or table '{name}' in {wh.path} (tables: corpora, sentences, nodes, edges, ...; "
+                             "every view is described in docs/data-dictionary.md)")
     query = exp.select("*").from_(exp.Table(this=exp.to_identifier(name, quoted=True)))
     if corpus:
         if "corpus" not in {c[0] for c in wh.columns(name)}:

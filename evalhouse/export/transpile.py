@@ -6,7 +6,7 @@
 
 The views are read from ``sql/`` (DuckDB dialect) and written with ``sqlglot`` for the target dialect,
 over base tables of the same names: either tables created by the emitted DDL, or (``--dataset DIR``,
-DuckDB and Spark) the Parquet dataset written by ``evalhouse export-dataset``. Views whose values need
+DuckDB and Spark) the Parquet dataset written by ``evalhouse export-dataset`` (:mod:`evalhouse.export.dataset`). Views whose values need
 Python (flux weights, BLEU statistics, tree lineages) read the tables materialised at ingest, so
 no view needs a Python function on the target engine.
 
@@ -24,6 +24,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
+
+from evalhouse.errors import OptionError
+from evalhouse.export.manifest import parquet_glob, read_manifest
+from evalhouse.version import __version__
+from evalhouse.warehouse import schema_files, view_files
 
 DIALECTS = ("duckdb", "postgres", "spark", "trino", "bigquery")
 DATASET_DIALECTS = ("duckdb", "spark")
@@ -61,13 +71,10 @@ class Transpiled:
 
 def _check_dialect(dialect: str) -> None:
     if dialect not in DIALECTS:
-        raise ValueError(f"unknown dialect '{dialect}'; valid dialects: {', '.join(DIALECTS)}")
+        raise OptionError(f"unknown dialect '{dialect}'; valid dialects: {', '.join(DIALECTS)}")
 
 
 def _parts(text: str):
-    import sqlglot
-    from sqlglot import exp
-
     statements = [s for s in sqlglot.parse(text, read="duckdb") if s is not None]
     create = next(s for s in statements if isinstance(s, exp.Create))
     comments = [s for s in statements if isinstance(s, exp.Comment)]
@@ -82,8 +89,6 @@ def _description(comments, kind: str) -> str:
 
 
 def _generate(expression, dialect: str) -> str:
-    from sqlglot.errors import ErrorLevel
-
     return expression.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE, comments=False)
 
 
@@ -100,9 +105,6 @@ def _portable(create, dialect: str):
       skips NULLs, so where they would sort cannot change the result, and BigQuery accepts no
       ``NULLS LAST`` there.
     """
-    from sqlglot import exp
-    from sqlglot.dialects.dialect import Dialect
-
     if dialect == "duckdb":
         return create
     create = create.copy()
@@ -144,8 +146,6 @@ def _portable_table(create, dialect: str):
     ``NOT ENFORCED``, and an ARRAY column is never NULL there (it is a repeated field, empty for no
     values) and cannot be declared NOT NULL. Spark's file-source tables take no key constraints either.
     These follow the engines' documentation; Spark's is also run by tests/test_engines.py."""
-    from sqlglot import exp
-
     if dialect not in ("trino", "bigquery", "spark"):
         return create
     create = create.copy()
@@ -175,10 +175,6 @@ def _portable_table(create, dialect: str):
 
 def _problems(create, dialect: str) -> str | None:
     """Why ``create`` cannot be emitted for ``dialect`` (None if it can)."""
-    import sqlglot
-    from sqlglot import exp
-    from sqlglot.errors import ParseError, UnsupportedError
-
     if dialect == "duckdb":
         return None
     unknown = sorted({f.name.lower() for f in create.find_all(exp.Anonymous)})
@@ -200,14 +196,10 @@ def _problems(create, dialect: str) -> str | None:
 
 
 def _table_statements(create, comments, dialect: str, dataset: str | None, manifest: dict | None) -> list[str]:
-    from sqlglot import exp
-
     name = create.this.find(exp.Table).name
     if dataset is None:
         out = [_generate(_portable_table(create, dialect), dialect)]
     elif dialect == "duckdb":
-        from evalhouse.dataset import parquet_glob
-
         entry = manifest["relations"][name]
         hive = "true" if entry["partition_by"] else "false"
         out = [f"CREATE OR REPLACE VIEW {exp.to_identifier(name).sql('duckdb')} AS SELECT * FROM read_parquet("
@@ -236,18 +228,12 @@ def _view_statements(create, comments, dialect: str, temporary: bool) -> list[st
 
 def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> list[Transpiled]:
     """The schema (tables, or views over the Parquet dataset) and every view, in dependency order."""
-    from sqlglot import exp
-
-    from evalhouse.warehouse import schema_files, view_files
-
     _check_dialect(dialect)
     manifest = None
     if dataset is not None:
         if dialect not in DATASET_DIALECTS:
-            raise ValueError(f"--dataset works with {' and '.join(DATASET_DIALECTS)}; for {dialect}, create the "
-                             "tables with the emitted DDL and load the Parquet files (see docs/engines-and-bi.md)")
-        from evalhouse.dataset import read_manifest
-
+            raise OptionError(f"`dataset` works with {' and '.join(DATASET_DIALECTS)}; for {dialect}, create the "
+                              "tables with the emitted DDL and load the Parquet files (see docs/engines-and-bi.md)")
         dataset = os.fspath(dataset)
         manifest = read_manifest(dataset)
     results: list[Transpiled] = []
@@ -289,8 +275,6 @@ def verification(dialect: str) -> str:
 def render(results: list[Transpiled], dialect: str, dataset: str | None = None) -> str:
     """The SQL file: a header, then each object's statements; objects that were not transpiled are
     listed (with the reason) in the header and in place, as comments."""
-    from evalhouse import __version__
-
     skipped = [r for r in results if not r.ok]
     lines = [f"-- evalhouse {__version__}: schema and views transpiled from DuckDB to {dialect} by sqlglot.",
              f"-- Over: {'the Parquet dataset ' + str(dataset) if dataset else 'tables of the same names'}.",

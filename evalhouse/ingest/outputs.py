@@ -1,4 +1,5 @@
-"""Ingesting system outputs: read, tokenise, align to the reference, materialise statistics.
+"""``evalhouse ingest outputs``: system outputs (surface realisations) read, tokenised, aligned to the
+reference tree and scored, in one transaction.
 
     import evalhouse
     with evalhouse.connect("warehouse.duckdb") as wh:
@@ -6,33 +7,38 @@
         wh.sql("select * from submission_scores").df()
 
 Everything one call ingests is one transaction: a bad file anywhere leaves the warehouse unchanged.
-What needs Python (tokenisation, alignment, BLEU n-gram statistics, edit counts) is computed here and
-written to ``output_tokens``, ``alignments`` and ``sentence_statistics``; DEA, BLEU and the
-accuracies are then plain SQL views (``dea_edges``, ``sentence_scores``, ...).
+What needs Python (tokenisation and alignment, :mod:`evalhouse.analysis.alignment`; BLEU n-gram
+statistics, :mod:`evalhouse.analysis.bleu`; edit counts, :mod:`evalhouse.analysis.accuracy`) is
+computed here and written to ``output_tokens``, ``alignments`` and ``sentence_statistics``; DEA, BLEU
+and the accuracies are then plain SQL views (``sql/outputs/``: ``dea_edges``, ``sentence_scores``, ...).
+Files are read by :mod:`evalhouse.loaders.outputs`.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import multiprocessing
+import os
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-from evalhouse import __version__
 from evalhouse.analysis import accuracy, alignment, bleu
-from evalhouse.loaders.errors import InputError
-from evalhouse.loaders.outputs import OutputFile, OutputSentence, SubmissionFile, read_output_file
+from evalhouse.errors import InputError, WarehouseError
+from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
+                                       read_manifest, read_output_file)
+from evalhouse.version import __version__, signature
 
-CONFIGURATION = "|".join([
+# how every submission is scored (submissions.configuration; a baseline adds how it was made)
+SCORING = (
     "tokenisation:reference-guided", alignment.ALIGNMENT_VERSION,
     "dea:case-folded-lemmas,punct-stripped",
     "bleu:" + bleu.SIGNATURE + ",tokens:case-folded-lemmas,punct:removed",
     "bleu_surface:tokens:forms,case:preserved,punct:kept",
     "accuracy:" + accuracy.SIGNATURE + ",tokens:case-folded-lemmas,punct:removed,tree:stripped-reference",
     "understandability/quality:STA+string-substitutions",
-    f"evalhouse:{__version__}",
-])
+)
 
 
 @dataclass(frozen=True)
@@ -225,53 +231,33 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
 
 
 def _arrow(columns: dict):
+    """Columns as an Arrow table: how a worker process hands its results back (as buffers)."""
+    # pyarrow (~0.1 s to import) only when outputs are scored: `import evalhouse.warehouse` does not pay for it
     import pyarrow as pa
 
     return pa.table({k: (v if not isinstance(v, np.ndarray) else pa.array(v)) for k, v in columns.items()})
 
 
-def _insert(con, table: str, columns) -> None:
-    frame = columns if not isinstance(columns, dict) else _arrow(columns)
-    names = ", ".join(frame.column_names)
-    con.register("_eh_frame", frame)
-    try:
-        con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _eh_frame")
-    finally:
-        con.unregister("_eh_frame")
-
-
-SUBMISSION_TABLES = ("output_sentences", "output_tokens", "sentence_statistics", "judgements", "submissions")
-
-
-def delete_submission(con, team: str, run: str, corpus: str) -> None:
-    for table in SUBMISSION_TABLES:
-        con.execute(f"DELETE FROM {table} WHERE team = $t AND run = $r AND corpus = $c",
-                    {"t": team, "r": run, "c": corpus})
-    con.execute("DELETE FROM alignments WHERE pair = 'output-reference' AND team = $t AND run = $r AND corpus = $c",
-                {"t": team, "r": run, "c": corpus})
-
-
 _WORKER_REFERENCE: Reference | None = None
 
 
-def _score_file(f: SubmissionFile):
-    """Read and score one file (runs in a worker process; the reference comes from the parent by fork).
+def _score_file(item: tuple[SubmissionFile, OutputFile]):
+    """Score one file (runs in a worker process; the reference comes from the parent by fork).
 
     The columns go back as Arrow tables, which cross the process boundary as buffers."""
+    f, out = item
     try:
-        out = read_output_file(f.path, f.format)
         sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
-        return out, (_arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given)
+        return _arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given
     except Exception as err:  # handed back as a value: the parent re-raises it, no pool machinery involved
-        return err, None
+        return err
 
 
-def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int):
-    """Yield (file, output, scores) in order; several files are scored in parallel processes."""
+def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
+    """Yield (file, output, scores) in order. Files are read here (a CoNLL-U file is staged on ``con``; the
+    workers never touch DuckDB), then several are scored in parallel processes."""
     global _WORKER_REFERENCE
-    import multiprocessing
-    import os
-
+    items = [(f, read_output_file(f.path, f.format, con)) for f in files]
     if workers <= 0:
         workers = os.cpu_count() or 1
     workers = min(workers, len(files))
@@ -279,184 +265,88 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int):
     try:
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             with multiprocessing.get_context("fork").Pool(workers) as pool:
-                yield from zip(files, pool.imap(_score_file, files))
+                for (f, out), scores in zip(items, pool.imap(_score_file, items)):
+                    yield f, out, scores
         else:
-            for f in files:
-                yield f, _score_file(f)
+            for f, out in items:
+                yield f, out, _score_file((f, out))
     finally:
         _WORKER_REFERENCE = None
 
 
+def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
+                   team: str | None = None, run: str | None = None, format: str = "auto",
+                   manifest: str | os.PathLike | None = None, replace: bool = False,
+                   progress=None) -> list[SubmissionSummary]:
+    """Ingest system outputs against a reference corpus, all in one transaction.
+
+    ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
+    ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
+    Returns a :class:`SubmissionSummary` per file.
+    """
+    if reference is None:
+        raise WarehouseError("outputs need a reference corpus (`reference`)")
+    if (path is None) == (manifest is None):
+        raise WarehouseError("give either an output file or directory, or `manifest`")
+    if manifest is not None:
+        if team or run:
+            raise WarehouseError("`team` and `run` come from the manifest; do not give them with `manifest`")
+        files = read_manifest(manifest)
+    elif os.path.isdir(path):
+        if team or run:
+            raise WarehouseError("`team` and `run` come from the directory layout DIR/<team>/<run>/<file>; "
+                                 "do not give them with a directory")
+        files = campaign_files(path)
+        for f in files:
+            f.format = format
+    else:
+        if not team or not run:
+            raise WarehouseError("an output file needs `team` and `run`")
+        files = [SubmissionFile(os.fspath(path), team, run, format)]
+    return ingest_submissions(wh, files, reference, replace=replace, progress=progress)
+
+
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
-                       progress=None, configuration_note: str | None = None, workers: int = 0) -> list[SubmissionSummary]:
+                       progress=None, configuration_note: str | None = None, workers: int = 0,
+                       names: Sequence[str] | None = None) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
-    by this process only, in file order.
+    by this process only, in file order. ``names``: what ``submissions.source_file`` records for each
+    file (default: its path), for outputs evalhouse wrote itself (:mod:`evalhouse.ingest.baselines`).
     """
-    from evalhouse.warehouse import WarehouseError
-
-    con = wh.con
-    if reference not in wh.corpora():
-        raise WarehouseError(f"no reference corpus '{reference}' in {wh.path} "
-                             f"(have: {', '.join(wh.corpora()) or 'none'}); ingest it with 'evalhouse ingest treebank'")
+    wh.require_corpus(reference, "reference corpus")
     seen = set()
     for f in files:
         if (f.team, f.run) in seen:
             raise WarehouseError(f"team {f.team} run {f.run} is given twice for corpus {reference}")
         seen.add((f.team, f.run))
-    existing = {(t, r) for t, r in con.execute("SELECT team, run FROM submissions WHERE corpus = $c",
-                                                 {"c": reference}).fetchall()}
-    clash = [f for f in files if (f.team, f.run) in existing]
-    if clash and not replace:
-        raise WarehouseError(f"team {clash[0].team} run {clash[0].run} on {reference} is already in {wh.path}; "
-                             "use --replace to replace it")
-    ref = load_reference(con, reference)
+    keys = [{"team": f.team, "run": f.run, "corpus": reference} for f in files]
+    for f, key in zip(files, keys):  # refused before anything is scored
+        wh.check_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
+    ref = load_reference(wh.con, reference)
     summaries = []
-    con.execute("BEGIN")
-    try:
+    with wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        for i, (f, (out, scores)) in enumerate(_scored(files, ref, workers)):
-            if isinstance(out, Exception):
-                raise out
+        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con)):
+            if isinstance(scores, Exception):
+                raise scores
             if progress:
                 progress(f.path, i, len(files))
-            if (f.team, f.run) in existing:
-                delete_submission(con, f.team, f.run, reference)
+            key = keys[i]
+            wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
             sentences, tokens, links, stats, missing, given = scores
-            _insert(con, "output_sentences", sentences)
-            _insert(con, "output_tokens", tokens)
-            _insert(con, "alignments", links)
-            _insert(con, "sentence_statistics", stats)
-            con.execute(
-                "INSERT INTO submissions VALUES ($team, $run, $corpus, $format, $file, $sha, $n, $given, $missing, "
-                "$positions, $norm, $config, $version, $now)",
-                {"team": f.team, "run": f.run, "corpus": reference, "format": out.format, "file": out.name,
-                 "sha": out.sha256, "n": ref.size, "given": given, "missing": len(missing), "positions": missing,
-                 "norm": out.normalisations,
-                 "config": CONFIGURATION + (f"|{configuration_note}" if configuration_note else ""),
-                 "version": __version__, "now": now})
-            summaries.append(SubmissionSummary(f.team, f.run, reference, out.name, out.format, ref.size, given,
-                                               tuple(missing)))
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+            wh.insert("output_sentences", sentences)
+            wh.insert("output_tokens", tokens)
+            wh.insert("alignments", links)
+            wh.insert("sentence_statistics", stats)
+            wh.insert("submissions", [{
+                **key, "format": out.format, "source_file": names[i] if names else out.name,
+                "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
+                "missing_sentences": len(missing), "missing_positions": missing,
+                "normalisations": out.normalisations,
+                "configuration": signature(*SCORING, configuration_note or ""),
+                "evalhouse_version": __version__, "ingested_at": now}])
+            summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
+                                               out.format, ref.size, given, tuple(missing)))
     return summaries
-
-
-def ingest_judgements(wh, path) -> int:
-    """Ingest a judgement CSV (one transaction); sent_ids are resolved to reference positions."""
-    from evalhouse.loaders.outputs import read_judgements
-    from evalhouse.warehouse import WarehouseError
-
-    con = wh.con
-    name, _sha, rows = read_judgements(path)
-    subs = set(con.execute("SELECT team, run, corpus FROM submissions").fetchall())
-    positions: dict[str, dict[str, int]] = {}
-    cols = {k: [] for k in ("team", "run", "corpus", "position", "sent_id", "annotator", "criterion", "score",
-                            "source_file", "source_line")}
-    seen: dict[tuple, int] = {}
-    for j in rows:
-        if (j.team, j.run, j.corpus) not in subs:
-            raise InputError(name, j.line, f"no submission team {j.team} run {j.run} on corpus {j.corpus} in the warehouse")
-        if j.corpus not in positions:
-            positions[j.corpus] = dict(con.execute("SELECT sent_id, position FROM sentences WHERE corpus = $c",
-                                                   {"c": j.corpus}).fetchall())
-        index = positions[j.corpus]
-        pos = index.get(j.sent_id)
-        if pos is None:
-            if j.sent_id.isdigit() and 1 <= int(j.sent_id) <= len(index):
-                pos = int(j.sent_id)
-            else:
-                raise InputError(name, j.line, f"unknown sent_id {j.sent_id!r} in corpus {j.corpus}")
-        key = (j.team, j.run, j.corpus, pos, j.annotator, j.criterion.lower())
-        if key in seen:
-            raise InputError(name, j.line, f"annotator {j.annotator} already scored {j.criterion} of this sentence "
-                             f"(line {seen[key]})")
-        seen[key] = j.line
-        for col, v in zip(cols, (j.team, j.run, j.corpus, pos, j.sent_id, j.annotator, j.criterion.lower(), j.score,
-                                 name, j.line)):
-            cols[col].append(v)
-    con.execute("BEGIN")
-    try:
-        existing = 0
-        if rows:
-            import pandas as pd
-
-            con.register("_eh_j", pd.DataFrame(cols))
-            existing = con.execute(
-                "SELECT count(*) FROM judgements j JOIN _eh_j n USING (team, run, corpus, position, annotator, criterion)"
-            ).fetchone()[0]
-            con.unregister("_eh_j")
-        if existing:
-            raise WarehouseError(f"{name}: {existing} judgements are already in {wh.path} (same sentence, annotator "
-                                 "and criterion); nothing ingested")
-        if rows:
-            _insert(con, "judgements", cols)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    return len(rows)
-
-
-def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
-                 train: str | None = None, seed: int = 1, out=None, replace: bool = False) -> SubmissionSummary:
-    """Realise ``corpus`` with a baseline (see :mod:`evalhouse.analysis.baselines`), write the output in
-    the SR format (to ``out``, or a temporary file) and ingest it as team/run."""
-    import os
-    import tempfile
-
-    from evalhouse.analysis import baselines
-    from evalhouse.warehouse import WarehouseError
-
-    if kind not in baselines.KINDS:
-        raise ValueError(f"unknown baseline '{kind}' (valid: {', '.join(baselines.KINDS)})")
-    have = wh.corpora()
-    for name in (corpus, train):
-        if name is not None and name not in have:
-            raise WarehouseError(f"no corpus '{name}' in {wh.path} (have: {', '.join(have) or 'none'})")
-    run = run or kind
-    sentences = _words(wh.con, corpus)
-    if kind == "lr":
-        model = baselines.train_direction_model(sentences if train in (None, corpus) else _words(wh.con, train))
-        orders = [baselines.linearise_lr(ws, model) for ws in sentences]
-        note = f"baseline:lr,train:{train or corpus}"
-    else:
-        rng = np.random.Generator(np.random.PCG64(seed))
-        orders = [baselines.linearise_random(ws, rng) for ws in sentences]
-        note = f"baseline:random,seed:{seed}"
-    text = "".join(f"# sent_id = {k}\n# text = {' '.join(w.form for w in ws)}\n\n"
-                   for k, ws in enumerate(orders, start=1))
-    if out is not None:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        path, cleanup = os.fspath(out), None
-    else:
-        fd, path = tempfile.mkstemp(prefix=f"evalhouse-{kind}-", suffix=".txt")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        cleanup = path
-    try:
-        summary = ingest_submissions(wh, [SubmissionFile(path, team, run, "sr")], corpus, replace=replace,
-                                     configuration_note=note)[0]
-        if cleanup:
-            wh.con.execute("UPDATE submissions SET source_file = $f WHERE team = $t AND run = $r AND corpus = $c",
-                           {"f": f"<generated by evalhouse baseline {kind}>", "t": team, "r": run, "c": corpus})
-        return summary
-    finally:
-        if cleanup:
-            os.unlink(cleanup)
-
-
-def _words(con, corpus: str):
-    from evalhouse.analysis.baselines import Word
-
-    rows = con.execute("SELECT position, id, form, lemma, upos, head, split_part(deprel, ':', 1) FROM nodes "
-                       "WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
-    n = con.execute("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
-    out: list[list] = [[] for _ in range(n)]
-    for pos, i, form, lemma, upos, head, rel in rows:
-        out[pos - 1].append(Word(i, form, lemma, upos, head, rel))
-    return out

@@ -1,43 +1,42 @@
-"""Translations and pronoun evaluation in the warehouse: ingest, APT/AutoPRF configurations, reports.
+"""``evalhouse ingest translations``: a parallel corpus and system translations, with every source pronoun
+scored (APT and AutoPRF, Guillou & Hardmeier 2018) at ingest, in one transaction.
 
-Python API (the ``evalhouse ingest translations``, ``ingest pronoun-judgements`` and ``apt`` commands
-are thin layers over these functions)::
+Python API (the command is a thin layer over these functions)::
 
     import evalhouse
-    from evalhouse import translations as tr
+    from evalhouse.ingest.translations import ingest_translations
 
     with evalhouse.connect("warehouse.duckdb") as wh:
-        tr.ingest_translations(wh, "discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
-                               source_reference_alignment="pronoun-test.tok.en-fr.alig",
-                               documents="doc-boundaries", pronouns="en-fr")
-        tr.ingest_translations(wh, "discomt", team="mt", run="1", output="mt-output.fr",
-                               source_output_alignment="mt-output.en-fr.alig")
+        ingest_translations(wh, "discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
+                            source_reference_alignment="pronoun-test.tok.en-fr.alig",
+                            documents="doc-boundaries", pronouns="en-fr")
+        ingest_translations(wh, "discomt", team="mt", run="1", output="mt-output.fr",
+                            source_output_alignment="mt-output.en-fr.alig")
         wh.sql("select * from apt_scores where corpus = 'discomt'").df()
-        report = tr.run_apt_config(wh, "apt-es-en/config_1")   # the original APT configuration files
-        print(report.score_text)                                # Score: 0.4000 ...
 
-Every corpus gets two configurations when it is ingested (``pronoun_configs``): ``default`` (no target
-list: aligned words are compared as they are; equivalence classes and alignment correction on; cases
-1-4; weights 1, 0.5, 0, 0 = APT-B) and ``plain`` (no equivalence, no correction; weights 1, 0, 0, 0),
-whose APT equals the restricted AutoPRF recall. ``evalhouse apt`` adds more. All per-pronoun facts are
-computed here in Python and stored in ``pronoun_analyses``; the views aggregate them in SQL.
+Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets two configurations when it is
+ingested (``pronoun_configs``): ``default`` (no target list: aligned words are compared as they are;
+equivalence classes and alignment correction on; cases 1-4; weights 1, 0.5, 0, 0 = APT-B) and ``plain``
+(no equivalence, no correction; weights 1, 0, 0, 0), whose APT equals the restricted AutoPRF recall;
+``evalhouse apt --add`` adds more (:func:`add_config`). The per-pronoun facts are computed here by
+:mod:`evalhouse.analysis.pronouns` and stored in ``pronoun_analyses``; the views (``sql/pronouns/``)
+aggregate them. Human judgements: :mod:`evalhouse.ingest.pronoun_judgements`; APT's own configuration
+files: :mod:`evalhouse.ingest.apt_configs`; APT's report: :mod:`evalhouse.reports.apt`.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
-from evalhouse import __version__
-from evalhouse.analysis.pronouns import (PronounSettings, analyse_segment, apt_score, render_score, AptScore,
-                                         OTHER, NONE)
+from evalhouse.analysis.pronouns import PronounSettings, analyse_segment
+from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
-from evalhouse.loaders.errors import InputError
+from evalhouse.version import __version__
 
 DEFAULT_CASES = (1, 2, 3, 4)
 DEFAULT_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
@@ -63,10 +62,27 @@ class TranslationSummary:
     normalisations: tuple[str, ...]
 
 
-def _warehouse_error():
-    from evalhouse.warehouse import WarehouseError
+@dataclass(frozen=True)
+class ConfigSpec:
+    """A pronoun configuration (a row of ``pronoun_configs``)."""
 
-    return WarehouseError
+    config: str
+    pronoun_set: str
+    target_list: bool = False
+    equivalence: bool = True
+    alignment_correction: bool = True
+    count_other_as_equal: bool = False
+    cases: tuple[int, ...] = DEFAULT_CASES
+    weights: tuple[float, ...] = DEFAULT_WEIGHTS
+    source_separator: str | None = None
+    target_separator: str | None = None
+    origin: str = "built-in default"
+
+
+def default_configs(pset: str) -> list[ConfigSpec]:
+    return [ConfigSpec("default", pset),
+            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, weights=PLAIN_WEIGHTS,
+                       origin="built-in: no equivalence, no alignment correction (APT-A; = restricted AutoPRF recall)")]
 
 
 # --- pronoun sets ---------------------------------------------------------------------------
@@ -75,17 +91,17 @@ def _resolve_pronoun_set(pronouns: str | None, source_language: str | None, targ
     bundled = bundled_pronoun_sets()
     if pronouns is None:
         if not source_language or not target_language:
-            raise ValueError("say which pronouns to evaluate: --pronouns with a bundled set "
-                             f"({', '.join(bundled)}) or a pronoun-set file, or --source-language and --target-language")
+            raise OptionError("say which pronouns to evaluate: `pronouns`, a bundled set "
+                              f"({', '.join(bundled)}) or a pronoun-set file, or `source_language` and `target_language`")
         pronouns = f"{source_language}-{target_language}"
         if pronouns not in bundled:
-            raise ValueError(f"no pronoun list for language pair {pronouns}: bundled sets are {', '.join(bundled)}; "
-                             "write your own (see docs/pronoun-evaluation.md) and pass it with --pronouns FILE")
+            raise OptionError(f"no pronoun list for language pair {pronouns}: bundled sets are {', '.join(bundled)}; "
+                              "write your own (see docs/pronoun-evaluation.md) and pass it as `pronouns`")
     if pronouns in bundled:
         src, tgt = pronouns.split("-", 1)
         return pronouns, bundled[pronouns], source_language or src, target_language or tgt
     if not os.path.exists(pronouns):
-        raise ValueError(f"--pronouns {pronouns}: neither a bundled pronoun set ({', '.join(bundled)}) nor a file")
+        raise OptionError(f"`pronouns` {pronouns}: neither a bundled pronoun set ({', '.join(bundled)}) nor a file")
     name = Path(pronouns).name.rsplit(".", 1)[0]
     parts = name.split("-")
     src = source_language or (parts[0] if len(parts) == 2 else None)
@@ -93,39 +109,37 @@ def _resolve_pronoun_set(pronouns: str | None, source_language: str | None, targ
     return name, pronouns, src, tgt
 
 
-def _store_pronoun_set(con, name: str, rows, file: str, src: str | None, tgt: str | None) -> None:
-    existing = con.execute(
+
+def _store_pronoun_set(wh, name: str, rows, file: str, src: str | None, tgt: str | None) -> None:
+    existing = wh.sql(
         "SELECT role, pronoun, class, source_pronoun FROM pronoun_lists WHERE pronoun_set = $s ORDER BY ALL",
         {"s": name}).fetchall()
-    new = sorted((r[0], r[1], r[2], r[3]) for r in rows)
-    if existing and sorted(existing, key=lambda r: tuple("" if v is None else v for v in r)) == \
-            sorted(new, key=lambda r: tuple("" if v is None else v for v in r)):
+    new = [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def ordered(values):
+        return sorted(values, key=lambda r: tuple("" if v is None else v for v in r))
+
+    if existing and ordered(existing) == ordered(new):
         return
     if existing:
-        used = con.execute("SELECT count(*) FROM pronoun_configs WHERE pronoun_set = $s", {"s": name}).fetchone()[0]
+        used = wh.sql("SELECT count(*) FROM pronoun_configs WHERE pronoun_set = $s", {"s": name}).fetchone()[0]
         if used:
-            raise _warehouse_error()(f"pronoun set '{name}' is already in the warehouse with other contents and "
-                                     "scores use it; name your edited file differently")
-        con.execute("DELETE FROM pronoun_lists WHERE pronoun_set = $s", {"s": name})
-    import pandas as pd
-
-    df = pd.DataFrame([(name, src, tgt, r[0], r[1], r[2], r[3], file, r[4]) for r in rows],
-                      columns=["pronoun_set", "source_language", "target_language", "role", "pronoun", "class",
-                               "source_pronoun", "file", "line"])
-    con.register("_pl", df)
-    try:
-        con.execute("INSERT INTO pronoun_lists SELECT * FROM _pl")
-    finally:
-        con.unregister("_pl")
+            raise WarehouseError(f"pronoun set '{name}' is already in the warehouse with other contents and "
+                                 "scores use it; name your edited file differently")
+        wh.delete("pronoun set", [{"pronoun_set": name}])
+    wh.insert("pronoun_lists", [
+        {"pronoun_set": name, "source_language": src, "target_language": tgt, "role": r[0], "pronoun": r[1],
+         "class": r[2], "source_pronoun": r[3], "file": file, "line": r[4]} for r in rows])
 
 
 def settings_for(con, corpus: str, config: str) -> PronounSettings:
+    """The settings of configuration ``config`` of ``corpus``, as :mod:`evalhouse.analysis.pronouns` takes them."""
     row = con.execute(
         "SELECT pronoun_set, target_list, equivalence, alignment_correction, count_other_as_equal, "
         "source_separator, target_separator FROM pronoun_configs WHERE corpus = $c AND config = $k",
         {"c": corpus, "k": config}).fetchone()
     if row is None:
-        raise _warehouse_error()(f"no configuration '{config}' for corpus '{corpus}'")
+        raise WarehouseError(f"no configuration '{config}' for corpus '{corpus}'")
     pset, target_list, equivalence, correction, count_other, ssep, tsep = row
     rows = con.execute("SELECT role, pronoun, class, source_pronoun FROM pronoun_lists WHERE pronoun_set = $s "
                        "ORDER BY line", {"s": pset}).fetchall()
@@ -154,27 +168,18 @@ def settings_for(con, corpus: str, config: str) -> PronounSettings:
 
 
 # --- ingest ---------------------------------------------------------------------------------
-def _links_rows(corpus, team, run, pair, links):
-    rows = []
+def _links(corpus, team, run, pair, links) -> dict[str, list]:
+    """Alignment links (per segment, 0-based source index -> target indices) as ``alignments`` columns."""
+    cols = {k: [] for k in ("position", "from_index", "to_index")}
     for i, seg in enumerate(links):
         for s, ts in seg.items():
             for t in ts:
-                rows.append((corpus, team, run, i + 1, pair, s + 1, t + 1, "given"))
-    return rows
-
-
-def _insert_links(con, rows) -> None:
-    import pandas as pd
-
-    df = pd.DataFrame(rows, columns=["corpus", "team", "run", "position", "pair", "from_index", "to_index", "method"])
-    df["team"] = df["team"].astype(object)
-    df["run"] = df["run"].astype(object)
-    con.register("_al", df)
-    try:
-        con.execute("INSERT INTO alignments SELECT corpus, team, run, position::INTEGER, pair, from_index::INTEGER, "
-                    "to_index::INTEGER, method FROM _al")
-    finally:
-        con.unregister("_al")
+                cols["position"].append(i + 1)
+                cols["from_index"].append(s + 1)
+                cols["to_index"].append(t + 1)
+    n = len(cols["position"])
+    return {"corpus": [corpus] * n, "team": [team] * n, "run": [run] * n, "pair": [pair] * n, **cols,
+            "method": ["given"] * n}
 
 
 def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_reference_alignment=None,
@@ -186,26 +191,25 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
     and/or one system output (team, run, output, source-output alignment) in one transaction.
 
     Computes the pronoun analyses of every configuration of the corpus for the new system. Raises
-    :class:`InputError` (bad input), ``ValueError`` (bad usage) or ``WarehouseError``; nothing changes then.
+    :class:`InputError` (bad input), :class:`OptionError` (bad usage) or :class:`WarehouseError`;
+    nothing changes then.
     """
-    WarehouseError = _warehouse_error()
     corpus_part = any(x is not None for x in (source, reference, source_reference_alignment, documents))
     system_part = any(x is not None for x in (team, run, output, source_output_alignment))
     if not corpus_part and not system_part:
-        raise ValueError("nothing to ingest: give --source/--reference/--source-reference-alignment, "
-                         "or --team/--run/--output/--source-output-alignment, or both")
+        raise OptionError("nothing to ingest: give `source`, `reference` and `source_reference_alignment`, "
+                          "or `team`, `run`, `output` and `source_output_alignment`, or both")
     if corpus_part and None in (source, reference, source_reference_alignment):
-        raise ValueError("a corpus needs --source, --reference and --source-reference-alignment")
+        raise OptionError("a corpus needs `source`, `reference` and `source_reference_alignment`")
     if system_part and None in (team, run, output, source_output_alignment):
-        raise ValueError("a system output needs --team, --run, --output and --source-output-alignment")
-    con = wh.con
+        raise OptionError("a system output needs `team`, `run`, `output` and `source_output_alignment`")
     normalisations: list[str] = []
     # --- read and validate everything before touching the warehouse
     if corpus_part:
         src = L.read_segments(source)
         ref = L.read_segments(reference)
-        src_tok = [L.tokens(l) for l in src.lines]
-        ref_tok = [L.tokens(l) for l in ref.lines]
+        src_tok = [L.tokens(line) for line in src.lines]
+        ref_tok = [L.tokens(line) for line in ref.lines]
         if len(ref_tok) != len(src_tok):
             raise InputError(ref.name, min(len(ref_tok), len(src_tok)) + 1,
                              f"reference has {len(ref_tok)} lines but the source {src.name} has {len(src_tok)}")
@@ -220,22 +224,19 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
             normalisations += f.normalisations
         if _pronoun_rows is None:
             pset, pfile, slang, tlang = _resolve_pronoun_set(pronouns, source_language, target_language)
-            pf = L.read_pronoun_set(pfile)
-            prows = pf.rows
+            prows = L.read_pronoun_set(pfile).rows
         else:
             pset, pfile, slang, tlang, prows = _pronoun_rows
     else:
-        exists = con.execute("SELECT segments FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()
-        if exists is None:
-            have = [r[0] for r in con.execute("SELECT corpus FROM translation_corpora ORDER BY 1").fetchall()]
+        if not wh.has("translation corpus", {"corpus": corpus}):
+            have = [r[0] for r in wh.sql("SELECT corpus FROM translation_corpora ORDER BY 1").fetchall()]
             raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path} (have: {', '.join(have) or 'none'}); "
                                  "ingest its source and reference first")
-        rows = con.execute("SELECT source FROM segments WHERE corpus = $c ORDER BY position", {"c": corpus}).fetchall()
+        rows = wh.sql("SELECT source FROM segments WHERE corpus = $c ORDER BY position", {"c": corpus}).fetchall()
         src_tok = [L.tokens(r[0]) for r in rows]
-        src = None
     if system_part:
         out = L.read_segments(output)
-        out_tok = [L.tokens(l) for l in out.lines]
+        out_tok = [L.tokens(line) for line in out.lines]
         if len(out_tok) != len(src_tok):
             raise InputError(out.name, min(len(out_tok), len(src_tok)) + 1,
                              f"output has {len(out_tok)} lines but the source has {len(src_tok)}")
@@ -244,113 +245,86 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         sys_norm = out.normalisations + soa.normalisations
         normalisations += sys_norm
     now = _dt.datetime.now(_dt.timezone.utc)
-    con.execute("BEGIN")
-    try:
-        import pandas as pd
-
+    n = None
+    with wh.transaction():
         if corpus_part:
-            if con.execute("SELECT count(*) FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()[0]:
-                if not replace:
-                    raise WarehouseError(f"translation corpus '{corpus}' is already in {wh.path}; use --replace to replace it")
-                delete_translation_corpus(con, corpus)
-            _store_pronoun_set(con, pset, prows, pfile, slang, tlang)
-            con.execute("INSERT INTO translation_corpora VALUES ($c, $sl, $tl, $ps, $n, $d, $files, $sha, $norm, $sk, $v, $now)",
-                        {"c": corpus, "sl": slang, "tl": tlang, "ps": pset, "n": len(src_tok),
-                         "d": len(dict.fromkeys(doc_ids)), "files": [f.name for f in files],
-                         "sha": [f.sha256 for f in files], "norm": normalisations, "sk": sr_skipped,
-                         "v": __version__, "now": now})
-            df = pd.DataFrame({"corpus": corpus, "position": range(1, len(src_tok) + 1), "document": doc_ids,
-                               "source": src.lines, "reference": ref.lines})
-            con.register("_seg", df)
-            con.execute("INSERT INTO segments SELECT corpus, position::INTEGER, document, source, reference FROM _seg")
-            con.unregister("_seg")
-            _insert_links(con, _links_rows(corpus, None, None, "source-reference", sr_links))
-            for config in (_configs if _configs is not None else _default_configs(pset)):
-                _insert_config(con, corpus, config, now)
+            wh.make_room("translation corpus", {"corpus": corpus}, replace, f"translation corpus '{corpus}'")
+            _store_pronoun_set(wh, pset, prows, pfile, slang, tlang)
+            wh.insert("translation_corpora", [{
+                "corpus": corpus, "source_language": slang, "target_language": tlang, "pronoun_set": pset,
+                "segments": len(src_tok), "documents": len(dict.fromkeys(doc_ids)),
+                "source_files": [f.name for f in files], "sha256": [f.sha256 for f in files],
+                "normalisations": normalisations, "skipped_positions": sr_skipped,
+                "evalhouse_version": __version__, "ingested_at": now}])
+            wh.insert("segments", {"corpus": [corpus] * len(src_tok), "position": range(1, len(src_tok) + 1),
+                                   "document": doc_ids, "source": src.lines, "reference": ref.lines})
+            wh.insert("alignments", _links(corpus, None, None, "source-reference", sr_links))
+            for config in (_configs if _configs is not None else default_configs(pset)):
+                insert_config(wh, corpus, config, now)
         if system_part:
-            if con.execute("SELECT count(*) FROM translation_systems WHERE corpus = $c AND team = $t AND run = $r",
-                           {"c": corpus, "t": team, "r": run}).fetchone()[0]:
-                if not replace:
-                    raise WarehouseError(f"system {team}/{run} of corpus '{corpus}' is already in {wh.path}; "
-                                         "use --replace to replace it")
-                delete_translation_system(con, corpus, team, run)
-            con.execute("INSERT INTO translation_systems VALUES ($c, $t, $r, $files, $sha, $norm, $sk, $v, $now)",
-                        {"c": corpus, "t": team, "r": run, "files": [out.name, soa.name],
-                         "sha": [out.sha256, soa.sha256], "norm": sys_norm, "sk": so_skipped,
-                         "v": __version__, "now": now})
-            df = pd.DataFrame({"corpus": corpus, "team": team, "run": run, "position": range(1, len(out_tok) + 1),
-                               "output": out.lines})
-            con.register("_out", df)
-            con.execute("INSERT INTO translation_outputs SELECT corpus, team, run, position::INTEGER, output FROM _out")
-            con.unregister("_out")
-            _insert_links(con, _links_rows(corpus, team, run, "source-output", so_links))
-        n = None
-        if system_part:
-            configs = [r[0] for r in con.execute("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY config",
-                                                 {"c": corpus}).fetchall()]
+            wh.make_room("translation system", {"corpus": corpus, "team": team, "run": run}, replace,
+                         f"system {team}/{run} of corpus '{corpus}'")
+            wh.insert("translation_systems", [{
+                "corpus": corpus, "team": team, "run": run, "source_files": [out.name, soa.name],
+                "sha256": [out.sha256, soa.sha256], "normalisations": sys_norm, "skipped_positions": so_skipped,
+                "evalhouse_version": __version__, "ingested_at": now}])
+            wh.insert("translation_outputs", {"corpus": [corpus] * len(out_tok), "team": [team] * len(out_tok),
+                                              "run": [run] * len(out_tok), "position": range(1, len(out_tok) + 1),
+                                              "output": out.lines})
+            wh.insert("alignments", _links(corpus, team, run, "source-output", so_links))
+            configs = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY config",
+                                            {"c": corpus}).fetchall()]
             known = {("source-output", team, run): so_links}
             if corpus_part:
                 known[("source-reference", None, None)] = sr_links
-            n = compute_analyses(con, corpus, configs, [(team, run)], known) // max(len(configs), 1)
-        elif replace:
-            pass
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+            n = compute_analyses(wh, corpus, configs, [(team, run)], known) // max(len(configs), 1)
     docs = len(dict.fromkeys(doc_ids)) if corpus_part else None
     return TranslationSummary(corpus, len(src_tok), docs, (team, run) if system_part else None, n, tuple(normalisations))
 
 
-def delete_translation_corpus(con, corpus: str) -> None:
-    for table in ("pronoun_judgements", "pronoun_analyses", "pronoun_configs", "translation_outputs",
-                  "translation_systems", "segments", "translation_corpora"):
-        con.execute(f"DELETE FROM {table} WHERE corpus = $c", {"c": corpus})
-    con.execute("DELETE FROM alignments WHERE corpus = $c AND pair IN ('source-reference', 'source-output')",
-                {"c": corpus})
-
-
-def delete_translation_system(con, corpus: str, team: str, run: str) -> None:
-    for table in ("pronoun_analyses", "translation_outputs", "translation_systems"):
-        con.execute(f"DELETE FROM {table} WHERE corpus = $c AND team = $t AND run = $r", {"c": corpus, "t": team, "r": run})
-    con.execute("DELETE FROM alignments WHERE corpus = $c AND team = $t AND run = $r AND pair = 'source-output'",
-                {"c": corpus, "t": team, "r": run})
-
-
-@dataclass(frozen=True)
-class ConfigSpec:
-    config: str
-    pronoun_set: str
-    target_list: bool = False
-    equivalence: bool = True
-    alignment_correction: bool = True
-    count_other_as_equal: bool = False
-    cases: tuple[int, ...] = DEFAULT_CASES
-    weights: tuple[float, ...] = DEFAULT_WEIGHTS
-    source_separator: str | None = None
-    target_separator: str | None = None
-    origin: str = "built-in default"
-
-
-def _default_configs(pset: str) -> list[ConfigSpec]:
-    return [ConfigSpec("default", pset),
-            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, weights=PLAIN_WEIGHTS,
-                       origin="built-in: no equivalence, no alignment correction (APT-A; = restricted AutoPRF recall)")]
-
-
-def _insert_config(con, corpus: str, spec: ConfigSpec, now) -> None:
+# --- configurations -------------------------------------------------------------------------
+def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
+    """Store a configuration of ``corpus`` (checked: one weight per case, cases 1-6, weights in [0, 1])."""
     if len(spec.weights) != len(spec.cases):
-        raise ValueError(f"{len(spec.cases)} cases but {len(spec.weights)} weights; give one weight per case")
+        raise OptionError(f"{len(spec.cases)} cases but {len(spec.weights)} weights; give one weight per case")
     bad = [c for c in spec.cases if c not in range(1, 7)]
     if bad or not spec.cases or len(set(spec.cases)) != len(spec.cases):
-        raise ValueError(f"cases must be distinct numbers 1-6, got {list(spec.cases)}")
+        raise OptionError(f"cases must be distinct numbers 1-6, got {list(spec.cases)}")
     if any(not 0 <= w <= 1 for w in spec.weights):
-        raise ValueError(f"weights must lie in [0, 1], got {list(spec.weights)}")
-    con.execute("INSERT INTO pronoun_configs VALUES ($c, $k, $ps, $tl, $eq, $ac, $co, $cases, $w, $ss, $ts, $o, $v, $now)",
-                {"c": corpus, "k": spec.config, "ps": spec.pronoun_set, "tl": spec.target_list, "eq": spec.equivalence,
-                 "ac": spec.alignment_correction, "co": spec.count_other_as_equal, "cases": list(spec.cases),
-                 "w": [float(w) for w in spec.weights], "ss": spec.source_separator, "ts": spec.target_separator,
-                 "o": spec.origin, "v": __version__, "now": now})
+        raise OptionError(f"weights must lie in [0, 1], got {list(spec.weights)}")
+    wh.insert("pronoun_configs", [{
+        "corpus": corpus, "config": spec.config, "pronoun_set": spec.pronoun_set, "target_list": spec.target_list,
+        "equivalence": spec.equivalence, "alignment_correction": spec.alignment_correction,
+        "count_other_as_equal": spec.count_other_as_equal, "cases": list(spec.cases),
+        "weights": [float(w) for w in spec.weights], "source_separator": spec.source_separator,
+        "target_separator": spec.target_separator, "origin": spec.origin, "evalhouse_version": __version__,
+        "created_at": now}])
+
+
+def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
+                weights: Sequence[float] | None = None, **switches) -> ConfigSpec:
+    """A new configuration ``name`` of ``corpus`` (``evalhouse apt --add``): its pronoun set, ``cases``
+    (default 1-4) with one weight each (default APT-B's for cases 1-4), and the ``switches`` of
+    :class:`ConfigSpec` (target_list, equivalence, alignment_correction, count_other_as_equal)."""
+    row = wh.sql("SELECT pronoun_set FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()
+    if row is None:
+        raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
+    cases = tuple(int(c) for c in cases) if cases else DEFAULT_CASES
+    if not weights and len(cases) != len(DEFAULT_WEIGHTS):
+        raise OptionError("give `weights`, one per case")
+    return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights) if weights else DEFAULT_WEIGHTS,
+                      origin="evalhouse apt options", **switches)
+
+
+def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
+    """Add a configuration to a corpus and compute its analyses for every system (one transaction)."""
+    if not wh.has("translation corpus", {"corpus": corpus}):
+        raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
+    with wh.transaction():
+        wh.make_room("pronoun configuration", {"corpus": corpus, "config": spec.config}, replace,
+                     f"configuration '{spec.config}' of corpus '{corpus}'")
+        insert_config(wh, corpus, spec, _dt.datetime.now(_dt.timezone.utc))
+        return compute_analyses(wh, corpus, spec.config)
 
 
 def _links_from_db(con, corpus: str, pair: str, team, run, segments: int) -> list[dict[int, list[int]]]:
@@ -372,11 +346,11 @@ ANALYSIS_COLUMNS = ["corpus", "config", "team", "run", "position", "source_index
                     "restricted_reference", "restricted_output"]
 
 
-def compute_analyses(con, corpus: str, configs: str | Sequence[str],
+def compute_analyses(wh, corpus: str, configs: str | Sequence[str],
                      systems: Sequence[tuple[str, str]] | None = None, _links: dict | None = None) -> int:
-    """(Re)compute ``pronoun_analyses`` of configurations for the given systems (default: all)."""
-    import pandas as pd
-
+    """(Re)compute ``pronoun_analyses`` of configurations for the given systems (default: all): the
+    per-pronoun facts of :func:`evalhouse.analysis.pronouns.analyse_segment`, which the views aggregate."""
+    con = wh.con
     if isinstance(configs, str):
         configs = [configs]
     all_settings = [(config, settings_for(con, corpus, config)) for config in configs]
@@ -414,155 +388,8 @@ def compute_analyses(con, corpus: str, configs: str | Sequence[str],
                                  inc(a.out_item_indices), a.ref_corrected, a.out_corrected, a.case, a.matrix_ref,
                                  a.matrix_out, a.autoprf_matches, a.autoprf_ref, a.autoprf_out,
                                  a.restricted_match, a.restricted_ref, a.restricted_out))
-        con.execute("DELETE FROM pronoun_analyses WHERE corpus = $c AND list_contains($k, config) AND team = $t "
-                    "AND run = $r", {"c": corpus, "k": list(configs), "t": team, "r": run})
-        if rows:
-            df = pd.DataFrame(rows, columns=ANALYSIS_COLUMNS)
-            con.register("_pa", df)
-            try:
-                con.execute(
-                    "INSERT INTO pronoun_analyses SELECT corpus, config, team, run, position::INTEGER, source_index::INTEGER, "
-                    "source_token, source_pronoun, reference_indices::INTEGER[], reference_words::VARCHAR[], "
-                    "reference_items::VARCHAR[], reference_item_indices::INTEGER[], output_indices::INTEGER[], "
-                    "output_words::VARCHAR[], output_items::VARCHAR[], output_item_indices::INTEGER[], "
-                    "reference_corrected, output_corrected, apt_case::INTEGER, matrix_reference, matrix_output, "
-                    "autoprf_matches::INTEGER, autoprf_reference::INTEGER, autoprf_output::INTEGER, "
-                    "restricted_match::INTEGER, restricted_reference::INTEGER, restricted_output::INTEGER FROM _pa")
-            finally:
-                con.unregister("_pa")
+        wh.delete("pronoun analyses", [{"corpus": corpus, "config": c, "team": team, "run": run}
+                                                  for c in configs])
+        wh.insert("pronoun_analyses", [dict(zip(ANALYSIS_COLUMNS, r)) for r in rows])
         total += len(rows)
     return total
-
-
-def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
-    """Add a configuration to a corpus and compute its analyses for every system (one transaction)."""
-    con = wh.con
-    if con.execute("SELECT count(*) FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()[0] == 0:
-        raise _warehouse_error()(f"no translation corpus '{corpus}' in {wh.path}")
-    con.execute("BEGIN")
-    try:
-        if con.execute("SELECT count(*) FROM pronoun_configs WHERE corpus = $c AND config = $k",
-                       {"c": corpus, "k": spec.config}).fetchone()[0]:
-            if not replace:
-                raise _warehouse_error()(f"configuration '{spec.config}' of corpus '{corpus}' exists; use --replace")
-            con.execute("DELETE FROM pronoun_analyses WHERE corpus = $c AND config = $k", {"c": corpus, "k": spec.config})
-            con.execute("DELETE FROM pronoun_configs WHERE corpus = $c AND config = $k", {"c": corpus, "k": spec.config})
-        _insert_config(con, corpus, spec, _dt.datetime.now(_dt.timezone.utc))
-        n = compute_analyses(con, corpus, spec.config)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    return n
-
-
-# --- reports --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AptReport:
-    corpus: str
-    config: str
-    team: str
-    run: str
-    score: AptScore
-    score_text: str
-    detail_text: str
-
-
-def apt_report(wh, corpus: str, config: str, team: str, run: str, max_labels: int = 10) -> AptReport:
-    """APT of one system under one configuration, with APT's .score and .detail texts."""
-    con = wh.con
-    cfg = con.execute("SELECT cases, weights, pronoun_set, target_list FROM pronoun_configs WHERE corpus = $c AND config = $k",
-                      {"c": corpus, "k": config}).fetchone()
-    if cfg is None:
-        raise _warehouse_error()(f"no configuration '{config}' for corpus '{corpus}'")
-    cases, weights, pset, target_list = cfg
-    rows = con.execute(
-        "SELECT position, source_index, source_pronoun, reference_item_indices, reference_items, output_item_indices, "
-        "output_items, apt_case, matrix_reference, matrix_output FROM pronoun_analyses "
-        "WHERE corpus = $c AND config = $k AND team = $t AND run = $r ORDER BY position, source_index",
-        {"c": corpus, "k": config, "t": team, "r": run}).fetchall()
-    if not rows and not con.execute("SELECT count(*) FROM translation_systems WHERE corpus = $c AND team = $t AND run = $r",
-                                    {"c": corpus, "t": team, "r": run}).fetchone()[0]:
-        raise _warehouse_error()(f"no system {team}/{run} for corpus '{corpus}'")
-    score = apt_score(Counter(r[7] for r in rows), cases, weights)
-    labels = None
-    if target_list:
-        labels = [p for (p,) in con.execute("SELECT DISTINCT pronoun FROM pronoun_lists WHERE pronoun_set = $s "
-                                            "AND role = 'target'", {"s": pset}).fetchall()] + [OTHER, NONE]
-    cells = [(r[8], r[9]) for r in rows if r[7] in cases]
-    text = render_score(score, cells, max_labels, labels)
-    detail = ["\t".join(["SENT.", "POS. SOURCE", "SOURCE", "POS. REF.", "REF.", "POS. TARGET", "TARGET", "CASE"])]
-    for pos, si, sp, ri, rw, oi, ow, case, _, _ in rows:
-        detail.append("\t".join([str(pos - 1), str(si - 1), sp,
-                                 " ".join(str(i - 1) for i in ri) or "-", " ".join(rw) or "-",
-                                 " ".join(str(i - 1) for i in oi) or "-", " ".join(ow) or "-", str(case)]))
-    return AptReport(corpus, config, team, run, score, text, "\n".join(detail) + "\n")
-
-
-def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "system", run: str | None = None,
-                   replace: bool = False) -> AptReport:
-    """Run an original APT configuration file: ingest its files as a corpus (default name: the config
-    file's name) and one system, store the configuration, and return APT's report."""
-    cfg = L.read_apt_config(config_path)
-    corpus = corpus or Path(cfg.path).name
-    run = run or Path(cfg.target).name
-    name = f"apt:{corpus}"
-    rows = []
-    _, srcs = L.read_word_list(cfg.list_source_pronouns)
-    rows += [("source", w, None, None, i + 1) for i, w in enumerate(srcs)]
-    if cfg.list_target_pronouns:
-        _, tgts = L.read_word_list(cfg.list_target_pronouns)
-        rows += [("target", w, None, None, i + 1) for i, w in enumerate(tgts)]
-    for role, path, label in (("identical", cfg.equal, "equal"), ("equivalent", cfg.similar, "similar")):
-        if path:
-            _, groups = L.read_group_list(path)
-            for k, group in enumerate(groups):
-                rows += [(role, w, f"{label}-{k + 1}", None, k + 1) for w in group]
-    for role, path in (("correction-source", cfg.dict_source_pronouns), ("correction-target", cfg.dict_target_pronouns)):
-        if path:
-            _, words = L.read_word_list(path)
-            rows += [(role, w, None, None, i + 1) for i, w in enumerate(words)]
-    # APT runs its correction with these dictionaries; with neither given it changes nothing
-    correction = bool(cfg.dict_source_pronouns and cfg.dict_target_pronouns)
-    spec = ConfigSpec("apt-config", name, target_list=bool(cfg.list_target_pronouns), equivalence=bool(cfg.similar),
-                      alignment_correction=correction, count_other_as_equal=cfg.count_other_as_equal,
-                      cases=tuple(cfg.cases), weights=tuple(cfg.weights), source_separator=cfg.source_separator,
-                      target_separator=cfg.target_separator, origin=f"APT configuration file {cfg.path}")
-    ingest_translations(wh, corpus, source=cfg.source, reference=cfg.reference,
-                        source_reference_alignment=cfg.alignment_source_reference, team=team, run=run,
-                        output=cfg.target, source_output_alignment=cfg.alignment_source_target, replace=replace,
-                        _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
-                        _configs=[spec])
-    return apt_report(wh, corpus, "apt-config", team, run, cfg.max_length_matrix)
-
-
-# --- human judgements -----------------------------------------------------------------------
-def ingest_pronoun_judgements(wh, path, corpus: str, replace: bool = False) -> int:
-    """Ingest a judgements CSV (team,run,position,source_index,category,judgement) for a corpus.
-
-    Every judged pronoun must be a source pronoun of an ingested system (found in pronoun_analyses).
-    """
-    con = wh.con
-    f, judgements = L.read_judgements(path)
-    if con.execute("SELECT count(*) FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()[0] == 0:
-        raise _warehouse_error()(f"no translation corpus '{corpus}' in {wh.path}")
-    known = {tuple(r) for r in con.execute(
-        "SELECT DISTINCT team, run, position, source_index FROM pronoun_analyses WHERE corpus = $c", {"c": corpus}).fetchall()}
-    for j in judgements:
-        if (j.team, j.run, j.position, j.source_index) not in known:
-            raise InputError(f.name, j.line, f"system {j.team}/{j.run} has no source pronoun at segment {j.position}, "
-                                             f"token {j.source_index} in corpus '{corpus}'")
-    con.execute("BEGIN")
-    try:
-        if con.execute("SELECT count(*) FROM pronoun_judgements WHERE corpus = $c", {"c": corpus}).fetchone()[0]:
-            if not replace:
-                raise _warehouse_error()(f"corpus '{corpus}' already has pronoun judgements; use --replace to replace them")
-            con.execute("DELETE FROM pronoun_judgements WHERE corpus = $c", {"c": corpus})
-        con.executemany("INSERT INTO pronoun_judgements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [(corpus, j.team, j.run, j.position, j.source_index, j.category, j.judgement, f.name, j.line)
-                         for j in judgements])
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    return len(judgements)

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from evalhouse import __version__
-from evalhouse.analyze import METRICS
+from evalhouse.errors import WarehouseError
+from evalhouse.statistics.analyze import METRICS
+from evalhouse.statistics.selection import Selection
+from evalhouse.version import __version__
 
 SHORT = {"bleu": "BLEU", "dea": "DEA", "fluency_z": "Flu", "adequacy_z": "Ade", "depth": "D", "length": "L",
          "mean_dependency_distance": "MDD", "mean_flux_size": "MFS", "mean_flux_weight": "MFW", "mean_arity": "MA"}
@@ -98,22 +100,6 @@ def bars(values: list[float], lows: list[float | None], highs: list[float | None
     return canvas
 
 
-def _where(submission, team, corpus, prefix: str = ""):
-    """SQL filter (with parameters) on team/run/corpus columns for the selection."""
-    clauses, params = [], {}
-    if submission:
-        t, r = submission.split("/", 1)
-        clauses += [f"{prefix}team = $team", f"{prefix}run = $run"]
-        params.update(team=t, run=r)
-    if team:
-        clauses.append(f"{prefix}team = $team")
-        params["team"] = team
-    if corpus:
-        clauses.append(f"{prefix}corpus = $corpus")
-        params["corpus"] = corpus
-    return (" AND ".join(clauses) or "TRUE"), params
-
-
 def _table(headers: list[str], rows: list[tuple], digits: int = 3) -> str:
     def cell(v):
         if v is None:
@@ -129,24 +115,16 @@ def _table(headers: list[str], rows: list[tuple], digits: int = 3) -> str:
 
 def write_report(wh, out, submission: str | None = None, team: str | None = None, corpus: str | None = None) -> Path:
     """Write the report for the selected submissions to directory ``out``; returns the page's path."""
-    from evalhouse.warehouse import WarehouseError
-
-    if sum(x is not None for x in (submission, team, corpus)) > 1:
-        raise ValueError("give at most one of --submission, --team, --corpus")
-    if submission and "/" not in submission:
-        raise ValueError(f"--submission must be TEAM/RUN, not '{submission}'")
-    where, params = _where(submission, team, corpus)
+    selected = Selection.of(submission, team, corpus, exclusive=True)
+    subs = selected.submissions(wh)
+    where, params = selected.where()
     con = wh.con
-    subs = con.execute(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY ALL", params).fetchall()
-    if not subs:
-        raise WarehouseError("no submissions match the selection")
     analysed = con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchone()[0]
     if not analysed:
-        raise WarehouseError("the selected submissions have not been analysed: run `evalhouse analyze` first")
+        raise WarehouseError("the selected submissions have not been analysed: run `analyze` on them first")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    selection = (f"submission {submission}" if submission else f"team {team}" if team else
-                 f"corpus {corpus}" if corpus else "all submissions")
+    selection = selected.describe()
 
     # Figure 2: median rho per pair over the selection
     pairs = con.execute(f"""SELECT metric_a, metric_b, median(rho), count(*),
@@ -167,7 +145,7 @@ def write_report(wh, out, submission: str | None = None, team: str | None = None
     dea = con.execute(f"""SELECT d.relation, sum(d.edges), avg(d.accuracy), min(i.low), max(i.high), count(*)
                           FROM dea_by_relation d
                           LEFT JOIN dea_relation_intervals i USING (team, run, corpus, relation)
-                          WHERE {_where(submission, team, corpus, "d.")[0]}
+                          WHERE {selected.where("d.")[0]}
                           GROUP BY ALL ORDER BY 3, 1""", params).fetchall()
     single = len(subs) == 1
     (out / "dea_by_relation.png").write_bytes(png_bytes(bars(
@@ -183,12 +161,7 @@ def write_report(wh, out, submission: str | None = None, team: str | None = None
                                   FROM suspicious_subtrees WHERE view = $view AND {where}
                                   GROUP BY ALL ORDER BY selected_in DESC, mean_score DESC, form LIMIT 10""",
                               {**params, "view": view}).fetchall()
-    if submission:
-        pairs_where = "((team_a = $team AND run_a = $run) OR (team_b = $team AND run_b = $run))"
-    elif team:
-        pairs_where = "(team_a = $team OR team_b = $team)"
-    else:
-        pairs_where = where
+    pairs_where, _ = selected.where_pair()
     significance = con.execute(f"""SELECT corpus, metric, test, team_a || '/' || run_a, team_b || '/' || run_b, n,
                                           value_a, value_b, delta, p, p_holm, significant
                                    FROM paired_significance WHERE {pairs_where} ORDER BY ALL""", params).fetchall()

@@ -1,14 +1,14 @@
 """``evalhouse analyze``: statistics and error mining over submissions, materialised into tables.
 
     import evalhouse
-    from evalhouse.analyze import AnalysisConfig, analyze
+    from evalhouse.statistics.analyze import AnalysisConfig, analyze
 
     with evalhouse.connect("warehouse.duckdb") as wh:
         summary = analyze(wh, AnalysisConfig(alpha=0.05), team=None, corpus=None)
 
-Tables written (see ``schema/``): metric_correlations, projectivity_tests, entropy_dea_correlation,
+Tables written (see ``schema/analyze/``): metric_correlations, projectivity_tests, entropy_dea_correlation,
 suspicious_subtrees, paired_significance, dea_relation_intervals, ensemble_choice, ensemble_scores.
-Views over them (``sql/``): correlation_summary, suspicious_subtrees_coverage. Rows of the submissions
+Views over them (``sql/statistics/``): correlation_summary, suspicious_subtrees_coverage. Rows of the submissions
 analysed are replaced; rows of other submissions stay. One transaction. Every row carries a
 ``configuration`` string. The algorithms live in :mod:`evalhouse.analysis.stats` and
 :mod:`evalhouse.analysis.mining`; docs/statistics.md explains the choices.
@@ -21,16 +21,19 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
-from evalhouse import __version__
 from evalhouse.analysis import mining, stats
+from evalhouse.errors import OptionError
+from evalhouse.statistics.selection import Selection
+from evalhouse.version import signature
 
 SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
 TREE_METRICS = ("depth", "length", "mean_dependency_distance", "mean_flux_size", "mean_flux_weight", "mean_arity")
 METRICS = SENTENCE_METRICS + TREE_METRICS
 PERFORMANCE_METRICS = SENTENCE_METRICS
 TABLES = ("metric_correlations", "projectivity_tests", "entropy_dea_correlation", "suspicious_subtrees",
-          "paired_significance", "dea_relation_intervals", "ensemble_choice", "ensemble_scores")
+          "paired_significance", "dea_relation_intervals", "ensemble_choice", "ensemble_scores")  # schema/analyze/
 
 
 @dataclass
@@ -52,23 +55,23 @@ class AnalysisConfig:
 
     def validate(self) -> None:
         if not 0 < self.alpha < 1:
-            raise ValueError(f"--alpha must be between 0 and 1, not {self.alpha}")
+            raise OptionError(f"`alpha` must be between 0 and 1, not {self.alpha}")
         if not 0 < self.failure_share < 1:
-            raise ValueError(f"--failure-share must be between 0 and 1, not {self.failure_share}")
+            raise OptionError(f"`failure_share` must be between 0 and 1, not {self.failure_share}")
         if self.failure_metric not in SENTENCE_METRICS:
-            raise ValueError(f"--failure-metric must be one of {', '.join(SENTENCE_METRICS)}")
+            raise OptionError(f"`failure_metric` must be one of {', '.join(SENTENCE_METRICS)}")
         if self.score_form not in mining.SCORES:
-            raise ValueError(f"--score must be one of {', '.join(mining.SCORES)}")
+            raise OptionError(f"`score_form` must be one of {', '.join(mining.SCORES)}")
         for v in self.views:
             if v not in mining.VIEWS:
-                raise ValueError(f"unknown view '{v}' (valid: {', '.join(mining.VIEWS)})")
+                raise OptionError(f"unknown view '{v}' (valid: {', '.join(mining.VIEWS)})")
         if self.max_size < 2:
-            raise ValueError("--max-size must be at least 2")
+            raise OptionError("`max_size` must be at least 2")
         if self.resamples < 1:
-            raise ValueError("--resamples must be at least 1")
+            raise OptionError("`resamples` must be at least 1")
 
     def signature(self, *parts: str) -> str:
-        return "|".join(parts + (f"evalhouse:{__version__}",))
+        return signature(*parts)
 
 
 @dataclass
@@ -78,29 +81,12 @@ class AnalysisSummary:
     rows: dict
 
 
-def _submissions(wh, team, corpus) -> pd.DataFrame:
-    query = "SELECT team, run, corpus FROM submissions WHERE 1 = 1"
-    params = {}
-    if team:
-        query += " AND team = $team"
-        params["team"] = team
-    if corpus:
-        query += " AND corpus = $corpus"
-        params["corpus"] = corpus
-    return wh.con.execute(query + " ORDER BY corpus, team, run", params).df()
-
-
 def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
             progress=None) -> AnalysisSummary:
     """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``."""
     config = config or AnalysisConfig()
     config.validate()
-    subs = _submissions(wh, team, corpus)
-    if subs.empty:
-        from evalhouse.warehouse import WarehouseError
-
-        raise WarehouseError("no submissions to analyse" + (f" for team '{team}'" if team else "")
-                             + (f" on corpus '{corpus}'" if corpus else ""))
+    subs = pd.DataFrame(Selection(team=team, corpus=corpus).submissions(wh), columns=["team", "run", "corpus"])
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
     for corpus_name, group in subs.groupby("corpus", sort=True):
         keys = list(group[["team", "run"]].itertuples(index=False, name=None))
@@ -116,37 +102,18 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
         choice, scores = ensemble(data, config)
         results["ensemble_choice"].append(choice)
         results["ensemble_scores"].append(scores)
-    con = wh.con
+    analysed = subs.to_dict("records")
     counts = {}
-    con.execute("BEGIN")
-    try:
-        con.register("analysed", subs)
+    with wh.transaction():
+        # the rows of the submissions analysed are replaced; rows of other submissions stay
+        wh.delete("analysis", analysed)
+        wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
+        wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"],
+                                    "run_b": b["run"]} for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
         for table in TABLES:
-            if table in ("paired_significance",):
-                con.execute("""DELETE FROM paired_significance p WHERE
-                    EXISTS (SELECT 1 FROM analysed a WHERE a.team = p.team_a AND a.run = p.run_a AND a.corpus = p.corpus)
-                    AND EXISTS (SELECT 1 FROM analysed a WHERE a.team = p.team_b AND a.run = p.run_b AND a.corpus = p.corpus)""")
-            elif table in ("ensemble_choice", "ensemble_scores"):
-                con.execute(f"DELETE FROM {table} WHERE corpus IN (SELECT corpus FROM analysed)")
-            else:
-                con.execute(f"""DELETE FROM {table} t WHERE EXISTS (SELECT 1 FROM analysed a
-                                WHERE a.team = t.team AND a.run = t.run AND a.corpus = t.corpus)""")
             frames = [f for f in results[table] if f is not None and len(f)]
-            counts[table] = 0
-            if frames:
-                frame = pd.concat(frames, ignore_index=True)
-                columns = [c for (c,) in con.execute(
-                    "SELECT column_name FROM duckdb_columns() WHERE table_name = $t ORDER BY column_index",
-                    {"t": table}).fetchall()]
-                con.register("new_rows", frame[columns])
-                con.execute(f"INSERT INTO {table} SELECT * FROM new_rows")
-                con.unregister("new_rows")
-                counts[table] = len(frame)
-        con.unregister("analysed")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+            columns = [c for c, _, _ in wh.columns(table)]
+            counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
     return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts)
 
 
@@ -302,8 +269,6 @@ def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.Data
 
 def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, max_size: int):
     """view -> (form names, CSR matrix sentences x forms, 1 where the sentence contains the form)."""
-    from scipy import sparse
-
     index = {p: i for i, p in enumerate(positions)}
     vocab = {v: {} for v in views}
     cells = {v: ([], []) for v in views}
@@ -466,96 +431,3 @@ def ensemble(data: CorpusData, config: AnalysisConfig):
     rows.append((data.corpus, "oracle", None, None, total, b, d, signature))
     return rows_choice, pd.DataFrame(rows, columns=["corpus", "system", "team", "run", "sentences", "mean_bleu",
                                                     "dea", "configuration"])
-
-
-# --- augmentation ---------------------------------------------------------------------------------
-
-@dataclass
-class AugmentSummary:
-    written: int
-    weak_relations: list[str]
-    forms: list[str]
-
-
-def resolve_submission(wh, submission: str, corpus: str | None = None) -> tuple[str, str, str]:
-    """``TEAM/RUN`` (with ``corpus`` when the run was scored on several corpora) -> (team, run, corpus)."""
-    from evalhouse.warehouse import WarehouseError
-
-    if "/" not in submission:
-        raise ValueError(f"--submission must be TEAM/RUN, not '{submission}'")
-    team, run = submission.split("/", 1)
-    query = "SELECT corpus FROM submissions WHERE team = $t AND run = $r"
-    params = {"t": team, "r": run}
-    if corpus:
-        query += " AND corpus = $c"
-        params["c"] = corpus
-    found = [c for (c,) in wh.con.execute(query + " ORDER BY corpus", params).fetchall()]
-    if not found:
-        raise WarehouseError(f"no submission {submission}" + (f" on corpus '{corpus}'" if corpus else "")
-                             + f" in {wh.path}")
-    if len(found) > 1:
-        raise ValueError(f"{submission} was scored on several corpora ({', '.join(found)}): give --corpus")
-    return team, run, found[0]
-
-
-def augment(wh, submission: str, source: str, top: int, out, corpus: str | None = None,
-            weak_relations: int = 5, min_edges: int = 5, forms: int = 10, view: str = "dep",
-            max_size: int = 3) -> AugmentSummary:
-    """Write the ``top`` sentences of treebank ``source`` richest in the submission's weakest relations
-    (lowest DEA among relations with at least ``min_edges`` edges) and its most suspicious forms (the
-    ``forms`` best-ranked forms of ``view`` in suspicious_subtrees; none if analyze has not run).
-
-    A sentence's richness = its edges with a weak relation + the suspicious forms it contains (each
-    form once); ties go to the earlier sentence; sentences with richness 0 are never chosen. The CoNLL-U
-    is written with the conllu library, each sentence with an ``evalhouse_augment`` comment saying why."""
-    import os
-    import tempfile
-
-    import conllu
-
-    from evalhouse.loaders.conllu_writer import write_corpus
-    from evalhouse.warehouse import WarehouseError
-
-    if top < 1:
-        raise ValueError("--top must be at least 1")
-    team, run, ref = resolve_submission(wh, submission, corpus)
-    if source not in wh.corpora():
-        raise WarehouseError(f"no corpus '{source}' in {wh.path} (have: {', '.join(wh.corpora())})")
-    weak = [r for (r,) in wh.con.execute(
-        """SELECT relation FROM dea_by_relation WHERE team = $t AND run = $r AND corpus = $c AND edges >= $m
-           ORDER BY accuracy, relation LIMIT $k""",
-        {"t": team, "r": run, "c": ref, "m": min_edges, "k": weak_relations}).fetchall()]
-    suspicious = [f for (f,) in wh.con.execute(
-        """SELECT form FROM suspicious_subtrees WHERE team = $t AND run = $r AND corpus = $c AND view = $v
-           ORDER BY rank LIMIT $k""", {"t": team, "r": run, "c": ref, "v": view, "k": forms}).fetchall()]
-    tree = wh.con.execute("""SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
-                             FROM edges WHERE corpus = $c ORDER BY position, dependent""", {"c": source}).df()
-    wanted = set(suspicious)
-    scored = []
-    for position, g in tree.groupby("position", sort=True):
-        relations = [r for h, r in zip(g["head"], g["relation"]) if h > 0 and r in weak]
-        found = sorted(mining.sentence_forms(g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
-                                             g["dependent_lemma"].tolist(), views=(view,),
-                                             max_size=max_size)[view] & wanted) if wanted else []
-        richness = len(relations) + len(found)
-        if richness:
-            counts = pd.Series(relations, dtype=object).value_counts()
-            reason = (f"richness {richness}: weak relations "
-                      + (", ".join(f"{r} x{counts[r]}" for r in sorted(counts.index)) or "none")
-                      + "; suspicious forms " + (", ".join(found) or "none") + f" (for {team}/{run} on {ref})")
-            scored.append((-richness, int(position), reason))
-    scored.sort()
-    chosen = {position: reason for _, position, reason in scored[:top]}
-    handle, tmp = tempfile.mkstemp(suffix=".conllu")
-    os.close(handle)
-    try:
-        write_corpus(wh.con, source, tmp)
-        with open(tmp, encoding="utf-8") as f:
-            sentences = [s for k, s in enumerate(conllu.parse_incr(f), start=1) if k in chosen
-                         and s.metadata.__setitem__("evalhouse_augment", chosen[k]) is None]
-    finally:
-        os.unlink(tmp)
-    with open(out, "w", encoding="utf-8", newline="\n") as f:
-        for s in sentences:
-            f.write(s.serialize())
-    return AugmentSummary(len(sentences), weak, suspicious)

@@ -1,0 +1,137 @@
+"""What every ``evalhouse`` command shares: the root app and its global options (``--db``,
+``--memory-limit``, ``--traceback``, ``--version``), the options several commands take (defined once
+here), how a command opens the warehouse, and how errors become one line and an exit code.
+
+Exit codes: 0 success; 1 bad input (the message names file and line); 2 bad usage; 3 the warehouse
+refused (locked, corpus exists, unknown view or corpus). Library messages name arguments as Python does
+(```replace=True```, see :mod:`evalhouse.errors`); :func:`execute` writes them as this command's flags
+(``--replace``). Set ``EVALHOUSE_TRACEBACK=1`` (or pass ``--traceback``) to see Python tracebacks.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+import typer.main
+
+from evalhouse.errors import InputError, WarehouseError, name_arguments
+from evalhouse.lazy import lazy_module
+from evalhouse.version import __version__
+
+warehouse = lazy_module("evalhouse.warehouse")  # executed by the first command that opens it: --help stays fast
+
+EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE = 1, 2, 3
+
+app = typer.Typer(
+    name="evalhouse",
+    help="A DuckDB warehouse of treebanks and system outputs: which constructions systems get wrong.\n\n"
+         "Example: evalhouse ingest treebank en_ewt-ud-test.conllu && evalhouse sql 'select * from corpus_complexity'",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class _State:
+    db: Optional[str] = None
+    memory_limit: Optional[str] = None
+    traceback: bool = False
+
+
+state = _State()
+
+# --- options several commands take -------------------------------------------------------------------
+Replace = Annotated[bool, typer.Option("--replace", help="Replace what is already stored under the same name "
+                                                         "instead of refusing.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
+Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
+Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
+Corpus = Annotated[Optional[str], typer.Option("--corpus", help="Corpus name.")]
+Out = Annotated[Path, typer.Option("--out", "-o", help="Output file.")]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"evalhouse {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    db: Annotated[Optional[str], typer.Option(
+        "--db", envvar="EVALHOUSE_DB", help="Warehouse file (default ./warehouse.duckdb, or $EVALHOUSE_DB).")] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK",
+                                            help="Show Python tracebacks on errors.")] = False,
+    memory_limit: Annotated[Optional[str], typer.Option(
+        "--memory-limit", envvar="EVALHOUSE_MEMORY_LIMIT",
+        help="Cap DuckDB's memory, e.g. 2GB (default: DuckDB's, 80% of RAM); larger work spills to disk.")] = None,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=_print_version)] = False,
+) -> None:
+    state.db = db
+    state.memory_limit = memory_limit
+    state.traceback = traceback
+
+
+def open_warehouse(read_only: bool = False):
+    """The warehouse of ``--db`` (with ``--memory-limit``)."""
+    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit)
+
+
+def progress(verb: str, quiet: bool) -> Callable[[str, int, int], None]:
+    """A progress callback printing ``[i/n] VERB PATH`` to stderr when it is a terminal, unless ``quiet``."""
+    show = not quiet and sys.stderr.isatty()
+
+    def report(path: str, i: int, n: int) -> None:
+        if show:
+            typer.echo(f"[{i + 1}/{n}] {verb} {path}", err=True)
+
+    return report
+
+
+def flag(name: str) -> str | None:
+    """How the running command spells the argument ``name`` of the library: its option (``--replace``)."""
+    ctx = typer.main.get_current_context(silent=True)
+    while ctx is not None:
+        for param in ctx.command.params:
+            if param.name == name and param.opts:
+                return max(param.opts, key=len)
+        ctx = ctx.parent
+    return None
+
+
+def _fail(message: str, code: int) -> None:
+    typer.echo(f"evalhouse: {name_arguments(message, flag)}", err=True)
+    raise typer.Exit(code)
+
+
+def execute(action: Callable[[], object]):
+    """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
+    try:
+        return action()
+    except typer.Exit:
+        raise
+    except Exception as err:
+        if state.traceback:
+            raise
+        if isinstance(err, InputError):
+            _fail(str(err), EXIT_INPUT)
+        if isinstance(err, WarehouseError):
+            _fail(str(err), EXIT_WAREHOUSE)
+        if isinstance(err, ValueError):
+            _fail(str(err), EXIT_USAGE)
+        name = type(err).__name__  # duckdb errors in user SQL, for instance
+        _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",
+              EXIT_INPUT if "duckdb" in type(err).__module__ else 4)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("evalhouse: interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,125 @@
+"""``evalhouse export``, ``export-conllu``, ``export-dataset`` and ``export-sql``: the warehouse written out
+for other tools, by :mod:`evalhouse.export`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from evalhouse.cli.common import Out, execute, open_warehouse
+from evalhouse.lazy import lazy_module
+
+# the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
+dataset = lazy_module("evalhouse.export.dataset")
+transpile = lazy_module("evalhouse.export.transpile")
+
+commands = typer.Typer()
+
+
+class ExportFormat(str, Enum):  # evalhouse.export.relation.FORMATS
+    parquet = "parquet"
+    csv = "csv"
+    json = "json"
+
+
+class PartitionBy(str, Enum):  # evalhouse.export.dataset.PARTITION_COLUMNS
+    corpus = "corpus"
+    team = "team"
+
+
+class DatasetFormat(str, Enum):  # evalhouse.export.dataset.FORMATS
+    parquet = "parquet"
+    postgres = "postgres"
+
+
+class Dialect(str, Enum):  # evalhouse.export.transpile.DIALECTS
+    duckdb = "duckdb"
+    postgres = "postgres"
+    spark = "spark"
+    trino = "trino"
+    bigquery = "bigquery"
+
+
+@commands.command("export")
+def export(
+    view: Annotated[str, typer.Argument(help="View or table name (see 'evalhouse views').")],
+    out: Out,
+    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="Default: from the file extension.")] = None,
+    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", help="Keep only this corpus (repeatable).")] = None,
+) -> None:
+    """Export a view or table to Parquet, CSV or JSON (an array of row objects).
+
+    Example: evalhouse export corpus_complexity --out table2.parquet --corpus en_ewt-test
+    """
+    def action():
+        with open_warehouse(read_only=True) as wh:
+            n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus)
+        typer.echo(f"wrote {n:,} rows of {view} to {out}", err=True)
+
+    execute(action)
+
+
+@commands.command("export-conllu")
+def export_conllu(
+    corpus: Annotated[str, typer.Argument(help="Corpus name.")],
+    out: Out,
+) -> None:
+    """Write a corpus back as CoNLL-U (byte-identical to a canonical input file).
+
+    Example: evalhouse export-conllu en_ewt-test --out en_ewt-test.conllu
+    """
+    def action():
+        with open_warehouse(read_only=True) as wh:
+            n = wh.export_conllu(corpus, out)
+        typer.echo(f"wrote {n:,} sentences of {corpus} to {out}", err=True)
+
+    execute(action)
+
+
+@commands.command("export-dataset")
+def export_dataset(
+    out_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Dataset directory (replaced atomically if it is an evalhouse dataset).")],
+    views: Annotated[Optional[list[str]], typer.Option("--views", help="Export only these views (repeatable; default all). Base tables are always exported.")] = None,
+    partition_by: Annotated[Optional[PartitionBy], typer.Option("--partition-by", help="Hive-partition relations that have this column.")] = None,
+    format: Annotated[DatasetFormat, typer.Option("--format", help="parquet; or postgres: the base tables as CSV, with schema.sql and load.psql for psql.")] = DatasetFormat.parquet,
+) -> None:
+    """Write every base table and view as a Parquet dataset with a manifest (row counts, version, descriptions).
+
+    Example: evalhouse export-dataset dataset/ --partition-by corpus
+    Example: evalhouse export-dataset pg/ --format postgres && cd pg && psql -v ON_ERROR_STOP=1 -1 -d mydb -f load.psql
+    """
+    def action():
+        with open_warehouse(read_only=True) as wh:
+            manifest = dataset.export_dataset(wh, out_dir, views=views, format=format.value,
+                                              partition_by=partition_by.value if partition_by else None)
+        rows = sum(e["rows"] for e in manifest["relations"].values())
+        typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
+
+    execute(action)
+
+
+@commands.command("export-sql")
+def export_sql(
+    dialect: Annotated[Dialect, typer.Option("--dialect", help="Target SQL dialect.")],
+    out: Out,
+    dataset: Annotated[Optional[Path], typer.Option("--dataset", help="Read base tables from this Parquet dataset (duckdb and spark) instead of creating tables.")] = None,
+) -> None:
+    """Write the schema and every view transpiled by sqlglot; views that cannot be transpiled are named, with the reason.
+
+    Example: evalhouse export-sql --dialect postgres --out evalhouse-postgres.sql
+    """
+    def action():
+        results = transpile.export_sql(dialect.value, out, dataset=dataset)
+        views = [r for r in results if r.kind == "view"]
+        tables = [r for r in results if r.kind == "table" and r.ok]
+        typer.echo(f"wrote {len(tables)} tables and {sum(r.ok for r in views)} of {len(views)} views "
+                   f"({dialect.value}) to {out}", err=True)
+        typer.echo(transpile.verification(dialect.value), err=True)
+        for r in results:
+            if not r.ok:
+                typer.echo(f"not transpiled: {r.name}: {r.reason}", err=True)
+
+    execute(action)

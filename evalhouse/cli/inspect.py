@@ -1,0 +1,93 @@
+"""``evalhouse sql``, ``evalhouse views`` and ``evalhouse demo``: look into a warehouse, or build the demo one.
+
+The rendering is :mod:`evalhouse.reports.text`; the demo is :mod:`evalhouse.demo`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from evalhouse.cli.common import execute, open_warehouse, state, warehouse
+from evalhouse.lazy import lazy_module
+
+demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
+text = lazy_module("evalhouse.reports.text")
+
+commands = typer.Typer()
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+@commands.command("sql")
+def sql(
+    query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],
+    format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
+    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write (default read-only).")] = False,
+) -> None:
+    """Run a SQL query against the warehouse.
+
+    Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
+    """
+    def action():
+        with open_warehouse(read_only=not write) as wh:
+            rel = wh.sql(query)
+            if rel is not None:
+                _print_relation(rel, format)
+
+    execute(action)
+
+
+def _print_relation(rel, format: TableFormat) -> None:
+    columns = list(rel.columns)
+    rows = rel.fetchall()
+    if format is TableFormat.table:
+        typer.echo(text.render_table(columns, rows))
+    elif format is TableFormat.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+    else:
+        typer.echo(json.dumps([dict(zip(columns, r)) for r in rows], default=str, ensure_ascii=False, indent=1))
+
+
+@commands.command("views")
+def views(
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")] = False,
+) -> None:
+    """List every view with its description (from COMMENT ON); without a warehouse file, those of a new one.
+
+    Example: evalhouse views --markdown > VIEWS.md
+    """
+    def action():
+        path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
+        with (warehouse.connect(path, read_only=True) if os.path.exists(path) else warehouse.connect(":memory:")) as wh:
+            if markdown:
+                typer.echo(text.data_dictionary(wh))
+            else:
+                for name, description in wh.views():
+                    typer.echo(f"{name}\n    {description}")
+
+    execute(action)
+
+
+@commands.command("demo")
+def demo(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo warehouse and exports.")] = Path("evalhouse-demo"),
+) -> None:
+    """Build a warehouse from the bundled sample treebank and print a short report.
+
+    Example: evalhouse demo --out /tmp/evalhouse-demo
+    """
+    execute(lambda: typer.echo(demo_module.run_demo(out)))

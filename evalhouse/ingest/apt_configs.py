@@ -1,0 +1,55 @@
+"""``evalhouse apt --config FILE``: an original APT configuration file (idiap/APT ``config_*``) ingested
+as a translation corpus with one system and one configuration (``apt-config``), and APT's report of it.
+
+    $ evalhouse apt --config ../shared/data/mt/apt-es-en/config_1
+    Score: 0.4000 ...
+
+The configuration file and the lists it names are read by :mod:`evalhouse.loaders.translations`; the
+corpus goes in through :func:`evalhouse.ingest.translations.ingest_translations` (one transaction); the
+report is :func:`evalhouse.reports.apt.apt_report`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalhouse.ingest.translations import ConfigSpec, ingest_translations
+from evalhouse.loaders import translations as L
+from evalhouse.reports.apt import AptReport, apt_report
+
+
+def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "system", run: str | None = None,
+                   replace: bool = False) -> AptReport:
+    """Run an original APT configuration file: ingest its files as a corpus (default name: the config
+    file's name) and one system, store the configuration, and return APT's report."""
+    cfg = L.read_apt_config(config_path)
+    corpus = corpus or Path(cfg.path).name
+    run = run or Path(cfg.target).name
+    name = f"apt:{corpus}"
+    rows = []
+    _, srcs = L.read_word_list(cfg.list_source_pronouns)
+    rows += [("source", w, None, None, i + 1) for i, w in enumerate(srcs)]
+    if cfg.list_target_pronouns:
+        _, tgts = L.read_word_list(cfg.list_target_pronouns)
+        rows += [("target", w, None, None, i + 1) for i, w in enumerate(tgts)]
+    for role, path, label in (("identical", cfg.equal, "equal"), ("equivalent", cfg.similar, "similar")):
+        if path:
+            _, groups = L.read_group_list(path)
+            for k, group in enumerate(groups):
+                rows += [(role, w, f"{label}-{k + 1}", None, k + 1) for w in group]
+    for role, path in (("correction-source", cfg.dict_source_pronouns), ("correction-target", cfg.dict_target_pronouns)):
+        if path:
+            _, words = L.read_word_list(path)
+            rows += [(role, w, None, None, i + 1) for i, w in enumerate(words)]
+    # APT runs its correction with these dictionaries; with neither given it changes nothing
+    correction = bool(cfg.dict_source_pronouns and cfg.dict_target_pronouns)
+    spec = ConfigSpec("apt-config", name, target_list=bool(cfg.list_target_pronouns), equivalence=bool(cfg.similar),
+                      alignment_correction=correction, count_other_as_equal=cfg.count_other_as_equal,
+                      cases=tuple(cfg.cases), weights=tuple(cfg.weights), source_separator=cfg.source_separator,
+                      target_separator=cfg.target_separator, origin=f"APT configuration file {cfg.path}")
+    ingest_translations(wh, corpus, source=cfg.source, reference=cfg.reference,
+                        source_reference_alignment=cfg.alignment_source_reference, team=team, run=run,
+                        output=cfg.target, source_output_alignment=cfg.alignment_source_target, replace=replace,
+                        _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
+                        _configs=[spec])
+    return apt_report(wh, corpus, "apt-config", team, run, cfg.max_length_matrix)

@@ -1,0 +1,148 @@
+"""``evalhouse ingest treebank``: CoNLL-U treebanks into ``corpora``, ``sentences``, ``nodes``, ``edges``
+and the other tree tables, in one transaction.
+
+    $ evalhouse ingest treebank ../shared/data/ud-v2.3/en_ewt-ud-test.conllu
+    en_ewt-test: 2,077 sentences, 25,094 words, 21,182 edges
+
+The files are read, validated and shredded by :mod:`evalhouse.loaders.treebank` (set-based SQL). Here:
+corpus names and languages (UD file names), refusal or replacement of an existing corpus, the flux
+weights and projectivity that need Python (:mod:`evalhouse.analysis.trees`, stored in
+``sentence_tree_metrics``), the ``corpora`` row, and the link of a generation-input corpus to its
+reference (``corpus_inputs``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from evalhouse.analysis.trees import TreeBatch, tree_metrics
+from evalhouse.errors import InputError, WarehouseError
+from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
+from evalhouse.version import __version__
+
+
+@dataclass(frozen=True)
+class CorpusSummary:
+    corpus: str
+    files: tuple[str, ...]
+    sentences: int
+    words: int
+    edges: int
+    normalisations: tuple[str, ...]
+
+
+def _group(files: list[str], corpus: str | None, language: str | None):
+    """corpus -> its files, and corpus -> (language, split), from UD file names unless given."""
+    groups: dict[str, list[str]] = {}
+    meta: dict[str, tuple[str | None, str | None]] = {}
+    for f in files:
+        name = corpus_name_for(f) if f != "-" else None
+        key = corpus or (name.corpus if name else None)
+        if key is None:
+            raise WarehouseError("reading standard input needs a corpus name (`corpus`)")
+        groups.setdefault(key, []).append(f)
+        lang = language or (name.language if name else None)
+        split = name.split if name else None
+        if key in meta and meta[key] != (lang, split):
+            lang, split = language or meta[key][0], None
+        meta[key] = (lang, split)
+    return groups, meta
+
+
+def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None = None,
+                    language: str | None = None, replace: bool = False, progress: ProgressFn | None = None,
+                    input_of: str | None = None) -> list[CorpusSummary]:
+    """Ingest CoNLL-U files (or directories of them) into warehouse ``wh`` in one transaction.
+
+    Without ``corpus`` each file becomes the corpus named after it (UD naming; split files of one
+    treebank share a name); with ``corpus`` all files are one corpus, in the order given.
+    With ``input_of`` the corpus is recorded as the generation input of that reference corpus
+    (``corpus_inputs``): sentence i encodes reference sentence i, which is checked (same number of
+    sentences, same number of words in each).
+    Raises :class:`InputError` (bad input) or :class:`WarehouseError`; either way nothing changes.
+    """
+    files = expand_inputs(paths)
+    if not files:
+        raise WarehouseError("no input files")
+    groups, meta = _group(files, corpus, language)
+    summaries = []
+    with wh.transaction():
+        for key, group in groups.items():
+            if wh.has("corpus", {"corpus": key}):
+                scored = wh.sql("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
+                if replace and scored:
+                    raise WarehouseError(
+                        f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
+                        "invalidate their scores (ingest the new version under another name)")
+            wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
+            summary = store_corpus(wh, key, group, *meta[key], progress=progress)
+            if input_of is not None:
+                link_input(wh, key, input_of, summary.files[0])
+            summaries.append(summary)
+    return summaries
+
+
+def store_corpus(wh, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
+                 progress: ProgressFn | None = None) -> CorpusSummary:
+    """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
+    results = ingest_files(wh.con, files, corpus, progress=progress)
+    store_tree_metrics(wh, corpus)
+    normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
+    summary = CorpusSummary(corpus, tuple(r.source.name for r in results), sum(r.sentences for r in results),
+                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations))
+    wh.insert("corpora", [{
+        "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
+        "sha256": [r.source.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
+        "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
+        "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
+        "normalisations": normalisations, "evalhouse_version": __version__,
+        "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
+    return summary
+
+
+def store_tree_metrics(wh, corpus: str) -> None:
+    """``sentence_tree_metrics`` of a corpus: flux-weight sums and projectivity of its stripped trees,
+    the per-sentence facts that need Python (numpy, batched over the whole corpus)."""
+    cols = wh.sql("SELECT position, head FROM edges WHERE corpus = $corpus ORDER BY position, dependent",
+                  {"corpus": corpus}).fetchnumpy()
+    positions = np.asarray(cols["position"], dtype=np.int64)
+    if len(positions) == 0:
+        return
+    starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])
+    lengths = np.diff(np.r_[starts, len(positions)])
+    metrics = tree_metrics(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
+    wh.insert("sentence_tree_metrics", {
+        "corpus": [corpus] * len(starts), "position": positions[starts].astype(np.int32),
+        "flux_weight_sum": metrics.flux_weight_sum.astype(np.int32), "projective": metrics.projective.astype(bool)})
+
+
+def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
+    """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
+    sentence i of one has as many words as sentence i of the other."""
+    if reference == corpus or reference not in wh.corpora():
+        raise WarehouseError(f"`input_of` {reference}: no such reference corpus in {wh.path}")
+    mismatch = wh.sql(
+        """WITH i AS (SELECT s.position, s.first_line, count(n.id) AS words FROM sentences s
+                      LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $i GROUP BY ALL),
+                r AS (SELECT s.position, count(n.id) AS words FROM sentences s
+                      LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $r GROUP BY ALL)
+           SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
+           FROM i FULL JOIN r USING (position)
+           WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
+    if mismatch:
+        pos, line, got, want = mismatch
+        if got is None:
+            raise InputError(source_name, None, f"has fewer sentences than reference corpus {reference} "
+                             f"(nothing for its sentence {pos})")
+        if want is None:
+            raise InputError(source_name, line, f"sentence {pos} has no counterpart in reference corpus {reference}")
+        raise InputError(source_name, line, f"sentence {pos} has {got} words but sentence {pos} of reference "
+                         f"corpus {reference} has {want}: it cannot be its input")
+    n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
+    wh.insert("corpus_inputs", [{"corpus": corpus, "reference": reference, "sentences": n}])

@@ -1,0 +1,68 @@
+"""Which submissions a statistics command looks at: one ``TEAM/RUN``, a team, a corpus, or all of them.
+
+    $ evalhouse analyze --team adapt --corpus en_ewt-test
+    $ evalhouse report --submission adapt/1 --out report/
+    $ evalhouse augment --submission adapt/1 --from en_ewt-train --out extra.conllu
+
+One :class:`Selection` serves ``analyze``, ``report`` and ``augment``: it parses ``TEAM/RUN``, lists the
+submissions it selects and filters any table with team, run and corpus columns by bound parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evalhouse.errors import OptionError, WarehouseError
+
+
+@dataclass(frozen=True)
+class Selection:
+    team: str | None = None
+    run: str | None = None
+    corpus: str | None = None
+
+    @classmethod
+    def of(cls, submission: str | None = None, team: str | None = None, corpus: str | None = None,
+           exclusive: bool = False) -> "Selection":
+        """From a command's options: ``submission`` is ``TEAM/RUN``; ``exclusive`` allows one of the three."""
+        if exclusive and sum(x is not None for x in (submission, team, corpus)) > 1:
+            raise OptionError("give at most one of `submission`, `team`, `corpus`")
+        if submission is None:
+            return cls(team, None, corpus)
+        if "/" not in submission:
+            raise OptionError(f"`submission` must be TEAM/RUN, not '{submission}'")
+        if team is not None:
+            raise OptionError("give `submission` or `team`, not both")
+        sub_team, run = submission.split("/", 1)
+        return cls(sub_team, run, corpus)
+
+    def describe(self) -> str:
+        if self.run is not None:
+            return f"submission {self.team}/{self.run}" + (f" on corpus {self.corpus}" if self.corpus else "")
+        parts = [f"team {self.team}" if self.team else "", f"corpus {self.corpus}" if self.corpus else ""]
+        return " on ".join(p for p in parts if p) or "all submissions"
+
+    def where(self, prefix: str = "") -> tuple[str, dict]:
+        """SQL condition on ``{prefix}team``, ``run`` and ``corpus`` columns, and its parameters."""
+        params = {k: v for k, v in (("team", self.team), ("run", self.run), ("corpus", self.corpus)) if v is not None}
+        return " AND ".join(f"{prefix}{k} = ${k}" for k in params) or "TRUE", params
+
+    def where_pair(self) -> tuple[str, dict]:
+        """The condition for tables of pairs of submissions (``team_a``, ``run_a``, ``team_b``, ``run_b``):
+        pairs with at least one selected side, on the selected corpus."""
+        sides = []
+        for side in ("a", "b"):
+            _, params = Selection(self.team, self.run).where()
+            sides.append(" AND ".join(f"{k}_{side} = ${k}" for k in params) or "TRUE")
+        _, params = self.where()
+        corpus = "corpus = $corpus" if self.corpus else "TRUE"
+        return f"(({sides[0]}) OR ({sides[1]})) AND {corpus}", params
+
+    def submissions(self, wh) -> list[tuple[str, str, str]]:
+        """(team, run, corpus) of every selected submission, sorted; refused when there is none."""
+        where, params = self.where()
+        found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
+                       params).fetchall()
+        if not found:
+            raise WarehouseError(f"no submissions for {self.describe()} in {wh.path}")
+        return found
