@@ -47,6 +47,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "autoprf_scores": ("corpus", "config", "team", "run"),
     "autoprf_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
     "pronoun_scores_by_document": ("corpus", "config", "team", "run", "document"),
+    "pronoun_score_groups": ("corpus", "config", "team", "run", "grouped_by", "group_value"),
     "apt_human_agreement": ("corpus", "config", "category"),
     "apt_human_correlation": ("corpus", "config"),
     # statistics views (issue 4)
@@ -56,7 +57,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
 VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
 SQL_VIEWS = sorted(f.name for f in view_files())
 PRONOUN_VIEWS = {"pronoun_cases", "apt_case_weights", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
-                 "pronoun_scores_by_document", "apt_human_agreement", "apt_human_correlation"}
+                 "pronoun_scores_by_document", "pronoun_score_groups", "apt_human_agreement", "apt_human_correlation"}
 
 
 def conllu(text: str) -> str:
@@ -374,7 +375,7 @@ def grain_wh(request, wh, tmp_path):
 
         ingest_fixture(wh)
         return wh
-    from evalhouse.outputs import run_baseline
+    from evalhouse.ingest.baselines import run_baseline
 
     judged = []
     for corpus in wh.corpora():
@@ -385,7 +386,7 @@ def grain_wh(request, wh, tmp_path):
                                                     ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
     wh.ingest_judgements(write(tmp_path, "judgements.csv",
                                "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
-    from evalhouse.analyze import AnalysisConfig, analyze
+    from evalhouse.statistics.analyze import AnalysisConfig, analyze
 
     analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows
     return wh

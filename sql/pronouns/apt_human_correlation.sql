@@ -4,19 +4,12 @@
 -- accuracy is the share of those judged correct (unjudgeable ones count in the denominator, as the
 -- paper's "proportion of pronouns marked as correctly translated"). Spearman = Pearson of average ranks.
 -- Grain: corpus x config.
--- Upstream: pronoun_cases, apt_case_weights.
+-- Upstream: pronoun_score_groups (APT over the judged pronouns).
 CREATE OR REPLACE VIEW apt_human_correlation AS
-WITH judged AS (
-    SELECT p.corpus, p.config, p.team, p.run, p.apt_case, p.judgement, w.used, w.weight
-    FROM pronoun_cases p JOIN apt_case_weights w USING (corpus, config, apt_case)
-    WHERE p.judgement IS NOT NULL
-),
-systems AS (
-    SELECT corpus, config, team, run,
-           sum(weight) FILTER (WHERE used) / nullif(count(*) FILTER (WHERE used), 0) AS apt,
-           count(*) FILTER (WHERE judgement = 'correct') / count(*) AS human_accuracy
-    FROM judged
-    GROUP BY corpus, config, team, run
+WITH systems AS (
+    SELECT corpus, config, team, run, apt, judged_correct / pronouns AS human_accuracy
+    FROM pronoun_score_groups
+    WHERE grouped_by = 'judged'
 ),
 ranked AS (
     SELECT *,

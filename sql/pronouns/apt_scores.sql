@@ -5,39 +5,20 @@
 -- Columns: case_1..case_6 (pronouns per case), pronouns (in the cases used), apt, apt_a, apt_b,
 --          and the configuration (pronoun_set, target_list, equivalence, alignment_correction, cases,
 --          weights, evalhouse_version).
--- Upstream: pronoun_analyses, pronoun_configs, apt_case_weights.
+-- Upstream: pronoun_score_groups (the formulas), pronoun_configs.
 CREATE OR REPLACE VIEW apt_scores AS
-WITH analyses AS (
-    SELECT corpus, config, team, run, apt_case FROM pronoun_analyses
+WITH systems AS (
+    SELECT * FROM pronoun_score_groups WHERE grouped_by = 'system'
 ),
 configs AS (
     SELECT * FROM pronoun_configs
 ),
-weighted AS (
-    SELECT a.corpus, a.config, a.team, a.run, a.apt_case, w.used, w.weight
-    FROM analyses a JOIN apt_case_weights w USING (corpus, config, apt_case)
-),
-counted AS (
-    SELECT corpus, config, team, run,
-           count(*) FILTER (WHERE apt_case = 1) AS case_1,
-           count(*) FILTER (WHERE apt_case = 2) AS case_2,
-           count(*) FILTER (WHERE apt_case = 3) AS case_3,
-           count(*) FILTER (WHERE apt_case = 4) AS case_4,
-           count(*) FILTER (WHERE apt_case = 5) AS case_5,
-           count(*) FILTER (WHERE apt_case = 6) AS case_6,
-           count(*) FILTER (WHERE used) AS pronouns,
-           sum(weight) FILTER (WHERE used) / count(*) FILTER (WHERE used) AS apt,
-           count(*) FILTER (WHERE used AND apt_case = 1) / count(*) FILTER (WHERE used) AS apt_a,
-           (count(*) FILTER (WHERE used AND apt_case = 1) + 0.5 * count(*) FILTER (WHERE used AND apt_case = 2))
-               / count(*) FILTER (WHERE used) AS apt_b
-    FROM weighted
-    GROUP BY corpus, config, team, run
-),
 final AS (
-    SELECT n.*,
+    SELECT s.corpus, s.config, s.team, s.run, s.case_1, s.case_2, s.case_3, s.case_4, s.case_5, s.case_6,
+           s.used_pronouns AS pronouns, s.apt, s.apt_a, s.apt_b,
            c.pronoun_set, c.target_list, c.equivalence, c.alignment_correction, c.count_other_as_equal,
            c.cases, c.weights, c.evalhouse_version
-    FROM counted n JOIN configs c USING (corpus, config)
+    FROM systems s JOIN configs c USING (corpus, config)
 )
 SELECT * FROM final;
 

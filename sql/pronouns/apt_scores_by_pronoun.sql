@@ -1,27 +1,13 @@
 -- apt_scores_by_pronoun: APT per system, configuration and source pronoun (it, they, ...).
 -- Grain: corpus x config x team x run x source_pronoun.
 -- Columns: as apt_scores without the configuration columns.
--- Upstream: pronoun_analyses, apt_case_weights.
+-- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW apt_scores_by_pronoun AS
-WITH weighted AS (
-    SELECT a.corpus, a.config, a.team, a.run, a.source_pronoun, a.apt_case, w.used, w.weight
-    FROM pronoun_analyses a JOIN apt_case_weights w USING (corpus, config, apt_case)
-),
-final AS (
-    SELECT corpus, config, team, run, source_pronoun,
-           count(*) FILTER (WHERE apt_case = 1) AS case_1,
-           count(*) FILTER (WHERE apt_case = 2) AS case_2,
-           count(*) FILTER (WHERE apt_case = 3) AS case_3,
-           count(*) FILTER (WHERE apt_case = 4) AS case_4,
-           count(*) FILTER (WHERE apt_case = 5) AS case_5,
-           count(*) FILTER (WHERE apt_case = 6) AS case_6,
-           count(*) FILTER (WHERE used) AS pronouns,
-           sum(weight) FILTER (WHERE used) / count(*) FILTER (WHERE used) AS apt,
-           count(*) FILTER (WHERE used AND apt_case = 1) / count(*) FILTER (WHERE used) AS apt_a,
-           (count(*) FILTER (WHERE used AND apt_case = 1) + 0.5 * count(*) FILTER (WHERE used AND apt_case = 2))
-               / count(*) FILTER (WHERE used) AS apt_b
-    FROM weighted
-    GROUP BY corpus, config, team, run, source_pronoun
+WITH final AS (
+    SELECT corpus, config, team, run, group_value AS source_pronoun, case_1, case_2, case_3, case_4, case_5,
+           case_6, used_pronouns AS pronouns, apt, apt_a, apt_b
+    FROM pronoun_score_groups
+    WHERE grouped_by = 'source_pronoun'
 )
 SELECT * FROM final;
 

@@ -3,36 +3,14 @@
 -- of Guillou & Hardmeier (2018, section 4), one pronominal item per example.
 -- Grain: corpus x config x team x run (AutoPRF ignores equivalence and correction; the configuration
 --        decides the source pronouns and, for the restricted variant, the target-list mapping).
--- Upstream: pronoun_analyses.
+-- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW autoprf_scores AS
-WITH sums AS (
-    SELECT corpus, config, team, run,
-           count(*) AS pronouns,
-           sum(autoprf_matches) AS matches,
-           sum(autoprf_reference) AS reference_words,
-           sum(autoprf_output) AS output_words,
-           sum(restricted_match) AS restricted_matches,
-           sum(restricted_reference) AS restricted_reference,
-           sum(restricted_output) AS restricted_output
-    FROM pronoun_analyses
-    GROUP BY corpus, config, team, run
-),
-ratios AS (
-    SELECT *,
-           matches / nullif(output_words, 0) AS "precision",
-           matches / nullif(reference_words, 0) AS recall,
-           restricted_matches / nullif(restricted_output, 0) AS restricted_precision,
-           restricted_matches / nullif(restricted_reference, 0) AS restricted_recall
-    FROM sums
-),
-final AS (
-    SELECT *,
-           CASE WHEN "precision" + recall > 0 THEN 2 * "precision" * recall / ("precision" + recall)
-                WHEN "precision" + recall = 0 THEN 0.0 END AS f,
-           CASE WHEN restricted_precision + restricted_recall > 0
-                THEN 2 * restricted_precision * restricted_recall / (restricted_precision + restricted_recall)
-                WHEN restricted_precision + restricted_recall = 0 THEN 0.0 END AS restricted_f
-    FROM ratios
+WITH final AS (
+    SELECT corpus, config, team, run, pronouns, matches, reference_words, output_words, restricted_matches,
+           restricted_reference, restricted_output, "precision", recall, restricted_precision,
+           restricted_recall, f, restricted_f
+    FROM pronoun_score_groups
+    WHERE grouped_by = 'system'
 )
 SELECT * FROM final;
 
