@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import evalhouse
+from evalhouse.warehouse import schema_files
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_DATA = Path(__file__).resolve().parent / "data"
@@ -24,11 +25,26 @@ def shared(*parts: str) -> Path:
     return path
 
 
-@pytest.fixture
-def wh():
-    """A fresh in-memory warehouse (schema and views applied, UDFs registered)."""
+@pytest.fixture(scope="session")
+def _session_warehouse():
     with evalhouse.connect(":memory:") as warehouse:
         yield warehouse
+
+
+def empty(warehouse):
+    """Delete every row of every base table, and the temporary tables: the warehouse is as new (creating a
+    new one applies ~600 DDL statements, 0.2 s of CPU)."""
+    for f in schema_files():
+        warehouse.con.execute(f'DELETE FROM "{f.name}"')
+    for (name,) in warehouse.sql("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall():
+        warehouse.con.execute(f'DROP TABLE temp."{name}"')
+    return warehouse
+
+
+@pytest.fixture
+def wh(_session_warehouse):
+    """An empty in-memory warehouse (schema and views applied, UDFs registered), emptied for each test."""
+    yield empty(_session_warehouse)
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:

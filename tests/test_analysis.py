@@ -19,7 +19,7 @@ import evalhouse
 from evalhouse.analysis import mining
 from evalhouse.analysis.stats import approximate_randomisation, failure_mask, holm, paired_bootstrap
 from evalhouse.statistics.analyze import METRICS, AnalysisConfig, analyze
-from tests.conftest import SAMPLE, shared, write
+from tests.conftest import SAMPLE, empty, shared, write
 
 
 def holm_reference(p):
@@ -551,19 +551,26 @@ def test_augment_cli(tmp_path):
     assert result.exit_code == 3
 
 
+@pytest.fixture(scope="module")
+def summary_wh():
+    """One warehouse for all the examples of the property below, emptied for each."""
+    with evalhouse.connect(":memory:") as wh:
+        yield wh
+
+
 # correlation_summary takes the median from ranks (portable to Trino and BigQuery, which lack an exact
 # median aggregate). Against statistics.median for any number of submissions, odd or even, with ties.
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.3, 0.7, 1.0]), min_size=1, max_size=8),
                 min_size=1, max_size=3))
-def test_correlation_summary_median_from_ranks(groups):
+def test_correlation_summary_median_from_ranks(summary_wh, groups):
     import statistics
 
-    with evalhouse.connect(":memory:") as wh:
-        rows = [("t", f"r{i}", "c", f"m{g}", "z", 10, rho, 0.5, 0.5, False, "cfg")
-                for g, rhos in enumerate(groups) for i, rho in enumerate(rhos)]
-        wh.con.executemany("INSERT INTO metric_correlations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        got = dict(wh.sql("SELECT metric_a, median_rho FROM correlation_summary WHERE scope = 'all'").fetchall())
-        n = dict(wh.sql("SELECT metric_a, submissions FROM correlation_summary WHERE scope = 'all'").fetchall())
+    wh = empty(summary_wh)
+    rows = [("t", f"r{i}", "c", f"m{g}", "z", 10, rho, 0.5, 0.5, False, "cfg")
+            for g, rhos in enumerate(groups) for i, rho in enumerate(rhos)]
+    wh.con.executemany("INSERT INTO metric_correlations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    got = dict(wh.sql("SELECT metric_a, median_rho FROM correlation_summary WHERE scope = 'all'").fetchall())
+    n = dict(wh.sql("SELECT metric_a, submissions FROM correlation_summary WHERE scope = 'all'").fetchall())
     assert got == pytest.approx({f"m{g}": statistics.median(rhos) for g, rhos in enumerate(groups)}, abs=1e-15)
     assert n == {f"m{g}": len(rhos) for g, rhos in enumerate(groups)}

@@ -32,6 +32,7 @@ def real(tmp_path_factory):
     return db, tmp / "dataset", reference
 
 
+@pytest.mark.realdata
 def test_the_real_data_fills_most_views(real):
     _, _, reference = real
     empty = sorted(n for n, (_, rows) in reference.items() if not rows)

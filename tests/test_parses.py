@@ -155,12 +155,14 @@ def test_uncorrected_journal_version_of_11G_does_not_give_the_printed_listing():
 
 # --- EVALB's sample ------------------------------------------------------------------------------
 
+@pytest.mark.realdata
 def test_evalb_report_equals_sample_rsl_byte_for_byte():
     d = shared("constituency", "evalb")
     report = evalb_report(d / "sample.gld", d / "sample.tst", resolve_params(str(d / "sample.prm")))
     assert report == (d / "sample.rsl").read_text(encoding="utf-8")
 
 
+@pytest.mark.realdata
 def test_evalb_sample_statuses_and_totals_through_the_views(wh):
     d = shared("constituency", "evalb")
     ingest_parses(wh, d / "sample.gld", "s", gold=True, one_per_line=True)
@@ -483,6 +485,7 @@ def test_cli_ingest_parses_and_evalb(tmp_path):
     assert r.exit_code == 2 and "A=B" in r.output
 
 
+@pytest.mark.realdata
 def test_cli_evalb_prints_sample_rsl(tmp_path):
     from typer.testing import CliRunner
 

@@ -29,6 +29,7 @@ import math
 import statistics
 import subprocess
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -41,20 +42,20 @@ from evalhouse.errors import InputError
 from evalhouse.ingest.apt_configs import run_apt_config
 from evalhouse.ingest.pronoun_judgements import ingest_pronoun_judgements
 from evalhouse.ingest.translations import ConfigSpec, add_config, ingest_translations
-from tests.conftest import TEST_DATA, shared, write
+from tests.conftest import TEST_DATA, empty, shared, write
 
 P = TEST_DATA / "pronouns"
 
 
 def ingest_fixture(wh, corpus: str = "tiny") -> None:
     ingest_translations(wh, corpus, source=P / "source.en", reference=P / "reference.fr",
-                           source_reference_alignment=P / "source-reference.alig", documents=P / "documents",
-                           pronouns="en-fr", team="mt", run="1", output=P / "output.fr",
-                           source_output_alignment=P / "source-output.alig")
+                        source_reference_alignment=P / "source-reference.alig", documents=P / "documents",
+                        pronouns="en-fr", team="mt", run="1", output=P / "output.fr",
+                        source_output_alignment=P / "source-output.alig")
     ingest_translations(wh, corpus, team="reference", run="self", output=P / "reference.fr",
-                           source_output_alignment=P / "source-reference.alig")
+                        source_output_alignment=P / "source-reference.alig")
     ingest_translations(wh, corpus, team="mt", run="2", output=P / "output.fr",
-                           source_output_alignment=P / "empty.alig")
+                        source_output_alignment=P / "empty.alig")
     ingest_pronoun_judgements(wh, P / "judgements.csv", corpus)
 
 
@@ -255,13 +256,20 @@ def _write_corpus(tmp, segs):
     return d
 
 
+@pytest.fixture(scope="module")
+def property_wh():
+    """One warehouse for all the examples of the property below, emptied for each."""
+    with evalhouse.connect(":memory:") as wh:
+        yield wh
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(segs=segments())
-def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factory, segs):
+def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factory, property_wh, segs):
     d = _write_corpus(tmp_path_factory.mktemp("h"), segs)
-    with evalhouse.connect(":memory:") as wh:
+    with nullcontext(empty(property_wh)) as wh:
         ingest_translations(wh, "h", source=d / "s", reference=d / "r", source_reference_alignment=d / "ra",
-                               pronouns="en-fr", team="ref", run="self", output=d / "r", source_output_alignment=d / "ra")
+                            pronouns="en-fr", team="ref", run="self", output=d / "r", source_output_alignment=d / "ra")
         ingest_translations(wh, "h", team="mt", run="1", output=d / "o", source_output_alignment=d / "oa")
         aligned = sum(1 for s, _, _, rp, _ in segs for i, w in enumerate(s) if w in ("it", "they", "he")
                       and any(a == i for a, _ in rp))
@@ -323,7 +331,7 @@ def test_bad_alignment_files(wh, tmp_path, text, line, problem):
     bad = write(tmp_path, "a.alig", text)
     with pytest.raises(InputError) as err:
         ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
-                               source_reference_alignment=bad, pronouns="en-fr")
+                            source_reference_alignment=bad, pronouns="en-fr")
     assert str(err.value).startswith(f"{bad}:{line}: {problem}")
     assert _counts(wh) == [0, 0, 0, 0, 0, 0]
 
@@ -333,7 +341,7 @@ def test_trailing_empty_alignment_line_is_accepted_and_recorded(wh, tmp_path):
     text = (P / "source-reference.alig").read_text() + "\n"
     a = write(tmp_path, "trail.alig", text)
     s = ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
-                               source_reference_alignment=a, pronouns="en-fr")
+                            source_reference_alignment=a, pronouns="en-fr")
     assert s.normalisations == ("trail.alig: 1 empty line after the last segment ignored",)
     assert wh.sql("select normalisations from translation_corpora").fetchone()[0] == list(s.normalisations)
     assert wh.sql("select count(*) from alignments").fetchone()[0] == 18
@@ -349,8 +357,8 @@ def test_line_count_mismatch_of_output(wh, tmp_path):
 def test_unknown_pronoun_language_pair(wh):
     with pytest.raises(ValueError, match="no pronoun list for language pair de-fr: bundled sets are en-fr, es-en"):
         ingest_translations(wh, "x", source=P / "source.en", reference=P / "reference.fr",
-                               source_reference_alignment=P / "source-reference.alig",
-                               source_language="de", target_language="fr")
+                            source_reference_alignment=P / "source-reference.alig",
+                            source_language="de", target_language="fr")
     assert _counts(wh) == [0, 0, 0, 0, 0, 0]
 
 
@@ -358,7 +366,7 @@ def test_skip_bad_alignment_lines_records_and_excludes(wh, tmp_path):
     ingest_fixture(wh)
     bad = write(tmp_path, "bad.alig", "0-0 1-1 2-2 3-3\n0-0 9-9\n0-0 1-1 1-2\n0-0 1-2 2-2\n")
     ingest_translations(wh, "tiny", team="mt", run="4", output=P / "output.fr", source_output_alignment=bad,
-                           skip_bad_alignment_lines=True)
+                        skip_bad_alignment_lines=True)
     skipped, norm = wh.sql("select skipped_positions, normalisations from translation_systems where run = '4'").fetchone()
     assert skipped == [2] and "1 line with indices beyond the segment dropped" in norm[0]
     assert wh.sql("select count(*) from pronoun_analyses where run = '4' and position = 2").fetchone()[0] == 0
@@ -392,7 +400,7 @@ def test_cli_errors_exit_codes(tmp_path):
 
 def test_add_config_records_configuration(tiny):
     add_config(tiny, "tiny", ConfigSpec("all-cases", "en-fr", equivalence=False, alignment_correction=False,
-                                               cases=(1, 2, 3, 4, 5, 6), weights=(1, 0, 0, 0, 0, 0), origin="test"))
+                                            cases=(1, 2, 3, 4, 5, 6), weights=(1, 0, 0, 0, 0, 0), origin="test"))
     r = tiny.sql("select apt, cases, weights from apt_scores where config = 'all-cases' and team = 'mt' and run = '1'").fetchone()
     assert close(r[0], 3 / 7) and r[1] == [1, 2, 3, 4, 5, 6]
     with pytest.raises(ValueError, match="2 cases but 3 weights"):
@@ -405,12 +413,12 @@ def discomt():
     d = shared("mt", "discomt-en-fr")
     with evalhouse.connect(":memory:") as wh:
         ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
-                               source_reference_alignment=d / "pronoun-test.tok.en-fr.alig",
-                               documents=d / "doc-boundaries", pronouns="en-fr", team="mt", run="1",
-                               output=d / "mt-output.fr", source_output_alignment=d / "mt-output.en-fr.alig",
-                               skip_bad_alignment_lines=True)
+                            source_reference_alignment=d / "pronoun-test.tok.en-fr.alig",
+                            documents=d / "doc-boundaries", pronouns="en-fr", team="mt", run="1",
+                            output=d / "mt-output.fr", source_output_alignment=d / "mt-output.en-fr.alig",
+                            skip_bad_alignment_lines=True)
         ingest_translations(wh, "discomt", team="reference", run="self", output=d / "pronoun-test.tok.fr",
-                               source_output_alignment=d / "pronoun-test.tok.en-fr.alig")
+                            source_output_alignment=d / "pronoun-test.tok.en-fr.alig")
         yield wh
 
 
@@ -446,7 +454,7 @@ def test_discomt_unskipped_misaligned_file_is_refused(wh):
     d = shared("mt", "discomt-en-fr")
     with pytest.raises(InputError, match=r"mt-output.en-fr.alig:869: link 6-6: source index 6 is out of range"):
         ingest_translations(wh, "discomt", source=d / "mt-output.en", reference=d / "pronoun-test.tok.fr",
-                               source_reference_alignment=d / "pronoun-test.tok.en-fr.alig", pronouns="en-fr",
-                               team="mt", run="1", output=d / "mt-output.fr",
-                               source_output_alignment=d / "mt-output.en-fr.alig")
+                            source_reference_alignment=d / "pronoun-test.tok.en-fr.alig", pronouns="en-fr",
+                            team="mt", run="1", output=d / "mt-output.fr",
+                            source_output_alignment=d / "mt-output.en-fr.alig")
     assert _counts(wh) == [0, 0, 0, 0, 0, 0]

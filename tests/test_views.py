@@ -39,7 +39,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
     "sentence_scores": ("team", "run", "corpus", "position"),
     "submission_scores": ("team", "run", "corpus"),
-    # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py; see PRONOUN_VIEWS)
+    # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py)
     "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
     "apt_case_weights": ("corpus", "config", "apt_case"),
     "apt_scores": ("corpus", "config", "team", "run"),
@@ -56,8 +56,6 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
 }
 VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
 SQL_VIEWS = sorted(f.name for f in view_files())
-PRONOUN_VIEWS = {"pronoun_cases", "apt_case_weights", "apt_scores", "apt_scores_by_pronoun", "autoprf_scores", "autoprf_scores_by_pronoun",
-                 "pronoun_scores_by_document", "pronoun_score_groups", "apt_human_agreement", "apt_human_correlation"}
 
 
 def conllu(text: str) -> str:
@@ -361,35 +359,34 @@ def test_sentence_complexity_of_degenerate_sentences(wh, tmp_path):
 
 # --- grain checks --------------------------------------------------------------------------------
 
-@pytest.fixture(params=["sample", "given+degenerate"])
-def grain_wh(request, wh, tmp_path):
-    if request.param == "sample":
-        wh.ingest_treebank([SAMPLE], corpus="sample")
-    else:
-        wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
-        wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
-    ingest_parse_examples(wh)  # parse evaluation views (issue 5)
-    view = getattr(getattr(request.node, "callspec", None), "params", {}).get("view")
-    if view in PRONOUN_VIEWS:  # the pronoun views need translations
-        from tests.test_pronouns import ingest_fixture
-
-        ingest_fixture(wh)
-        return wh
+@pytest.fixture(scope="module", params=["sample", "given+degenerate"])
+def grain_wh(request, tmp_path_factory):
+    """Every kind of input in one warehouse, built once per module and parameter: the treebanks, the
+    parse examples, the pronoun fixture, two baselines per corpus with judgements, and analyze."""
     from evalhouse.ingest.baselines import run_baseline
-
-    judged = []
-    for corpus in wh.corpora():
-        run_baseline(wh, "lr", corpus)
-        run_baseline(wh, "random", corpus, seed=3)
-        judged += [f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
-                   for k, (run, a, c) in enumerate([("lr", "a1", "fluency"), ("random", "a1", "fluency"),
-                                                    ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
-    wh.ingest_judgements(write(tmp_path, "judgements.csv",
-                               "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
     from evalhouse.statistics.analyze import AnalysisConfig, analyze
+    from tests.test_pronouns import ingest_fixture
 
-    analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows
-    return wh
+    tmp_path = tmp_path_factory.mktemp("grain")
+    with evalhouse.connect(":memory:") as wh:
+        if request.param == "sample":
+            wh.ingest_treebank([SAMPLE], corpus="sample")
+        else:
+            wh.ingest_treebank([write(tmp_path, "given.conllu", GIVEN)], corpus="g")
+            wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
+        ingest_parse_examples(wh)  # parse evaluation views (issue 5)
+        ingest_fixture(wh)  # the pronoun views need translations
+        judged = []
+        for corpus in wh.corpora():
+            run_baseline(wh, "lr", corpus)
+            run_baseline(wh, "random", corpus, seed=3)
+            judged += [f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
+                       for k, (run, a, c) in enumerate([("lr", "a1", "fluency"), ("random", "a1", "fluency"),
+                                                        ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
+        wh.ingest_judgements(write(tmp_path, "judgements.csv",
+                                   "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
+        analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows
+        yield wh
 
 
 def test_every_view_has_a_grain():
