@@ -118,6 +118,16 @@ def check(con, source: Source, checks: Checks) -> None:
         raise InputError(source.name, line, problem, more)
 
 
+def read(con, source: Source, checks: Checks, query: str) -> list[tuple]:
+    """Stage ``source``, check it, and return the rows of ``query`` over the staged tables (dropped after)."""
+    stage(con, source)
+    try:
+        check(con, source, checks)
+        return con.execute(query).fetchall()
+    finally:
+        drop_staging(con)
+
+
 def drop_staging(con) -> None:
     for table in STAGING_TABLES:
         con.execute(f"DROP TABLE IF EXISTS {table}")

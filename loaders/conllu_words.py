@@ -26,7 +26,7 @@ from typing import Iterable
 import duckdb
 
 from evalhouse.errors import InputError
-from evalhouse.loaders.conllu import Checks, check, drop_staging, stage
+from evalhouse.loaders.conllu import Checks, read
 from evalhouse.loaders.source import open_source
 
 
@@ -102,12 +102,7 @@ def read_words(path: str | os.PathLike, con=None) -> Words:
     connection of its own)."""
     con = con if con is not None else duckdb.connect()
     with open_source(path) as source:
-        stage(con, source)
-        try:
-            check(con, source, PARSER_OUTPUT)
-            rows = con.execute(_STAGED_TOKENS).fetchall()
-        finally:
-            drop_staging(con)
+        rows = read(con, source, PARSER_OUTPUT, _STAGED_TOKENS)
     return words_from_tokens(rows, source.name)
 
 

@@ -33,7 +33,7 @@ from typing import Sequence
 import duckdb
 
 from evalhouse.errors import InputError, OptionError
-from evalhouse.loaders.conllu import Checks, check, drop_staging, stage
+from evalhouse.loaders.conllu import Checks, read
 from evalhouse.loaders.csv_records import csv_records
 from evalhouse.loaders.source import Source, open_source
 
@@ -146,13 +146,8 @@ def _read_sr(name: str, lines: list[str]) -> list[OutputSentence]:
 
 
 def _read_conllu(source: Source, con) -> list[OutputSentence]:
-    stage(con, source)
-    try:
-        check(con, source, REALISER_OUTPUT)
-        rows = con.execute(_STAGED_SENTENCES).fetchall()
-    finally:
-        drop_staging(con)
-    return [OutputSentence(sent_id, line, None, forms, lemmas) for sent_id, line, forms, lemmas in rows]
+    return [OutputSentence(sent_id, line, None, forms, lemmas)
+            for sent_id, line, forms, lemmas in read(con, source, REALISER_OUTPUT, _STAGED_SENTENCES)]
 
 
 # --- campaigns -------------------------------------------------------------------------------

@@ -148,3 +148,17 @@ def test_importing_evalhouse_loads_no_heavy_library():
             "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy', 'pyarrow') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[]"
+
+
+def test_the_command_line_offers_the_library_s_choices():
+    """The CLI spells its option choices out (so that --help needs no library module): they must stay the
+    library's."""
+    from evalhouse.analysis.baselines import KINDS
+    from evalhouse.cli import export, ingest
+    from evalhouse.export import dataset, relation, transpile
+    from evalhouse.loaders.outputs import FORMATS
+
+    for choice, values in ((ingest.OutputFormat, FORMATS), (ingest.BaselineKind, KINDS),
+                           (export.ExportFormat, relation.FORMATS), (export.PartitionBy, dataset.PARTITION_COLUMNS),
+                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS)):
+        assert [c.value for c in choice] == list(values)

@@ -11,8 +11,9 @@ refused (locked, corpus exists, unknown view or corpus). Library messages name a
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Callable, Optional, Sequence
 
 import typer
 import typer.main
@@ -52,6 +53,11 @@ Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
 Corpus = Annotated[Optional[str], typer.Option("--corpus", help="Corpus name.")]
 Out = Annotated[Path, typer.Option("--out", "-o", help="Output file.")]
+
+
+def choices(name: str, values: Sequence[str]) -> type[Enum]:
+    """The type of an option that takes one of ``values`` (typer lists them in --help and refuses others)."""
+    return Enum(name, [(v, v) for v in values], type=str)
 
 
 def _print_version(value: bool) -> None:

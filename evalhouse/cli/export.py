@@ -3,13 +3,12 @@ for other tools, by :mod:`evalhouse.export`."""
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Out, execute, open_warehouse
+from evalhouse.cli.common import Out, choices, execute, open_warehouse
 from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
@@ -18,29 +17,10 @@ transpile = lazy_module("evalhouse.export.transpile")
 
 commands = typer.Typer()
 
-
-class ExportFormat(str, Enum):  # evalhouse.export.relation.FORMATS
-    parquet = "parquet"
-    csv = "csv"
-    json = "json"
-
-
-class PartitionBy(str, Enum):  # evalhouse.export.dataset.PARTITION_COLUMNS
-    corpus = "corpus"
-    team = "team"
-
-
-class DatasetFormat(str, Enum):  # evalhouse.export.dataset.FORMATS
-    parquet = "parquet"
-    postgres = "postgres"
-
-
-class Dialect(str, Enum):  # evalhouse.export.transpile.DIALECTS
-    duckdb = "duckdb"
-    postgres = "postgres"
-    spark = "spark"
-    trino = "trino"
-    bigquery = "bigquery"
+ExportFormat = choices("ExportFormat", ("parquet", "csv", "json"))  # evalhouse.export.relation.FORMATS
+PartitionBy = choices("PartitionBy", ("corpus", "team"))  # evalhouse.export.dataset.PARTITION_COLUMNS
+DatasetFormat = choices("DatasetFormat", ("parquet", "postgres"))  # evalhouse.export.dataset.FORMATS
+Dialect = choices("Dialect", ("duckdb", "postgres", "spark", "trino", "bigquery"))  # evalhouse.export.transpile.DIALECTS
 
 
 @commands.command("export")

@@ -6,13 +6,12 @@ Each command parses its options and calls one function of :mod:`evalhouse.ingest
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Quiet, Replace, Run, Team, execute, open_warehouse, progress
+from evalhouse.cli.common import Quiet, Replace, Run, Team, choices, execute, open_warehouse, progress
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -26,17 +25,8 @@ translations = lazy_module("evalhouse.ingest.translations")
 group = typer.Typer(help="Load files into the warehouse (one transaction per command).", no_args_is_help=True)
 commands = typer.Typer()
 
-
-class OutputFormat(str, Enum):  # evalhouse.loaders.outputs.FORMATS
-    auto = "auto"
-    sr = "sr"
-    lines = "lines"
-    conllu = "conllu"
-
-
-class BaselineKind(str, Enum):  # evalhouse.analysis.baselines.KINDS
-    random = "random"
-    lr = "lr"
+OutputFormat = choices("OutputFormat", ("auto", "sr", "lines", "conllu"))  # evalhouse.loaders.outputs.FORMATS
+BaselineKind = choices("BaselineKind", ("random", "lr"))  # evalhouse.analysis.baselines.KINDS
 
 
 PrmOption = Annotated[Optional[str], typer.Option(

@@ -9,13 +9,12 @@ import csv
 import json
 import os
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import execute, open_warehouse, state, warehouse
+from evalhouse.cli.common import choices, execute, open_warehouse, state, warehouse
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
@@ -23,11 +22,7 @@ text = lazy_module("evalhouse.reports.text")
 
 commands = typer.Typer()
 
-
-class TableFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
+TableFormat = choices("TableFormat", ("table", "csv", "json"))
 
 
 @commands.command("sql")

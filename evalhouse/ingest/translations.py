@@ -182,6 +182,17 @@ def _links(corpus, team, run, pair, links) -> dict[str, list]:
             "method": ["given"] * n}
 
 
+def _aligned(path, alignment, src_tok: list[list[str]], what: str, skip_bad_lines: bool, source_name: str = ""):
+    """A translation of the source (``what``: reference or output) and its alignment to the source: (text
+    file, alignment file, links per segment, skipped alignment lines)."""
+    text = L.read_segments(path)
+    tok = [L.tokens(line) for line in text.lines]
+    if len(tok) != len(src_tok):
+        raise InputError(text.name, min(len(tok), len(src_tok)) + 1,
+                         f"{what} has {len(tok)} lines but the source{source_name} has {len(src_tok)}")
+    return (text,) + L.read_alignment(alignment, src_tok, tok, "source", what, skip_bad_lines)
+
+
 def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_reference_alignment=None,
                         documents=None, pronouns: str | None = None, source_language: str | None = None,
                         target_language: str | None = None, team: str | None = None, run: str | None = None,
@@ -207,14 +218,9 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
     # --- read and validate everything before touching the warehouse
     if corpus_part:
         src = L.read_segments(source)
-        ref = L.read_segments(reference)
         src_tok = [L.tokens(line) for line in src.lines]
-        ref_tok = [L.tokens(line) for line in ref.lines]
-        if len(ref_tok) != len(src_tok):
-            raise InputError(ref.name, min(len(ref_tok), len(src_tok)) + 1,
-                             f"reference has {len(ref_tok)} lines but the source {src.name} has {len(src_tok)}")
-        sra, sr_links, sr_skipped = L.read_alignment(source_reference_alignment, src_tok, ref_tok, "source", "reference",
-                                                     skip_bad_alignment_lines)
+        ref, sra, sr_links, sr_skipped = _aligned(reference, source_reference_alignment, src_tok, "reference",
+                                                  skip_bad_alignment_lines, f" {src.name}")
         files = [src, ref, sra]
         doc_ids = [corpus] * len(src_tok)
         if documents is not None:
@@ -235,13 +241,8 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         rows = wh.sql("SELECT source FROM segments WHERE corpus = $c ORDER BY position", {"c": corpus}).fetchall()
         src_tok = [L.tokens(r[0]) for r in rows]
     if system_part:
-        out = L.read_segments(output)
-        out_tok = [L.tokens(line) for line in out.lines]
-        if len(out_tok) != len(src_tok):
-            raise InputError(out.name, min(len(out_tok), len(src_tok)) + 1,
-                             f"output has {len(out_tok)} lines but the source has {len(src_tok)}")
-        soa, so_links, so_skipped = L.read_alignment(source_output_alignment, src_tok, out_tok, "source", "output",
-                                                     skip_bad_alignment_lines)
+        out, soa, so_links, so_skipped = _aligned(output, source_output_alignment, src_tok, "output",
+                                                  skip_bad_alignment_lines)
         sys_norm = out.normalisations + soa.normalisations
         normalisations += sys_norm
     now = _dt.datetime.now(_dt.timezone.utc)
@@ -268,9 +269,9 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                 "corpus": corpus, "team": team, "run": run, "source_files": [out.name, soa.name],
                 "sha256": [out.sha256, soa.sha256], "normalisations": sys_norm, "skipped_positions": so_skipped,
                 "evalhouse_version": __version__, "ingested_at": now}])
-            wh.insert("translation_outputs", {"corpus": [corpus] * len(out_tok), "team": [team] * len(out_tok),
-                                              "run": [run] * len(out_tok), "position": range(1, len(out_tok) + 1),
-                                              "output": out.lines})
+            n_out = len(out.lines)
+            wh.insert("translation_outputs", {"corpus": [corpus] * n_out, "team": [team] * n_out, "run": [run] * n_out,
+                                              "position": range(1, n_out + 1), "output": out.lines})
             wh.insert("alignments", _links(corpus, team, run, "source-output", so_links))
             configs = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY config",
                                             {"c": corpus}).fetchall()]
