@@ -167,9 +167,12 @@ def main(argv=None) -> int:
         for p in work.glob(f"{db.name}*"):
             p.unlink()
         shutil.copy(base, db)
-        # half of the kills anywhere in COMMIT, half shortly after the .wal file appears
-        if k % 2 == 0 or not wal_seen:
+        # a third of the kills anywhere in COMMIT, a third within 50 ms of the .wal file appearing
+        # (while it is being written: where torn commits were found), a third during its life
+        if k % 3 == 0 or not wal_seen:
             anchor, delay = "commit", rng.uniform(0, window * 1.1)
+        elif k % 3 == 1:
+            anchor, delay = "wal", rng.uniform(0, 0.05)
         else:
             anchor, delay = "wal", rng.uniform(0, wal_window * 1.5)
         run = run_child(db, args.rows, (anchor, delay))
