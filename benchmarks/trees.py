@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 # --- shapes ---------------------------------------------------------------------------------------
 
 def shape(name: str, n: int) -> tuple[list[int], list[bool]]:
-    """(heads, punctuation flags) of an adversarial n-word sentence."""
+    """(heads, punctuation flags) of an adversarial n-word sentence (one root; tests use it too)."""
     import numpy as np
 
     half = n // 2
@@ -56,6 +56,13 @@ def shape(name: str, n: int) -> tuple[list[int], list[bool]]:
         heads = [0] * n
         for a, b in zip(order, order[1:]):
             heads[b - 1] = a
+    elif name == "rainbow":  # nested arcs (k, n - k + 1) hung on a chain n -> n-1 -> ... -> half + 1
+        heads = [0] * n
+        heads[n - 1] = 1
+        for j in range(half + 1, n):
+            heads[j - 1] = j + 1
+        for k in range(2, half + 1):
+            heads[k - 1] = n - k + 1
     elif name == "random":  # a uniformly random recursive tree
         rng = np.random.default_rng(17)
         perm = rng.permutation(n) + 1

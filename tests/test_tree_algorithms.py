@@ -11,6 +11,7 @@ Both flux-weight algorithms are exercised on every input by forcing the choice b
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ import evalhouse.analysis.trees as trees_mod
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.loaders.errors import InputError
 from tests import reference_trees
-from tests.conftest import SHARED_DATA, shared
+from tests.conftest import REPO, SHARED_DATA, shared
 from tests.test_trees import brute_depths, brute_flux_weights, brute_projective, trees
 
 
@@ -92,45 +93,31 @@ def test_larger_random_trees_equal_the_previous_implementation():
 
 # --- adversarial shapes ----------------------------------------------------------------------------
 
-def shapes(n: int) -> dict[str, list[int]]:
-    """Adversarial trees of n words (heads lists, one root each)."""
-    half = n // 2
-    spiral_order = [half]  # a path zigzagging around the middle: every arc crosses the middle gap
-    for k in range(1, n):
-        spiral_order.append(half + (k + 1) // 2 if k % 2 else half - k // 2)
-    spiral = [0] * n
-    for a, b in zip(spiral_order, spiral_order[1:]):
-        spiral[b - 1] = a
-    rainbow = [0] * n  # nested arcs (k, n - k + 1) hung on a chain n -> n-1 -> ... -> half + 1
-    rainbow[n - 1] = 1
-    for j in range(half + 1, n):
-        rainbow[j - 1] = j + 1
-    for k in range(2, half + 1):
-        rainbow[k - 1] = n - k + 1
-    return {
-        "chain_right": [0] + list(range(1, n)),
-        "chain_left": list(range(2, n + 1)) + [0],
-        "star_first": [0] + [1] * (n - 1),
-        "star_middle": [0 if i == half - 1 else half for i in range(n)],
-        "comb": [0] + [k - 1 if k % 2 == 0 else k - 2 for k in range(2, n + 1)],
-        "spiral": spiral,
-        "rainbow": rainbow,
-    }
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("benchmark_trees", REPO / "benchmarks" / "trees.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@pytest.mark.parametrize("name", sorted(shapes(10)))
+SHAPES = ("chain", "star", "flat", "comb", "spiral", "rainbow", "random", "punct_chain")
+
+
+@pytest.mark.parametrize("name", SHAPES)
 def test_adversarial_shapes_equal_the_previous_implementation(name):
-    heads = shapes(1500)[name]
+    shape = _benchmark().shape
+    heads, punct = shape(name, 1500)
     assert sum(h == 0 for h in heads) == 1
-    tree_depths(TreeBatch.from_lists([heads]))
-    assert_same_metrics(TreeBatch.from_lists([heads, shapes(7)[name], [0]]))
+    assert_same_metrics(TreeBatch.from_lists([heads, shape(name, 7)[0], [0]]))
+    stripped = strip_punctuation(TreeBatch.from_lists([heads]), np.asarray(punct))
+    assert stripped_rows(stripped) == naive_strip(heads, punct)
 
 
 def test_rainbow_and_spiral_weights():
     """Independent values: the middle position of a rainbow is crossed by n/2 disjoint arcs; a
     spiral's middle flux is a path of n - 1 edges, whose maximum matching has n/2 edges."""
     for name in ("rainbow", "spiral"):
-        heads = shapes(200)[name]
+        heads, _ = _benchmark().shape(name, 200)
         with algorithm(0):
             w = tree_metrics(TreeBatch.from_lists([heads])).flux_weights
         assert int(w[99]) == 100, name
