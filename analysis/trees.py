@@ -127,7 +127,6 @@ def _validate(batch: TreeBatch) -> _Structure:
 
 def _depths(s: _Structure) -> np.ndarray:
     """Depth of every word by pointer jumping; NotATreeError names the first word not under a root."""
-    n_total = len(s.parent)
     depth = (s.parent >= 0).astype(np.int64)  # distance to anc (the root's depth once anc is -1)
     anc = s.parent.copy()
     limit = int(s.lengths.max()) if len(s.lengths) else 0
@@ -142,7 +141,6 @@ def _depths(s: _Structure) -> np.ndarray:
         anc[alive] = anc[a]
         alive = alive[anc[alive] >= 0]
         rounds += 1
-    del n_total
     return depth
 
 
