@@ -1,0 +1,331 @@
+"""Fault injection: SIGKILL a real evalhouse ingest at many points and check the warehouse it leaves.
+
+Issue 17 point 1a.  Each trial copies a prepared warehouse, runs one evalhouse command in a child
+process, kills it with SIGKILL, reopens the warehouse with plain DuckDB (which replays the WAL) and
+compares it with the warehouse before the command and after an unkilled run of it.  A warehouse is
+
+* ``before``/``after`` when every base table has exactly the rows (count and content checksum per
+  corpus, or per corpus x team x run) of the state before/after the command,
+* ``torn`` otherwise -- the report names the tables and keys that differ and counts "orphan" rows
+  (rows of a corpus with no ``corpora`` row, or of a submission with no ``submissions`` row),
+* ``unopenable`` when DuckDB refuses to open it.
+
+Scenarios (built in ``--workdir`` from ``../shared/data``; nothing is written into the project):
+
+* ``treebank``: ``ingest treebank`` of a ~1M-word file made by concatenating every UD test file of
+  ``shared/data/ud`` six times with renamed ``sent_id`` comments (``c<copy>-<treebank>-<id>``), into
+  a warehouse already holding UD v2.3 EWT test;
+* ``outputs``: ``ingest outputs`` of a 10-run campaign (the five ADAPT runs on EWT test, under two
+  team names) against that EWT corpus.
+
+Kill points: a third of the kills at a uniformly random moment of the whole run (from process
+start); two thirds concentrated on COMMIT and checkpoint: after the WAL first grows beyond the size the
+schema step leaves (the start of the ingest's COMMIT, measured in the unkilled runs), a uniformly
+random delay up to 0.3 s (where ``duckdb_commit_kill.py`` finds torn commits) for one third, up to
+1.1 x the time the unkilled runs spent from that moment to their exit for the last third.
+
+Usage (run it with the interpreter of the venv whose DuckDB you test; it runs that venv's
+``evalhouse``)::
+
+    python benchmarks/crash/evalhouse_kill.py --scenario treebank --kills 20 --json treebank.json
+
+``--focus`` puts every kill in that 0.3 s window (more torn states per hour of machine time).
+
+Exits 1 when any warehouse was torn or unopenable (``--allow-torn``: exit 0 and only report), so a
+CI step can run it; it takes about (kills + 2) x the ingest's duration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("EVALHOUSE_SHARED_DATA", REPO.parent / "shared" / "data"))
+EVALHOUSE = str(Path(sys.executable).with_name("evalhouse"))
+REFERENCE = ("ud-v2.3", "en_ewt-ud-test.conllu")
+ADAPT = ("sr-outputs", "adapt-ewt-test")
+TARGET_WORDS = 1_000_000
+
+
+# --- inputs -----------------------------------------------------------------------------------
+
+def build_treebank(path: Path, target_words: int = TARGET_WORDS) -> int:
+    """Concatenate the UD test files until ``target_words`` words; sent_ids made unique per copy."""
+    files = sorted((SHARED / "ud").rglob("*.conllu"))
+    if not files:
+        raise SystemExit(f"REAL DATA MISSING: no *.conllu under {SHARED / 'ud'}")
+    words, copy = 0, 0
+    sent_id = re.compile(r"^#\s*sent_id\s*=\s*")
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        while words < target_words:
+            copy += 1
+            for f in files:
+                stem = f.name.split("-ud-")[0]
+                with open(f, encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.startswith("#"):
+                            line = sent_id.sub(f"# sent_id = c{copy}-{stem}-", line)
+                        elif line[:1].isdigit() and line.split("\t", 1)[0].isdigit():
+                            words += 1
+                        out.write(line)
+    return words
+
+
+def build_campaign(path: Path) -> Path:
+    """A manifest of 10 runs: the five ADAPT outputs under two team names."""
+    runs = sorted((SHARED.joinpath(*ADAPT)).glob("*/en_out.txt"))
+    if len(runs) != 5:
+        raise SystemExit(f"REAL DATA MISSING: expected 5 runs under {SHARED.joinpath(*ADAPT)}")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["path", "team", "run"])
+        for team in ("adapt", "adapt-copy"):
+            for run in runs:
+                w.writerow([str(run), team, run.parent.name])
+    return path
+
+
+def evalhouse(db: Path, *args: str) -> list[str]:
+    return [EVALHOUSE, "--db", str(db), *args]
+
+
+def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
+    """(base warehouse, command that the trials run and kill)."""
+    base = work / "base.duckdb"
+    ref = SHARED.joinpath(*REFERENCE)
+    if not ref.exists():
+        raise SystemExit(f"REAL DATA MISSING: {ref}")
+    if not base.exists():
+        subprocess.run(evalhouse(base, "ingest", "treebank", str(ref), "--corpus", "en_ewt-test", "-q"), check=True)
+    if scenario == "treebank":
+        big = work / "big-1M.conllu"
+        if not big.exists():
+            words = build_treebank(big)
+            print(f"built {big}: {words:,} words", flush=True)
+        return base, ["ingest", "treebank", str(big), "--corpus", "big-1M", "-q"]
+    manifest = build_campaign(work / "campaign.csv")
+    return base, ["ingest", "outputs", "--manifest", str(manifest), "--reference", "en_ewt-test", "-q"]
+
+
+# --- the state of a warehouse ---------------------------------------------------------------------
+
+def fingerprint(db: Path) -> dict[str, dict[str, tuple[int, int]]]:
+    """table -> key -> (rows, checksum of the rows' contents); TIMESTAMP columns are left out
+    (ingest times differ between runs).  Keys: corpus[/team/run] where the table has those columns."""
+    con = duckdb.connect(str(db))
+    try:
+        out = {}
+        tables = [r[0] for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary "
+            "ORDER BY table_name").fetchall()]
+        for t in tables:
+            cols = con.execute("SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t "
+                               "AND schema_name = 'main' ORDER BY column_index", {"t": t}).fetchall()
+            names = [c for c, _ in cols]
+            keep = [c for c, ty in cols if not ty.startswith("TIMESTAMP")]
+            key_cols = [c for c in ("corpus", "team", "run") if c in names]
+            key = " || '/' || ".join(f'coalesce("{c}"::VARCHAR, \'\')' for c in key_cols) or "'*'"
+            row = "row(" + ", ".join(f'"{c}"' for c in keep) + ")"
+            rows = con.execute(f'SELECT {key} AS k, count(*), sum(hash({row}))::VARCHAR FROM "{t}" GROUP BY k').fetchall()
+            out[t] = {k: (n, s) for k, n, s in rows}
+        return out
+    finally:
+        con.close()
+
+
+def orphans(db: Path) -> dict[str, int]:
+    """Rows whose corpus has no corpora row, or whose submission has no submissions row."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        found = {}
+        for (t,) in con.execute("SELECT DISTINCT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
+                                "AND schema_name = 'main' AND table_name IN (SELECT table_name FROM duckdb_tables())"
+                                ).fetchall():
+            if t in ("corpora",):
+                continue
+            cols = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = $t",
+                                               {"t": t}).fetchall()}
+            n = con.execute(f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS '
+                            f'(SELECT 1 FROM corpora c WHERE c.corpus = x.corpus)').fetchone()[0]
+            if {"team", "run"} <= cols and t != "submissions":
+                n += con.execute(f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS (SELECT 1 FROM submissions s '
+                                 f'WHERE s.corpus = x.corpus AND s.team = x.team AND s.run = x.run)').fetchone()[0]
+            if n:
+                found[t] = n
+        return found
+    finally:
+        con.close()
+
+
+def diff(state, expected) -> list[str]:
+    out = []
+    for t in sorted(set(state) | set(expected)):
+        a, b = state.get(t, {}), expected.get(t, {})
+        for k in sorted(set(a) | set(b)):
+            if a.get(k) != b.get(k):
+                out.append(f"{t}[{k}]: {a.get(k, (0,))[0]} rows (expected {b.get(k, (0,))[0]})")
+    return out
+
+
+def classify(db: Path, before, after) -> dict:
+    try:
+        state = fingerprint(db)
+    except duckdb.Error as err:
+        return {"state": "unopenable", "detail": str(err).splitlines()[0][:300]}
+    if state == before:
+        return {"state": "before"}
+    if state == after:
+        return {"state": "after"}
+    return {"state": "torn", "differs_from_before": diff(state, before)[:12],
+            "differs_from_after": diff(state, after)[:12], "orphans": orphans(db)}
+
+
+# --- running and killing ------------------------------------------------------------------------
+
+def fresh_copy(base: Path, db: Path) -> None:
+    for p in db.parent.glob(db.name + "*"):
+        if p.is_dir():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+    shutil.copy(base, db)
+
+
+def wal_size(db: Path) -> int:
+    try:
+        return os.stat(f"{db}.wal").st_size
+    except FileNotFoundError:
+        return -1
+
+
+def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
+        commit_wal_size: int | None = None, poll: float = 0.0005) -> dict:
+    """Run ``command``; record the WAL's growth; with ``kill = ("start"|"commit", delay)`` SIGKILL the
+    child ``delay`` seconds after it started, or after its WAL grew beyond ``commit_wal_size``."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(evalhouse(db, *command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    timeline = []  # (seconds, wal size) at every change
+    last = None
+    anchor_at = None
+    deadline = None
+    if kill is not None and kill[0] == "start":
+        deadline = t0 + kill[1]
+    while proc.poll() is None:
+        now = time.monotonic()
+        size = wal_size(db)
+        if size != last:
+            timeline.append((round(now - t0, 4), size))
+            last = size
+        if kill is not None and kill[0] == "commit" and anchor_at is None and size > commit_wal_size:
+            anchor_at = now
+            deadline = now + kill[1]
+        if deadline is not None and now >= deadline:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            return {"killed": True, "killed_at_s": round(now - t0, 4),
+                    "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "wal": timeline[-6:]}
+        time.sleep(poll)
+    err = proc.stderr.read().decode(errors="replace")
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({proc.returncode}): {err[-2000:]}")
+    return {"killed": False, "exit_s": round(time.monotonic() - t0, 4),
+            "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "timeline": timeline}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenario", choices=("treebank", "outputs"), required=True)
+    ap.add_argument("--kills", type=int, default=20)
+    ap.add_argument("--calibrate", type=int, default=2, help="unkilled runs (timing and the 'after' state)")
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--workdir", help="keeps inputs and warehouses (default: a temporary directory, removed)")
+    ap.add_argument("--json", help="write every trial and the summary here")
+    ap.add_argument("--allow-torn", action="store_true")
+    ap.add_argument("--focus", action="store_true",
+                    help="every kill within 0.3 s of the COMMIT's WAL growth (where torn states appear)")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix=f"evalhouse-kill-{args.scenario}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    base, command = prepare(work, args.scenario)
+    before = fingerprint(base)
+    db = work / "trial.duckdb"
+
+    calibration = []
+    after = None
+    for _ in range(args.calibrate):
+        fresh_copy(base, db)
+        r = run(db, command)
+        state = fingerprint(db)
+        if after is not None and state != after:
+            raise SystemExit("two unkilled runs left different warehouses: " + "; ".join(diff(state, after)[:5]))
+        after = state
+        calibration.append(r)
+    # the WAL size the schema step leaves: the largest size seen in the first half of every run
+    schema_wal = max(max([s for t, s in r["timeline"] if t < r["exit_s"] / 2] or [-1]) for r in calibration)
+    anchors = []
+    for r in calibration:
+        grown = [t for t, s in r["timeline"] if s > schema_wal]
+        anchors.append((grown[0] if grown else r["exit_s"], r["exit_s"]))
+    duration = max(e for _, e in anchors)
+    commit_span = max(e - a for a, e in anchors)
+    print(f"duckdb {duckdb.__version__}, evalhouse {' '.join(command[:2])}: unkilled runs take "
+          f"{', '.join(f'{e:.1f}' for _, e in anchors)} s; COMMIT (WAL past {schema_wal:,} bytes) starts at "
+          f"{', '.join(f'{a:.2f}' for a, _ in anchors)} s and lasts up to {commit_span:.2f} s to exit; "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
+
+    trials = []
+    for k in range(args.kills):
+        if args.focus:  # only the window where torn warehouses were found
+            kill = ("commit", rng.uniform(0, min(0.3, commit_span)))
+        elif k % 3 == 0:
+            kill = ("start", rng.uniform(0, duration * 1.02))
+        elif k % 3 == 1:  # the plain-DuckDB repro tears within ~30 ms of the WAL growing
+            kill = ("commit", rng.uniform(0, min(0.3, commit_span)))
+        else:
+            kill = ("commit", rng.uniform(0, commit_span * 1.1))
+        fresh_copy(base, db)
+        r = run(db, command, kill, schema_wal)
+        verdict = classify(db, before, after)
+        trials.append({"trial": k, "anchor": kill[0], "delay_s": round(kill[1], 4), **r, **verdict})
+        extra = ""
+        if verdict["state"] == "torn":
+            extra = f" orphans={verdict['orphans']} vs before: {verdict['differs_from_before'][:4]}"
+        elif verdict["state"] == "unopenable":
+            extra = " " + verdict["detail"]
+        print(f"trial {k:3d} kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}: "
+              f"{verdict['state']}{extra}", flush=True)
+    summary = {s: sum(t["state"] == s for t in trials) for s in ("before", "after", "torn", "unopenable")}
+    by_anchor = {a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials)
+                     for s in ("before", "after", "torn", "unopenable")} for a in ("start", "commit")}
+    print(f"duckdb {duckdb.__version__}, {args.scenario}: {args.kills} kills: "
+          + ", ".join(f"{k} {v}" for k, v in summary.items())
+          + f" (kills anywhere: {by_anchor['start']}; kills from COMMIT on: {by_anchor['commit']}); "
+            f"load {os.getloadavg()[0]:.1f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "duckdb": duckdb.__version__, "scenario": args.scenario, "command": command, "seed": args.seed, "focus": args.focus,
+            "calibration": [{k: v for k, v in r.items() if k != "timeline"} for r in calibration],
+            "schema_wal_bytes": schema_wal, "summary": summary, "by_anchor": by_anchor, "trials": trials},
+            indent=1, default=str) + "\n")
+    if not args.workdir:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if args.allow_torn or summary["torn"] + summary["unopenable"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""The state checks of the fault-injection harness (``benchmarks/crash/evalhouse_kill.py``) on small
+warehouses, so that the harness a CI step runs keeps telling "before", "after" and "torn" apart.
+The harness itself (minutes per kill on a 1M-word ingest) is not run here."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import duckdb
+
+import evalhouse
+from tests.conftest import REPO, SAMPLE
+
+
+def harness():
+    spec = importlib.util.spec_from_file_location("evalhouse_kill", REPO / "benchmarks" / "crash" / "evalhouse_kill.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_before_after_and_torn(tmp_path):
+    h = harness()
+    words = sum(line.split("\t", 1)[0].isdigit() for line in SAMPLE.read_text(encoding="utf-8").splitlines())
+    db = tmp_path / "w.duckdb"
+    with evalhouse.connect(db):
+        pass
+    before = h.fingerprint(db)
+    with evalhouse.connect(db) as wh:
+        wh.ingest_treebank([SAMPLE], corpus="sample")
+    after = h.fingerprint(db)
+    assert before != after
+    assert h.classify(db, before, after) == {"state": "after"}
+    assert h.fingerprint(db) == after  # ingest times (TIMESTAMP columns) are left out, nothing else
+    # one changed value in one row is torn: the checksum covers contents, not only row counts
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE nodes SET lemma = lemma || 'x' WHERE corpus = 'sample' AND position = 1 AND id = 1")
+    con.close()
+    verdict = h.classify(db, before, after)
+    assert verdict["state"] == "torn" and verdict["orphans"] == {}
+    assert verdict["differs_from_after"] == ["nodes[sample]: %d rows (expected %d)" % ((words,) * 2)]
+    # the torn state of issue 17: nodes and edges of a corpus without its corpora and sentences rows
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM corpora WHERE corpus = 'sample'")
+    con.execute("DELETE FROM sentences WHERE corpus = 'sample'")
+    con.close()
+    verdict = h.classify(db, before, after)
+    assert verdict["state"] == "torn"
+    assert verdict["orphans"]["nodes"] == words and "edges" in verdict["orphans"]
+    assert any(d.startswith("corpora[sample]: 0 rows") for d in verdict["differs_from_after"])
+    # without the rest of the corpus the warehouse is exactly the one before
+    con = duckdb.connect(str(db))
+    for (table,) in con.execute("SELECT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
+                                "AND table_name IN (SELECT table_name FROM duckdb_tables())").fetchall():
+        con.execute(f'DELETE FROM "{table}" WHERE corpus = \'sample\'')
+    con.close()
+    assert h.classify(db, before, after) == {"state": "before"}
+
+
+def test_treebank_builder_renames_sent_ids(tmp_path, monkeypatch):
+    h = harness()
+    src = tmp_path / "shared" / "ud" / "UD_X"
+    src.mkdir(parents=True)
+    (src / "xx_t-ud-test.conllu").write_text("# sent_id = a\n1\tw\tw\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    monkeypatch.setattr(h, "SHARED", tmp_path / "shared")
+    out = tmp_path / "big.conllu"
+    assert h.build_treebank(out, target_words=3) == 3
+    assert [line for line in out.read_text().splitlines() if line.startswith("#")] == \
+        ["# sent_id = c1-xx_t-a", "# sent_id = c2-xx_t-a", "# sent_id = c3-xx_t-a"]
