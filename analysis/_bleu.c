@@ -459,6 +459,118 @@ done:
     return result;
 }
 
+/* ---- edit distances (the SR evaluation script's DIST) ------------------------------------- */
+
+/* Levenshtein distance with unit costs (insert, delete, substitute), two rows */
+static int64_t levenshtein(const uint32_t *a, Py_ssize_t n, const uint32_t *b, Py_ssize_t m, int64_t *row) {
+    if (n == 0) return m;
+    if (m == 0) return n;
+    for (Py_ssize_t j = 0; j <= m; j++) row[j] = j;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        int64_t diag = row[0], x = a[i - 1];
+        row[0] = i;
+        for (Py_ssize_t j = 1; j <= m; j++) {
+            int64_t up = row[j];
+            int64_t best = diag + (x != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* code points of the tokens joined by single spaces, appended to buf */
+static Py_ssize_t joined_code_points(const Tok *toks, Py_ssize_t n, uint32_t *buf) {
+    Py_ssize_t k = 0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        if (t) buf[k++] = ' ';
+        const unsigned char *p = (const unsigned char *)toks[t].ptr, *end = p + toks[t].len;
+        while (p < end) {
+            unsigned char c = *p;
+            int w = char_width(c);
+            uint32_t ch = w == 1 ? c : w == 2 ? (c & 0x1Fu) : w == 3 ? (c & 0x0Fu) : (c & 0x07u);
+            for (int i = 1; i < w && p + i < end; i++) ch = (ch << 6) | (p[i] & 0x3Fu);
+            buf[k++] = ch;
+            p += w;
+        }
+    }
+    return k;
+}
+
+/* edit_distances_of_texts(hypotheses, references, out): texts split as str.split(); per pair into
+ * out (int64, 4 per pair): word edit distance, max(word lengths), character edit distance between
+ * the tokens joined by single spaces, max(character lengths). */
+static PyObject *edit_distances_of_texts(PyObject *self, PyObject *args) {
+    PyObject *hyps, *refs, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &hyps, &refs, &out_obj)) return NULL;
+    PyObject *hf = PySequence_Fast(hyps, "hypotheses must be a sequence of str");
+    if (!hf) return NULL;
+    PyObject *rf = PySequence_Fast(refs, "references must be a sequence of str");
+    if (!rf) { Py_DECREF(hf); return NULL; }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(hf);
+    Work w; memset(&w, 0, sizeof(w));
+    Py_buffer view; view.obj = NULL;
+    PyObject *result = NULL;
+    uint32_t *ha = NULL, *ra = NULL;
+    int64_t *row = NULL;
+    size_t cap = 0;
+    if (PySequence_Fast_GET_SIZE(rf) != k) {
+        PyErr_SetString(PyExc_ValueError, "hypotheses and references differ in number");
+        goto done;
+    }
+    if (PyObject_GetBuffer(out_obj, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) goto done;
+    if (view.len != k * 4 * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "out must hold 4 int64 per pair");
+        goto done;
+    }
+    int64_t *out = view.buf;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *h = PySequence_Fast_GET_ITEM(hf, j), *r = PySequence_Fast_GET_ITEM(rf, j);
+        Py_ssize_t nh = fill_from_text(h, &w.hyp, &w.hyp_cap);
+        Py_ssize_t nr = nh < 0 ? -1 : fill_from_text(r, &w.ref, &w.ref_cap);
+        if (nr < 0) goto done;
+        /* room: UTF-8 bytes bound the code points; tokens bound the words */
+        Py_ssize_t hb = PyUnicode_GET_LENGTH(h) + 1, rb = PyUnicode_GET_LENGTH(r) + 1;
+        size_t need = (size_t)(hb > rb ? hb : rb) + 1;
+        if (need > cap) {
+            size_t c = cap ? cap : 256;
+            while (c < need) c *= 2;
+            uint32_t *a = realloc(ha, c * sizeof(uint32_t));
+            if (a) ha = a;
+            uint32_t *b = realloc(ra, c * sizeof(uint32_t));
+            if (b) ra = b;
+            int64_t *d = realloc(row, (c + 1) * sizeof(int64_t));
+            if (d) row = d;
+            if (!a || !b || !d) { PyErr_NoMemory(); goto done; }
+            cap = c;
+        }
+        if (work_reserve(&w, nh, nr) < 0) goto done;
+        /* words: reference tokens interned, hypothesis tokens looked up (an unknown hypothesis
+         * token equals no reference token, which is all the distance compares) */
+        int64_t stats[2 + ORDER];
+        score_pair(&w, nh, nr, stats); /* leaves the token ids in w.rid / w.hid */
+        int64_t *o = out + 4 * j;
+        if (nh == 0 || nr == 0) {
+            o[0] = nh > nr ? nh : nr;
+        } else {
+            o[0] = levenshtein(w.hid, nh, w.rid, nr, row);
+        }
+        o[1] = nh > nr ? nh : nr;
+        Py_ssize_t ch = joined_code_points(w.hyp, nh, ha), cr = joined_code_points(w.ref, nr, ra);
+        o[2] = levenshtein(ha, ch, ra, cr, row);
+        o[3] = ch > cr ? ch : cr;
+    }
+    result = Py_None; Py_INCREF(result);
+done:
+    if (view.obj) PyBuffer_Release(&view);
+    free(ha); free(ra); free(row);
+    work_free(&w);
+    Py_DECREF(hf); Py_DECREF(rf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"matches_of_tokens", matches_of_tokens, METH_VARARGS,
      "matches_of_tokens(hypotheses, references, out): per pair hyp length, ref length, clipped matches n=1..4 into out (int64, 6 per pair)."},
@@ -466,6 +578,8 @@ static PyMethodDef methods[] = {
      "matches_of_texts(hypotheses, references, out): the same for texts split as str.split()."},
     {"matches_of_arrow", matches_of_arrow, METH_VARARGS,
      "matches_of_arrow(h_lists, h_strs, h_data, r_lists, r_strs, r_data, out): the same from Arrow list<string> buffers."},
+    {"edit_distances_of_texts", edit_distances_of_texts, METH_VARARGS,
+     "edit_distances_of_texts(hypotheses, references, out): per pair word edit distance, max word length, character edit distance of the tokens joined by spaces, max character length (int64, 4 per pair)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bleu",
