@@ -28,7 +28,8 @@
 typedef struct {
     const char *ptr;
     Py_ssize_t len; /* in bytes */
-    int kind;       /* 0: UTF-8 bytes; 1, 2, 4: the code units of a str (PEP 393 kind) */
+    int kind;       /* 0: UTF-8 bytes; 1, 2, 4: the code units of a str (PEP 393 kind); the two
+                       texts of a pair always use one encoding, so equal tokens have equal bytes */
 } Tok;
 
 typedef struct {
@@ -267,9 +268,8 @@ static Py_ssize_t fill_from_tokens(PyObject *fast, Tok **toks, Py_ssize_t *cap) 
     return n;
 }
 
-/* Tokens of one text, split where str.split() splits: at the characters Py_UNICODE_ISSPACE
- * accepts (ASCII \t \n \v \f \r \x1c-\x1f and space, and the Unicode white space Python knows).
- * The tokens are slices of the text's UTF-8 form (cached on the str by Python). */
+/* Texts are split where str.split() splits: at the characters Py_UNICODE_ISSPACE accepts (ASCII
+ * \t \n \v \f \r \x1c-\x1f and space, and the Unicode white space Python knows). */
 static const unsigned char ascii_space[128] = {
     [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1};
 
@@ -291,28 +291,42 @@ static inline int char_width(unsigned char c) {
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 }
 
-static Py_ssize_t fill_from_text(PyObject *text, Tok **toks, Py_ssize_t *cap) {
+static int check_text(PyObject *text) {
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "texts must be str, got %.100s", Py_TYPE(text)->tp_name);
         return -1;
     }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) return -1;
+#endif
+    return 0;
+}
+
+/* Tokens of a text whose characters are all below 256 (PEP 393 kind 1), read from its own
+ * one-byte-per-character data (no UTF-8 copy); tokens get kind 1. Only used when both texts of a
+ * pair are of kind 1, so that the two sides are compared in the same encoding. */
+static Py_ssize_t fill_from_latin1(PyObject *text, Tok **toks, Py_ssize_t *cap) {
+    const unsigned char *p = PyUnicode_DATA(text), *end = p + PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = 0;
+    while (p < end) {
+        while (p < end && (*p < 128 ? ascii_space[*p] : Py_UNICODE_ISSPACE(*p))) p++;
+        if (p >= end) break;
+        const unsigned char *start = p;
+        while (p < end && !(*p < 128 ? ascii_space[*p] : Py_UNICODE_ISSPACE(*p))) p++;
+        if (n >= *cap && grow_tokens(toks, cap, n + 1) < 0) return -1;
+        (*toks)[n].ptr = (const char *)start; (*toks)[n].len = p - start; (*toks)[n].kind = 1;
+        n++;
+    }
+    return n;
+}
+
+/* Tokens of any text, as slices of its UTF-8 form (cached on the str by Python); tokens get kind 0. */
+static Py_ssize_t fill_from_utf8(PyObject *text, Tok **toks, Py_ssize_t *cap) {
     Py_ssize_t len;
     const char *s = PyUnicode_AsUTF8AndSize(text, &len);
     if (!s) return -1;
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     Py_ssize_t n = 0;
-    if (PyUnicode_IS_ASCII(text)) {
-        while (p < end) {
-            while (p < end && ascii_space[*p]) p++;
-            if (p >= end) break;
-            const unsigned char *start = p;
-            while (p < end && !ascii_space[*p]) p++;
-            if (n >= *cap && grow_tokens(toks, cap, n + 1) < 0) return -1;
-            (*toks)[n].ptr = (const char *)start; (*toks)[n].len = p - start; (*toks)[n].kind = 0;
-            n++;
-        }
-        return n;
-    }
     while (p < end) {
         int w;
         while (p < end && (w = space_at(p, end)) > 0) p += w;
@@ -325,6 +339,19 @@ static Py_ssize_t fill_from_text(PyObject *text, Tok **toks, Py_ssize_t *cap) {
         n++;
     }
     return n;
+}
+
+/* Tokens of both texts of a pair, in one encoding for the two; returns 0, or -1 with an error set. */
+static int fill_pair_from_texts(PyObject *h, PyObject *r, Work *w, Py_ssize_t *nh, Py_ssize_t *nr) {
+    if (check_text(h) < 0 || check_text(r) < 0) return -1;
+    if (PyUnicode_KIND(h) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(r) == PyUnicode_1BYTE_KIND) {
+        *nh = fill_from_latin1(h, &w->hyp, &w->hyp_cap);
+        *nr = *nh < 0 ? -1 : fill_from_latin1(r, &w->ref, &w->ref_cap);
+    } else {
+        *nh = fill_from_utf8(h, &w->hyp, &w->hyp_cap);
+        *nr = *nh < 0 ? -1 : fill_from_utf8(r, &w->ref, &w->ref_cap);
+    }
+    return *nr < 0 ? -1 : 0;
 }
 
 static int get_out(PyObject *out_obj, Py_ssize_t k, Py_buffer *view) {
@@ -393,10 +420,11 @@ static PyObject *matches_of_texts(PyObject *self, PyObject *args) {
     if (get_out(out_obj, k, &view) < 0) goto done;
     int64_t *out = view.buf;
     for (Py_ssize_t j = 0; j < k; j++) {
-        Py_ssize_t nh = fill_from_text(PySequence_Fast_GET_ITEM(hf, j), &w.hyp, &w.hyp_cap);
-        Py_ssize_t nr = nh < 0 ? -1 : fill_from_text(PySequence_Fast_GET_ITEM(rf, j), &w.ref, &w.ref_cap);
-        if (nr >= 0 && work_reserve(&w, nh, nr) == 0) score_pair(&w, nh, nr, out + j * (2 + ORDER));
-        if (nr < 0 || PyErr_Occurred()) goto done;
+        Py_ssize_t nh, nr;
+        if (fill_pair_from_texts(PySequence_Fast_GET_ITEM(hf, j), PySequence_Fast_GET_ITEM(rf, j), &w, &nh, &nr) < 0)
+            goto done;
+        if (work_reserve(&w, nh, nr) < 0) goto done;
+        score_pair(&w, nh, nr, out + j * (2 + ORDER));
     }
     result = Py_None; Py_INCREF(result);
 done:
@@ -487,6 +515,10 @@ static Py_ssize_t joined_code_points(const Tok *toks, Py_ssize_t n, uint32_t *bu
     for (Py_ssize_t t = 0; t < n; t++) {
         if (t) buf[k++] = ' ';
         const unsigned char *p = (const unsigned char *)toks[t].ptr, *end = p + toks[t].len;
+        if (toks[t].kind == 1) { /* Latin-1: one byte, one code point */
+            while (p < end) buf[k++] = *p++;
+            continue;
+        }
         while (p < end) {
             unsigned char c = *p;
             int w = char_width(c);
@@ -528,9 +560,8 @@ static PyObject *edit_distances_of_texts(PyObject *self, PyObject *args) {
     int64_t *out = view.buf;
     for (Py_ssize_t j = 0; j < k; j++) {
         PyObject *h = PySequence_Fast_GET_ITEM(hf, j), *r = PySequence_Fast_GET_ITEM(rf, j);
-        Py_ssize_t nh = fill_from_text(h, &w.hyp, &w.hyp_cap);
-        Py_ssize_t nr = nh < 0 ? -1 : fill_from_text(r, &w.ref, &w.ref_cap);
-        if (nr < 0) goto done;
+        Py_ssize_t nh, nr;
+        if (fill_pair_from_texts(h, r, &w, &nh, &nr) < 0) goto done;
         /* room: UTF-8 bytes bound the code points; tokens bound the words */
         Py_ssize_t hb = PyUnicode_GET_LENGTH(h) + 1, rb = PyUnicode_GET_LENGTH(r) + 1;
         size_t need = (size_t)(hb > rb ? hb : rb) + 1;

@@ -86,22 +86,54 @@ def _ngram_counts(tokens: list[str], n: int) -> Counter:
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def information_weights(references: Sequence[list[str]]) -> dict[tuple[str, ...], float]:
-    """Info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)) over the reference corpus, n = 1..4."""
-    counts: Counter = Counter()
-    words = 0
-    for ref in references:
-        for n in range(1, MAX_ORDER + 1):
-            counts.update(_ngram_counts(ref, n))
-        words += len(ref)
+def _weights(counts: Counter, words: int) -> dict[tuple[str, ...], float]:
+    """Info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)); for unigrams the numerator is ``words``."""
     return {g: math.log((counts[g[:-1]] if len(g) > 1 else words) / c, 2) for g, c in counts.items()}
 
 
-def _weighted_matches(hyp: list[str], ref: list[str], weights) -> list[float]:
+def information_weights(references: Sequence[list[str]]) -> dict[tuple[str, ...], float]:
+    """NIST information weights of every n-gram (n = 1..4) of a reference corpus."""
+    counts: Counter = Counter()
+    for ref in references:
+        for n in range(1, MAX_ORDER + 1):
+            counts.update(_ngram_counts(ref, n))
+    return _weights(counts, sum(len(r) for r in references))
+
+
+@dataclass
+class SrReference:
+    """Everything the metrics need from a reference corpus alone, computed once per corpus:
+    lowercased texts, tokens, n-gram counts per sentence and order, the corpus information weights
+    and each sentence's own weights (for sentence NIST)."""
+
+    texts: list[str]
+    tokens: list[list[str]]
+    ngrams: list[list[Counter]]
+    weights: dict[tuple[str, ...], float]
+    sentence_weights: list[dict[tuple[str, ...], float]]
+
+
+def sr_reference(references: Sequence[str]) -> SrReference:
+    """Prepare a reference corpus (the ``# text`` of each sentence, in order)."""
+    texts = [r.lower() if r else "" for r in references]
+    tokens = [t.split() for t in texts]
+    ngrams = [[_ngram_counts(t, n) for n in range(1, MAX_ORDER + 1)] for t in tokens]
+    corpus: Counter = Counter()
+    sentence_weights = []
+    for t, counts in zip(tokens, ngrams):
+        own: Counter = Counter()
+        for c in counts:
+            own.update(c)
+        corpus.update(own)
+        sentence_weights.append(_weights(own, len(t)))
+    return SrReference(texts, tokens, ngrams, _weights(corpus, sum(len(t) for t in tokens)), sentence_weights)
+
+
+def _weighted_matches(hyp: list[str], ref_ngrams: list[Counter], weights) -> list[float]:
     """Per order: sum of Info(g) * min(count_hyp(g), count_ref(g)), in the hypothesis' n-gram order."""
     out = []
     for n in range(1, MAX_ORDER + 1):
-        ref_counts = _ngram_counts(ref, n)
+        ref_counts = ref_ngrams[n - 1]
         out.append(sum(weights[g] * min(c, ref_counts[g]) for g, c in _ngram_counts(hyp, n).items()
                        if g in ref_counts))
     return out
@@ -121,32 +153,33 @@ def nist_from_sums(matches: Sequence[float], totals: Sequence[float], hyp_words:
     return float(sum(m / t for m, t in zip(matches, totals)) * _nist_penalty(hyp_words, ref_words))
 
 
-def sr_statistics(hypotheses: Sequence[str | None], references: Sequence[str]) -> SrStatistics:
-    """Statistics of each (output text, reference text) pair; the references are the whole corpus."""
-    if len(hypotheses) != len(references):
+def sr_statistics(hypotheses: Sequence[str | None], references: Sequence[str] | SrReference) -> SrStatistics:
+    """Statistics of each (output text, reference text) pair; the references are the whole corpus
+    (texts, or :func:`sr_reference` of them to reuse across submissions)."""
+    ref = references if isinstance(references, SrReference) else sr_reference(references)
+    if len(hypotheses) != len(ref.texts):
         raise ValueError("hypotheses and references differ in number")
     hyp_texts = [h.lower() if h else "" for h in hypotheses]
-    ref_texts = [r.lower() if r else "" for r in references]
-    b = bleu_statistics_of_texts(hyp_texts, ref_texts)
+    b = bleu_statistics_of_texts(hyp_texts, ref.texts)
     edits = np.empty((len(hyp_texts), 4), dtype=np.int64)
-    _bleu.edit_distances_of_texts(hyp_texts, ref_texts, edits)
+    _bleu.edit_distances_of_texts(hyp_texts, ref.texts, edits)
     hyps = [h.split() for h in hyp_texts]
-    refs = [r.split() for r in ref_texts]
-    weights = information_weights(refs)
-    nist_matches = np.array([_weighted_matches(h, r, weights) for h, r in zip(hyps, refs)], dtype=np.float64)
-    sentence_nist = np.array([_sentence_nist(h, r) for h, r in zip(hyps, refs)], dtype=np.float64)
+    nist_matches = np.array([_weighted_matches(h, r, ref.weights) for h, r in zip(hyps, ref.ngrams)],
+                            dtype=np.float64).reshape(len(hyps), MAX_ORDER)
+    sentence_nist = np.array([_sentence_nist(h, r, n, w) for h, r, n, w in
+                              zip(hyps, ref.tokens, ref.ngrams, ref.sentence_weights)], dtype=np.float64)
     return SrStatistics(
         hyp_len=b.hyp_len, ref_len=b.ref_len, bleu_matches=b.matches, bleu_totals=np.maximum(b.totals, 1),
-        nist_matches=nist_matches.reshape(len(hyps), MAX_ORDER), nist_totals=b.totals,
+        nist_matches=nist_matches, nist_totals=b.totals,
         word_edits=edits[:, 0], word_lengths=edits[:, 1], char_edits=edits[:, 2], char_lengths=edits[:, 3],
         sentence_nist=sentence_nist)
 
 
-def _sentence_nist(hyp: list[str], ref: list[str]) -> float:
+def _sentence_nist(hyp: list[str], ref: list[str], ref_ngrams: list[Counter], weights) -> float:
     totals = [max(0, len(hyp) - n + 1) for n in range(1, MAX_ORDER + 1)]
     if not ref or 0 in totals:
         return math.nan
-    return nist_from_sums(_weighted_matches(hyp, ref, information_weights([ref])), totals, len(hyp), len(ref))
+    return nist_from_sums(_weighted_matches(hyp, ref_ngrams, weights), totals, len(hyp), len(ref))
 
 
 def corpus_bleu_from_sums(matches, totals, hyp_words, ref_words) -> float:

@@ -18,7 +18,7 @@ from nltk.metrics import edit_distance
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 from nltk.translate.nist_score import corpus_nist, sentence_nist
 
-from evalhouse.analysis.sr_metrics import sr_scores, sr_sentence_scores, sr_statistics
+from evalhouse.analysis.sr_metrics import sr_reference, sr_scores, sr_sentence_scores, sr_statistics
 from tests.conftest import shared
 
 METHOD2 = SmoothingFunction().method2
@@ -74,6 +74,17 @@ def test_small_corpus_equals_nltk():
                 assert math.isnan(per[metric][k]), (metric, h, r)
             else:
                 assert per[metric][k] == pytest.approx(value, abs=1e-12), (metric, h, r)
+
+
+def test_a_prepared_reference_gives_the_same_statistics():
+    """sr_reference(refs) is computed once per corpus and reused for every submission."""
+    prepared = sr_reference(REFS)
+    for hyps in (HYPS, REFS, [None] * len(REFS)):
+        a, b = sr_statistics(hyps, REFS), sr_statistics(hyps, prepared)
+        for field in a.__dataclass_fields__:
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    with pytest.raises(ValueError, match="differ in number"):
+        sr_statistics(HYPS[:2], prepared)
 
 
 def test_identical_corpus_is_perfect_and_punctuation_stays_attached():
