@@ -20,13 +20,14 @@ length, clipped matches and totals per order). Scores (:func:`bleu_from_statisti
 view ``sentence_scores`` both read those statistics, so they are computed once (sacrebleu's design).
 
 The clipped matches are counted in C (``_bleu.c``), pair by pair, where the tokens already are:
-Python strings (:func:`bleu_statistics`), whitespace-separated texts (:func:`bleu_statistics_of_texts`,
-tokens as ``str.split()`` gives them) or the buffers of an Arrow ``list<string>`` column (the SQL
-function). Tokens are equal when their UTF-8 bytes are; every n-gram gets an exact key (the key of
-its first n-1 tokens and the id of its last token), so hash collisions cannot change a count. Why C:
-with numpy, turning strings into integers and the fixed cost of each call dominated (4x NLTK over a
-whole process); see ``benchmarks/sentence_bleu.py``. :func:`bleu_statistics_from_ids` is the
-independent numpy implementation over integer ids, kept for integer inputs and as a cross-check.
+Python strings (:func:`bleu_statistics`), whitespace-separated texts
+(:func:`bleu_statistics_of_texts`, tokens as ``str.split()`` gives them) or the buffers of an Arrow
+``list<string>`` column (the SQL function). Tokens are equal when their strings are (compared byte
+for byte); every n-gram gets an exact key (the key of its first n-1 tokens and the id of its last
+token), so hash collisions cannot change a count. Why C: with numpy, turning strings into integers
+and the fixed cost of each call dominated (4x NLTK over a whole process); see
+``benchmarks/sentence_bleu.py``. :func:`bleu_statistics_from_ids` is the independent numpy
+implementation over integer ids, kept for integer inputs and as a cross-check.
 """
 
 from __future__ import annotations
