@@ -16,19 +16,28 @@ So an identical sentence shorter than four tokens scores below 1 (for three toke
 BLEU = 0.5 ** 0.25 = 0.8409), exactly as NLTK does.
 
 The core is :func:`bleu_statistics`: per-sentence sufficient statistics (hypothesis and reference
-length, matches and totals per order), computed with numpy over a whole batch: tokens are
-factorised to integers, n-grams to integers order by order, and clipped counts come from sorted
-(sentence, n-gram) keys. Scores (:func:`bleu_from_statistics`) and the SQL view
-``sentence_scores`` both read those statistics, so they are computed once (sacrebleu's design).
+length, clipped matches and totals per order). Scores (:func:`bleu_from_statistics`) and the SQL
+view ``sentence_scores`` both read those statistics, so they are computed once (sacrebleu's design).
+
+The clipped matches are counted in C (``_bleu.c``), pair by pair, where the tokens already are:
+Python strings (:func:`bleu_statistics`), whitespace-separated texts
+(:func:`bleu_statistics_of_texts`, tokens as ``str.split()`` gives them) or the buffers of an Arrow
+``list<string>`` column (the SQL function). Tokens are equal when their strings are (compared byte
+for byte); every n-gram gets an exact key (the key of its first n-1 tokens and the id of its last
+token), so hash collisions cannot change a count. Why C: with numpy, turning strings into integers
+and the fixed cost of each call dominated (4x NLTK over a whole process); see
+``benchmarks/sentence_bleu.py``. :func:`bleu_statistics_from_ids` is the independent numpy
+implementation over integer ids, kept for integer inputs and as a cross-check.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 from typing import Sequence
 
 import numpy as np
+
+from evalhouse.analysis import _bleu
 
 MAX_ORDER = 4
 SIGNATURE = "bleu:nltk-method2|order:4|weights:uniform|evalhouse-bleu:1"
@@ -44,21 +53,30 @@ class BleuStatistics:
     totals: np.ndarray
 
 
-def _flatten(sentences: Sequence[Sequence[str]]):
-    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-    return lengths, list(chain.from_iterable(sentences))
+def _statistics(matches: np.ndarray) -> BleuStatistics:
+    """BleuStatistics from the (pairs, 6) array of hyp length, ref length and matches n = 1..4."""
+    hyp_len = matches[:, 0].copy()
+    totals = np.maximum(hyp_len[:, None] - np.arange(MAX_ORDER)[None, :], 0)
+    return BleuStatistics(hyp_len, matches[:, 1].copy(), np.ascontiguousarray(matches[:, 2:]), totals)
 
 
 def bleu_statistics(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]]) -> BleuStatistics:
-    """Sufficient statistics of sentence BLEU for each (hypothesis, reference) pair of token lists."""
-    import pandas as pd
+    """Sufficient statistics of sentence BLEU for each (hypothesis, reference) pair of token lists.
 
-    if len(hypotheses) != len(references):
-        raise ValueError("hypotheses and references differ in number")
-    h_len, h_tok = _flatten(hypotheses)
-    r_len, r_tok = _flatten(references)
-    codes, _ = pd.factorize(np.array(h_tok + r_tok, dtype=object))
-    return bleu_statistics_from_ids(codes[:len(h_tok)], h_len, codes[len(h_tok):], r_len)
+    Tokens must be ``str``; two tokens are equal when the strings are equal."""
+    out = np.empty((len(hypotheses), 2 + MAX_ORDER), dtype=np.int64)
+    _bleu.matches_of_tokens(hypotheses, references, out)
+    return _statistics(out)
+
+
+def bleu_statistics_of_texts(hypotheses: Sequence[str], references: Sequence[str]) -> BleuStatistics:
+    """The same for texts, each split into tokens at white space exactly as ``str.split()`` does.
+
+    ``bleu_statistics_of_texts(["a b"], ["a  b c"])`` equals ``bleu_statistics([["a", "b"]],
+    [["a", "b", "c"]])`` without building the token lists."""
+    out = np.empty((len(hypotheses), 2 + MAX_ORDER), dtype=np.int64)
+    _bleu.matches_of_texts(hypotheses, references, out)
+    return _statistics(out)
 
 
 def _dense(values: np.ndarray) -> np.ndarray:
@@ -154,6 +172,16 @@ def sentence_bleu_many(hypotheses: Sequence[Sequence[str]], references: Sequence
     return bleu_from_statistics(s.hyp_len, s.ref_len, s.matches, s.totals)
 
 
+def sentence_bleu_texts(hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
+    """Sentence BLEU of each pair of texts tokenised by ``str.split()`` (NLTK method 2 on those tokens).
+
+        >>> sentence_bleu_texts(["I enjoy my time"], ["I enjoy my time at school"])
+        array([0.71653131])
+    """
+    s = bleu_statistics_of_texts(hypotheses, references)
+    return bleu_from_statistics(s.hyp_len, s.ref_len, s.matches, s.totals)
+
+
 def sentence_bleu(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
     """Sentence BLEU of one pair (NLTK method 2)."""
     return float(sentence_bleu_many([hypothesis], [reference])[0])
@@ -162,28 +190,46 @@ def sentence_bleu(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
 def sentence_bleu_arrow(hypotheses, references):
     """Vectorised DuckDB UDF body: two Arrow list<string> arrays in, one double array out.
 
-    Tokens are dictionary-encoded by Arrow (no Python strings), then :func:`bleu_statistics_from_ids`.
-    """
+    The C kernel reads the Arrow buffers in place (no Python strings). A NULL list gives NULL; a
+    NULL inside a list is an error (a token has to be a string)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    hypotheses = _combine(hypotheses)
-    references = _combine(references)
-    null = pc.or_(pc.is_null(hypotheses), pc.is_null(references))
-    h_len = pc.fill_null(pc.list_value_length(hypotheses), 0).to_numpy(zero_copy_only=False)
-    r_len = pc.fill_null(pc.list_value_length(references), 0).to_numpy(zero_copy_only=False)
-    # flatten() skips null lists, whose length we counted as 0: consistent
-    values = pa.concat_arrays([hypotheses.flatten(), references.flatten()])
-    codes = pc.dictionary_encode(values).indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    n_h = int(h_len.sum())
-    stats = bleu_statistics_from_ids(codes[:n_h], h_len, codes[n_h:], r_len)
+    h_lists, h_strs, h_data, h_null = _arrow_buffers(hypotheses)
+    r_lists, r_strs, r_data, r_null = _arrow_buffers(references)
+    out = np.empty((len(h_lists) - 1, 2 + MAX_ORDER), dtype=np.int64)
+    _bleu.matches_of_arrow(h_lists, h_strs, h_data, r_lists, r_strs, r_data, out)
+    stats = _statistics(out)
     scores = bleu_from_statistics(stats.hyp_len, stats.ref_len, stats.matches, stats.totals)
-    return pa.array(scores, type=pa.float64(), mask=null.to_numpy(zero_copy_only=False))
+    return pa.array(scores, type=pa.float64(), mask=h_null | r_null)
 
 
-def _combine(array):
+_LIST_OF_STRING = None
+
+
+def _arrow_buffers(array):
+    """List offsets, string offsets (both int32, shifted for slicing), UTF-8 bytes and null mask."""
     import pyarrow as pa
 
+    global _LIST_OF_STRING
+    if _LIST_OF_STRING is None:
+        _LIST_OF_STRING = pa.list_(pa.string())
     if isinstance(array, pa.ChunkedArray):
-        return array.combine_chunks()
-    return array
+        array = array.combine_chunks()
+    if not (pa.types.is_list(array.type) and pa.types.is_string(array.type.value_type)):
+        array = array.cast(_LIST_OF_STRING)
+    n = len(array)
+    null = np.zeros(n, dtype=bool) if array.null_count == 0 else \
+        array.is_null().to_numpy(zero_copy_only=False)
+    if array.buffers()[1] is None:  # an empty array
+        return np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), b"", null
+    lists = np.frombuffer(array.buffers()[1], dtype=np.int32, count=array.offset + n + 1)[array.offset:]
+    child = array.values
+    if child.null_count and array.flatten().null_count:
+        raise ValueError("sentence_bleu: a token list holds a NULL; tokens must be strings")
+    if child.buffers()[1] is None:  # no tokens at all
+        strs = np.zeros(1, dtype=np.int32)
+    else:
+        strs = np.frombuffer(child.buffers()[1], dtype=np.int32, count=child.offset + len(child) + 1)[child.offset:]
+    data = child.buffers()[2]
+    return (np.ascontiguousarray(lists), np.ascontiguousarray(strs),
+            data if data is not None else b"", null)

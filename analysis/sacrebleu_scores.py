@@ -1,0 +1,83 @@
+"""Standard sacreBLEU corpus BLEU and chrF of one submission, with sacrebleu's signature strings.
+
+    >>> from evalhouse.analysis.sacrebleu_scores import sacrebleu_scores
+    >>> r = sacrebleu_scores(["The cat sat on the mat."], ["The cat sat on a mat."])
+    >>> r.bleu_text
+    'BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)'
+    >>> r.bleu_signature
+    'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+
+sacrebleu (Post 2018) is the reference implementation and is called, not rewritten: its default
+BLEU (13a tokenisation, case-sensitive, exponential smoothing) and chrF2 (character 6-grams,
+beta 2, no word n-grams) on the detokenised texts, one reference per sentence. The score is
+sacrebleu's (0-100), and the signature says how it was made; a number without its signature is not
+comparable with anyone else's (sacrebleu's lesson). A missing output is scored as an empty string.
+
+The per-sentence sufficient statistics are sacrebleu's own (``_extract_corpus_statistics``: for BLEU
+hyp_len, ref_len, correct and total n-grams n = 1..4; for chrF, per order, hypothesis, reference and
+matched n-grams); summed, they give the corpus score back through sacrebleu
+(:func:`score_from_statistics`), which is what a subset or a resample needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import sacrebleu
+from sacrebleu.metrics import BLEU, CHRF
+
+
+@dataclass
+class SacrebleuResult:
+    bleu: float                  # sacrebleu's corpus BLEU, 0-100
+    bleu_signature: str          # e.g. nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
+    bleu_text: str               # sacrebleu's one-line report (precisions, BP, ratio, lengths)
+    chrf: float                  # sacrebleu's corpus chrF, 0-100
+    chrf_signature: str          # e.g. nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0
+    chrf_text: str
+    bleu_statistics: np.ndarray  # (sentences, 10) int: hyp_len, ref_len, correct 1..4, total 1..4
+    chrf_statistics: np.ndarray  # (sentences, 18) int: per character order 1..6, hyp, ref, match
+
+
+def _metrics(lowercase: bool, tokenize: str) -> tuple[BLEU, CHRF]:
+    if tokenize not in BLEU.TOKENIZERS:
+        raise ValueError(f"unknown sacrebleu tokenizer {tokenize!r}; valid: {', '.join(BLEU.TOKENIZERS)}")
+    return BLEU(lowercase=lowercase, tokenize=tokenize), CHRF(lowercase=lowercase)
+
+
+def sacrebleu_scores(hypotheses: Sequence[str | None], references: Sequence[str], *,
+                     lowercase: bool = False, tokenize: str = "13a") -> SacrebleuResult:
+    """sacreBLEU BLEU and chrF of a submission: output texts against reference texts, in order."""
+    if len(hypotheses) != len(references):
+        raise ValueError("hypotheses and references differ in number")
+    hyps = [h if h is not None else "" for h in hypotheses]
+    refs = [[r if r is not None else "" for r in references]]
+    bleu_metric, chrf_metric = _metrics(lowercase, tokenize)
+    # sacrebleu's corpus_score is exactly: per-sentence statistics, then _aggregate_and_compute; doing
+    # the two steps here keeps the statistics without computing them twice
+    bleu_stats = bleu_metric._extract_corpus_statistics(hyps, refs)
+    chrf_stats = chrf_metric._extract_corpus_statistics(hyps, refs)
+    bleu = bleu_metric._aggregate_and_compute(bleu_stats)
+    chrf = chrf_metric._aggregate_and_compute(chrf_stats)
+    return SacrebleuResult(
+        bleu=bleu.score, bleu_signature=str(bleu_metric.get_signature()), bleu_text=str(bleu),
+        chrf=chrf.score, chrf_signature=str(chrf_metric.get_signature()), chrf_text=str(chrf),
+        bleu_statistics=np.array(bleu_stats, dtype=np.int64).reshape(len(hyps), -1),
+        chrf_statistics=np.array(chrf_stats, dtype=np.int64).reshape(len(hyps), -1),
+    )
+
+
+def score_from_statistics(metric: str, statistics: np.ndarray, *, lowercase: bool = False,
+                          tokenize: str = "13a") -> float:
+    """sacrebleu's corpus score from summed per-sentence statistics (``metric``: 'bleu' or 'chrf')."""
+    bleu_metric, chrf_metric = _metrics(lowercase, tokenize)
+    chosen = {"bleu": bleu_metric, "chrf": chrf_metric}.get(metric)
+    if chosen is None:
+        raise ValueError(f"unknown metric {metric!r}; valid: bleu, chrf")
+    total = [int(x) for x in np.asarray(statistics, dtype=np.int64).sum(axis=0)]
+    return chosen._compute_score_from_stats(total).score
+
+
+VERSION = sacrebleu.__version__
