@@ -14,8 +14,12 @@ identical spellings), then::
     case 2  some equivalence class meets both R and T
     case 3  otherwise
 
-    APT = sum_c w_c * n_c / sum_c n_c      (c over the cases in use; APT-A w = 1,0,0,0,0,0;
-                                            APT-B w = 1,0.5,0,0,0,0)
+    APT = sum_c w_c * n_c / sum_c n_c      (c over the cases in use; seed 004's APT-A: all six
+                                            cases, w = 1,0,0,0,0,0; APT-B: w = 1,0.5,0,0,0,0)
+
+The alignment correction (:func:`correct_alignment`) is APT's ``improve_alignment.py`` as ``APT.py``
+calls it: only aligned pronouns, a window of 2 target words each side with the script's closeness
+weights, tokens compared as written.
 
 AutoPRF (Hardmeier & Federico 2010; Guillou & Hardmeier 2018, section 4). Over all aligned words
 (lower-cased, no pronoun list, no alignment correction), per source pronoun the clipped count
@@ -118,42 +122,50 @@ def _items(words: list[str], target: tuple[str, ...] | None, separator: str | No
     return out or [OTHER]
 
 
-def correct_alignment(index: int, indices: list[int], items: list[str], source_tokens: Sequence[str],
-                      target_tokens: Sequence[str], links: dict[int, list[int]], back: dict[int, list[int]],
-                      source_valid: frozenset[str], target_valid: frozenset[str]) -> tuple[list[int], list[str], bool]:
-    """The alignment-correction heuristic (evalhouse's reading; docs/pronoun-evaluation.md).
+def window_weights(size: int) -> list[int]:
+    """APT's closeness weights for a window of ``size`` target positions (1 = closest to the centre).
 
-    Nothing changes when an aligned word is already a target pronoun. Otherwise the anchor is the
-    aligned span, or, for an unaligned pronoun, the words aligned to its source neighbours (i-1, i+1);
-    the candidates are the target pronouns within CORRECTION_WINDOW words of the anchor that are not
-    already aligned to it and are not aligned to another source pronoun; the candidate nearest the
-    centre of that window wins (leftmost on a tie) and is added.
+    Counting down from size // 2 to 1 over the left half, 1 for the middle position of an odd
+    window, then up from 1 over the right half: [2, 1, 1, 1, 2] for 5 positions, [2, 1, 1, 2] for 4.
+    In an odd window the centre and its two neighbours are equally close."""
+    half = size // 2
+    return list(range(half, 0, -1)) + [1] * (size % 2) + list(range(1, half + 1))
+
+
+def correct_alignment(indices: list[int], items: list[str], source_tokens: Sequence[str],
+                      target_tokens: Sequence[str], back: dict[int, list[int]],
+                      source_valid: frozenset[str], target_valid: frozenset[str]) -> tuple[list[int], list[str], bool]:
+    """APT's alignment-correction heuristic (``improve_alignment.py`` of idiap/APT, as APT.py calls it).
+
+    * Nothing changes when an aligned item is already a valid target pronoun, or when the pronoun is
+      aligned to nothing (APT looks at no neighbours: its neighbour loop is empty and an unaligned
+      pronoun is never corrected).
+    * Window: the aligned target positions widened by CORRECTION_WINDOW on each side, cut at the
+      sentence ends. Each position has a closeness weight (:func:`window_weights`).
+    * Candidates: positions whose token, after its last ``-`` (APT: "in case of composed words"),
+      is a valid target pronoun as written (APT compares the token's case as it is in the file with
+      its lower-cased lists) and is not one of the current items, and that are not aligned to a
+      source token that is a valid source pronoun as written.
+    * The first candidate (leftmost) of least weight is added: its position to the indices and its
+      token as written to the items, replacing a lone ``OTHER``.
     """
-    if any(w in target_valid for w in items):
+    if not indices or any(w in target_valid for w in items):
         return indices, items, False
-    anchor = list(indices)
-    if not anchor:
-        for j in (index - 1, index + 1):
-            if 0 <= j < len(source_tokens):
-                anchor += links.get(j, [])
-    if not anchor or not target_tokens:
-        return indices, items, False
-    lo = max(min(anchor) - CORRECTION_WINDOW, 0)
-    hi = min(max(anchor) + CORRECTION_WINDOW, len(target_tokens) - 1)
+    lo = max(min(indices) - CORRECTION_WINDOW, 0)
+    hi = min(max(indices) + CORRECTION_WINDOW, len(target_tokens) - 1)
     best = None
-    for pos in range(lo, hi + 1):
-        word = target_tokens[pos].lower().split("-")[-1]
-        if word not in target_valid or pos in indices:
+    for pos, weight in zip(range(lo, hi + 1), window_weights(hi - lo + 1)):
+        word = target_tokens[pos].split("-")[-1]
+        if word not in target_valid or word in items:
             continue
-        if any(source_tokens[s].lower() in source_valid for s in back.get(pos, [])):
+        if any(source_tokens[s] in source_valid for s in back.get(pos, [])):
             continue
-        distance = abs((pos - lo) - (hi - pos))  # 0 or 1 at the centre of the window
-        if best is None or distance < best[0]:
-            best = (distance, pos, word)
+        if best is None or weight < best[0]:
+            best = (weight, pos)
     if best is None:
         return indices, items, False
-    new_items = [w for w in items if w != OTHER] + [best[2]]
-    return sorted(indices + [best[1]]), new_items, True
+    new_items = ([] if items == [OTHER] else list(items)) + [target_tokens[best[1]]]
+    return indices + [best[1]], new_items, True
 
 
 def _normaliser(settings: PronounSettings):
@@ -184,10 +196,10 @@ def analyse_segment(source_tokens: Sequence[str], ref_tokens: Sequence[str] | No
         ref_ii, out_ii = list(ref_idx), list(out_idx)
         ref_fix = out_fix = False
         if settings.alignment_correction:
-            ref_ii, ref_items, ref_fix = correct_alignment(index, ref_ii, ref_items, source_tokens, ref_tokens,
-                                                           ref_links, ref_back, src_valid, tgt_valid)
-            out_ii, out_items, out_fix = correct_alignment(index, out_ii, out_items, source_tokens, out_tokens,
-                                                           out_links, out_back, src_valid, tgt_valid)
+            ref_ii, ref_items, ref_fix = correct_alignment(ref_ii, ref_items, source_tokens, ref_tokens, ref_back,
+                                                           src_valid, tgt_valid)
+            out_ii, out_items, out_fix = correct_alignment(out_ii, out_items, source_tokens, out_tokens, out_back,
+                                                           src_valid, tgt_valid)
         case, mref, mout = apt_case(pronoun, ref_items, out_items, settings, norm)
         # AutoPRF: raw aligned words, no list, no correction
         clip = sum((Counter(ref_words) & Counter(out_words)).values())

@@ -57,17 +57,26 @@ def holm(pvalues) -> np.ndarray:
     return out
 
 
+def mann_whitney_method(n1: int, n2: int, ties: bool) -> str:
+    """The p-value method scipy's ``mannwhitneyu(method="auto")`` picks (scipy 1.17 documentation:
+    "chooses 'exact' when the size of one of the samples is less than or equal to 8 and there are no
+    ties; chooses 'asymptotic' otherwise"). Ties are ties anywhere in the pooled sample."""
+    return "exact" if min(n1, n2) <= 8 and not ties else "asymptotic"
+
+
 def mann_whitney(first, second) -> tuple[float, float, str]:
-    """Two-sided Mann-Whitney U test; returns (U of ``first``, p, method used by scipy)."""
+    """Two-sided Mann-Whitney U test; returns (U of ``first``, p, method).
+
+    The method is chosen by :func:`mann_whitney_method` (scipy's own rule for "auto") and passed to
+    scipy explicitly, so the label is the method that computed p by construction."""
     from scipy import stats
 
     first = np.asarray(first, dtype=float)
     second = np.asarray(second, dtype=float)
-    result = stats.mannwhitneyu(first, second, alternative="two-sided", method="auto")
-    # scipy's "auto": exact when both samples are under 8 values and there are no ties, else asymptotic
     combined = np.concatenate([first, second])
-    exact = len(first) <= 8 and len(second) <= 8 and len(np.unique(combined)) == len(combined)
-    return float(result.statistic), float(result.pvalue), "exact" if exact else "asymptotic"
+    method = mann_whitney_method(len(first), len(second), len(np.unique(combined)) < len(combined))
+    result = stats.mannwhitneyu(first, second, alternative="two-sided", method=method)
+    return float(result.statistic), float(result.pvalue), method
 
 
 def failure_mask(scores, share: float) -> np.ndarray:

@@ -403,7 +403,7 @@ def test_reference_as_output_scores_one(sample_permutations):
         if n_edges:
             assert dea == 1.0, position
             assert sta == gta == 1.0, position
-            assert ua == pytest.approx(1.0, abs=1e-12) and qa == pytest.approx(1.0, abs=1e-12), position
+            assert ua == qa == 1.0, position  # exactly: the view computed 1 + 2e-16 before issue 16
         if len(lemmas) >= 4:
             assert b == 1.0, position
         else:
@@ -578,7 +578,9 @@ def test_edit_counts_are_a_minimum_cost_alignment(ref, out):
 # --- seed 003: tree accuracy on a hand-built tree ---------------------------------------------
 
 # A(1) <- B(2) -> C(3), B(2) -> D(4) -> E(5); B is the root.
-#   treelet of B: [A, B, C, D] (R = 4); treelet of D: [D, E] (R = 2); summed R = 6
+#   treelet of B: [A, B, C, D]; treelet of D: [D, E]. R = 5 reference words (issue 16: the paper's
+#   "number of tokens in the target string"); the summed treelet lengths (6) are the documented
+#   alternative denominator="treelets", which evalhouse used before issue 16.
 ABCDE = tree("abcde", """
 1 A a 2 nsubj
 2 B b 0 root
@@ -592,22 +594,26 @@ def test_tree_counts_by_hand():
     heads = [2, 0, 2, 2, 4]
     # output "B C D A E": treelet B in output order [B, C, D, A]: A deleted at the front and inserted
     # at the end (cost 2, the only minimum: four substitutions would cost 4): I = D = M = 1;
-    # treelet D [D, E] intact. STA = 1 - 2/6, GTA = 1 - 1/6.
-    c = accuracy.tree_counts(heads, [4, 1, 2, 3, 5])
-    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (1, 1, 0, 1, 6)
-    assert c.simple_accuracy == pytest.approx(2 / 3) and c.generation_accuracy == pytest.approx(5 / 6)
+    # treelet D [D, E] intact. STA = 1 - 2/5, GTA = 1 - 1/5 (with the treelet lengths: 1 - 2/6, 1 - 1/6).
+    c = accuracy.tree_counts(heads, [4, 1, 2, 3, 5], output_length=5)
+    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (1, 1, 0, 1, 5)
+    assert c.simple_accuracy == pytest.approx(3 / 5) and c.generation_accuracy == pytest.approx(4 / 5)
+    t = accuracy.tree_counts(heads, [4, 1, 2, 3, 5], output_length=5, denominator="treelets")
+    assert (t.insertions, t.deletions, t.substitutions, t.moves, t.reference_length) == (1, 1, 0, 1, 6)
+    assert t.simple_accuracy == pytest.approx(2 / 3) and t.generation_accuracy == pytest.approx(5 / 6)
     # output "B C D A" (E missing): E is also a deletion from treelet D
-    c = accuracy.tree_counts(heads, [4, 1, 2, 3, None])
-    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (1, 2, 0, 1, 6)
+    c = accuracy.tree_counts(heads, [4, 1, 2, 3, None], output_length=4)
+    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (1, 2, 0, 1, 5)
     # the reference order itself
-    c = accuracy.tree_counts(heads, [1, 2, 3, 4, 5])
-    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (0, 0, 0, 0, 6)
+    c = accuracy.tree_counts(heads, [1, 2, 3, 4, 5], output_length=5)
+    assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (0, 0, 0, 0, 5)
 
 
 def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
     ingest_text(wh, tmp_path, "abcde", ABCDE)
     ingest_output(wh, tmp_path, "abcde", "B C D A\n", team="t", run="dropE")
     ingest_output(wh, tmp_path, "abcde", "B C D A E\n", team="t", run="moveA")
+    ingest_output(wh, tmp_path, "abcde", "A B C D E indeed blah foo\n", team="t", run="extra")
     got = {run: rest for run, *rest in wh.sql(
         """select run, string_insertions, string_deletions, string_substitutions, string_moves, ssa, gsa,
                   tree_insertions, tree_deletions, tree_substitutions, tree_moves, tree_reference_length,
@@ -616,23 +622,28 @@ def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
     s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["dropE"]
     assert (s_i, s_d, s_s, s_m) == (0, 1, 1, 0)
     assert ssa == pytest.approx(1 - 2 / 5) and gsa == pytest.approx(1 - 2 / 5)
-    assert (t_i, t_d, t_s, t_m, t_r) == (1, 2, 0, 1, 6)
-    assert sta == pytest.approx(1 - 3 / 6) and gta == pytest.approx(1 - (1 + 0 + 1 + 0) / 6)
-    # seed 003 / seeds README coefficients with STA = 0.5 and S = 1 (string substitutions)
-    assert ua == pytest.approx((1.3147 * 0.5 - 0.1039 * 1 - 0.4458) / 0.8689, abs=1e-12)
-    assert qa == pytest.approx((1.0192 * 0.5 - 0.0869 * 1 - 0.3553) / 0.6639, abs=1e-12)
+    assert (t_i, t_d, t_s, t_m, t_r) == (1, 2, 0, 1, 5)
+    assert sta == pytest.approx(1 - 3 / 5) and gta == pytest.approx(1 - (1 + 0 + 1 + 0) / 5)
+    # seed 003 / seeds README coefficients with STA = 0.4 and S = 1 (string substitutions)
+    assert ua == pytest.approx((1.3147 * 0.4 - 0.1039 * 1 - 0.4458) / 0.8689, abs=1e-12)
+    assert qa == pytest.approx((1.0192 * 0.4 - 0.0869 * 1 - 0.3553) / 0.6639, abs=1e-12)
     # "B C D A E": string: A deleted and inserted (one move); tree as in test_tree_counts_by_hand
     s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["moveA"]
     assert (s_i, s_d, s_s, s_m) == (1, 1, 0, 1)
     assert ssa == pytest.approx(1 - 2 / 5) and gsa == pytest.approx(1 - 1 / 5)
-    assert (t_i, t_d, t_s, t_m, t_r) == (1, 1, 0, 1, 6)
-    assert sta == pytest.approx(2 / 3) and gta == pytest.approx(5 / 6)
+    assert (t_i, t_d, t_s, t_m, t_r) == (1, 1, 0, 1, 5)
+    assert sta == pytest.approx(3 / 5) and gta == pytest.approx(4 / 5)
+    # three words appended to a perfect output: three insertions in the string and in the tree
+    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["extra"]
+    assert (s_i, s_d, s_s, s_m, t_i, t_d, t_s, t_m, t_r) == (3, 0, 0, 0, 3, 0, 0, 0, 5)
+    assert ssa == sta == pytest.approx(1 - 3 / 5) and gsa == gta == pytest.approx(1 - 3 / 5)
+    assert ua == pytest.approx((1.3147 * 0.4 - 0.4458) / 0.8689, abs=1e-12)
 
 
 def test_understandability_and_quality_of_a_perfect_sentence():
     """Seeds README: 1.3147 - 0.4458 = 0.8689 and 1.0192 - 0.3553 = 0.6639, so a perfect sentence scores 1."""
-    assert accuracy.understandability_accuracy(1.0, 0) == pytest.approx(1.0, abs=1e-12)
-    assert accuracy.quality_accuracy(1.0, 0) == pytest.approx(1.0, abs=1e-12)
+    assert accuracy.understandability_accuracy(1.0, 0) == 1.0  # exactly (issue 15 part 5)
+    assert accuracy.quality_accuracy(1.0, 0) == 1.0
     assert accuracy.understandability_accuracy(0.5, 2) == pytest.approx((1.3147 * 0.5 - 0.1039 * 2 - 0.4458) / 0.8689)
     assert accuracy.quality_accuracy(None, 0) is None
 

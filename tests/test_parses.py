@@ -423,7 +423,8 @@ def test_parse_scores_given_expect(wh):
 
 def test_metric_deciles_given_expect(wh):
     # 10 sentences: LA falls with position (LA decile = position), labelled F rises with position
-    # (decile 11 - position), unlabelled F ties at 1 everywhere (ties by position: decile = position)
+    # (decile 11 - position), unlabelled F ties at 1 everywhere: average rank (1 + 10) / 2 = 5.5 for all,
+    # decile ceil(10 * 5.5 / 10) = 6 (issue 16; before, ties were ordered by position: decile = position)
     _run_row(wh)
     for p in range(1, 11):
         _geig(wh, p, 0, 3, 3, 10, 10, p - 1, 10, 0, 3)
@@ -431,11 +432,34 @@ def test_metric_deciles_given_expect(wh):
     ranks = {(m, p): d for m, p, d in wh.sql("SELECT metric, position, decile FROM parse_metric_ranks").fetchall()}
     assert [ranks[("la", p)] for p in range(1, 11)] == list(range(1, 11))
     assert [ranks[("labelled_f", p)] for p in range(1, 11)] == list(range(10, 0, -1))
-    assert [ranks[("unlabelled_f", p)] for p in range(1, 11)] == list(range(1, 11))
+    assert [ranks[("unlabelled_f", p)] for p in range(1, 11)] == [6] * 10
+    # the tied metric carries no order into the cross-tabulation: all ten sentences in one row
+    cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'unlabelled_f' AND decile_a = 6 "
+                   "AND metric_b = 'la' ORDER BY decile_b").fetchall()
+    assert cells == [(d, 1) for d in range(1, 11)]
     cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 10 "
                    "AND metric_b = 'la' ORDER BY decile_b").fetchall()
     assert cells == [(1, 1)] + [(d, 0) for d in range(2, 11)]
     assert wh.sql("SELECT count(*), sum(sentences) FROM metric_deciles").fetchone() == (600, 60)
+
+
+def test_parse_metric_ranks_average_ranks_for_ties(wh):
+    # 10 sentences; labelled F 1.0 for sentences 1-4 (ranks 1-4, average 2.5 -> decile ceil(2.5) = 3),
+    # then 0.9, 0.8, ... for sentences 5-10 (ranks 5-10, deciles 5-10). LA: distinct, best first.
+    _run_row(wh)
+    for p in range(1, 11):
+        matched = 10 if p <= 4 else 14 - p  # labelled F = matched / 10 with gold = test = 10 brackets
+        _geig(wh, p, 0, 3, 3, 10, 10, matched, matched, 0, 3)
+        _la(wh, p, [1 - p / 100])
+    rows = wh.sql("SELECT position, rank, average_rank, decile FROM parse_metric_ranks WHERE metric = 'labelled_f' "
+                  "ORDER BY position").fetchall()
+    assert [r[2] for r in rows] == [2.5] * 4 + [5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+    assert [r[3] for r in rows] == [3] * 4 + [5, 6, 7, 8, 9, 10]
+    assert [r[1] for r in rows] == list(range(1, 11))  # rank keeps the listing order by position
+    # LA deciles of the tied group: sentences 1-4 are LA deciles 1-4, one each, in labelled decile 3
+    cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 3 "
+                   "AND metric_b = 'la' AND sentences > 0 ORDER BY decile_b").fetchall()
+    assert cells == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
 
 def test_metric_deciles_uses_the_papers_rank_ranges():

@@ -1,23 +1,25 @@
 """Pronoun translation: APT against APT's own expected outputs, hand-computed fixtures for every pronoun
 view, the AutoPRF identities (hypothesis), bad input, human agreement, and the DiscoMT real data.
 
-Hand computation for tests/data/pronouns (bundled en-fr set; configuration ``default`` compares raw
-aligned words, equivalence and correction on, cases 1-4, weights 1, .5, 0, 0; ``plain`` has neither
-equivalence nor correction, weights 1, 0, 0, 0). Positions/indices 1-based:
+Hand computation for tests/data/pronouns (bundled en-fr set; configurations ``apt-a`` and ``apt-b``,
+seed 004's APT-A and APT-B, compare raw aligned words, equivalence and correction on, all six cases,
+weights 1, 0, 0, 0, 0, 0 and 1, .5, 0, 0, 0, 0 -- so they assign the same cases; ``plain`` has neither
+equivalence nor correction, cases 1-4, weights 1, 0, 0, 0). Positions/indices 1-based:
 
     seg 1  it(1)    ref [il]       out [elle]                     case 3 (both)      clip 0  ref 1 out 1
     seg 2  they(1)  ref [ils]      out [ils]                      case 1             clip 1  ref 1 out 1
-    seg 2  it(3)    ref [que, c']  out [il]   c' = ce ~ il (impersonal, for it): default case 2, plain 3
+    seg 2  it(3)    ref [que, c']  out [il]   c' = ce ~ il (impersonal, for it): apt-b case 2, plain 3
                                                                                      clip 0  ref 2 out 1
     seg 3  he(1)    ref [il]       out [il]                       case 1             clip 1  ref 1 out 1
-    seg 3  them(3)  ref [les]      out []     correction finds only il, which is aligned to "he":
+    seg 3  them(3)  ref [les]      out []     unaligned: APT's correction never touches it
                                                                   case 4             clip 0  ref 1 out 0
     seg 4  she(1)   ref [elle]     out [elle]                     case 1             clip 1  ref 1 out 1
-    seg 4  it(3)    ref [le]       out [connaît]  correction adds le (output token 2, nearest the
-                                              window centre):     default case 1, plain case 3
+    seg 4  it(3)    ref [le]       out [connaît]  correction: window = tokens 1-3, APT weights 1,1,1;
+                                              elle (1) is aligned to "she"; le (2) is added: apt-b case 1,
+                                              plain case 3
                                                                                      clip 0  ref 1 out 1
 
-    default: cases 1..4 = 4, 1, 1, 1 -> APT-B 4.5/7, APT-A 4/7;  plain: 3, 0, 3, 1 -> APT-A 3/7
+    apt-b: cases 1..6 = 4, 1, 1, 1, 0, 0 -> APT-B 4.5/7, APT-A 4/7;  plain: 3, 0, 3, 1 -> APT-A 3/7
     AutoPRF: matches 3, reference words 8, output words 6 -> P 1/2, R 3/8, F 3/7
     restricted: matches 3, reference 7, output 6 -> R 3/7 (= plain APT-A), P 1/2
     documents: d1 = segments 1-2 (it, they, it), d2 = segments 3-4 (he, them, she, it)
@@ -75,14 +77,16 @@ def test_pronoun_cases_given_expect(tiny):
                               output_items, apt_case, output_corrected, autoprf_matches, autoprf_reference,
                               autoprf_output, document, category, judgement
                        from pronoun_cases where team = 'mt' and run = '1' order by config, position, source_index""").fetchall()
-    expected = [
-        ("default", 1, 1, "it", ["il"], ["elle"], ["elle"], 3, False, 0, 1, 1, "d1", "anaphoric it", "correct"),
-        ("default", 2, 1, "they", ["ils"], ["ils"], ["ils"], 1, False, 1, 1, 1, "d1", "anaphoric they", "correct"),
-        ("default", 2, 3, "it", ["que", "c'"], ["il"], ["il"], 2, False, 0, 2, 1, "d1", "event it", "incorrect"),
-        ("default", 3, 1, "he", ["il"], ["il"], ["il"], 1, False, 1, 1, 1, "d2", "anaphoric he", "correct"),
-        ("default", 3, 3, "them", ["les"], [], [], 4, False, 0, 1, 0, "d2", "anaphoric they", "incorrect"),
-        ("default", 4, 1, "she", ["elle"], ["elle"], ["elle"], 1, False, 1, 1, 1, "d2", "anaphoric she", "unjudgeable"),
-        ("default", 4, 3, "it", ["le"], ["connaît"], ["connaît", "le"], 1, True, 0, 1, 1, "d2", "anaphoric it", "incorrect"),
+    apt_b = [
+        ("apt-b", 1, 1, "it", ["il"], ["elle"], ["elle"], 3, False, 0, 1, 1, "d1", "anaphoric it", "correct"),
+        ("apt-b", 2, 1, "they", ["ils"], ["ils"], ["ils"], 1, False, 1, 1, 1, "d1", "anaphoric they", "correct"),
+        ("apt-b", 2, 3, "it", ["que", "c'"], ["il"], ["il"], 2, False, 0, 2, 1, "d1", "event it", "incorrect"),
+        ("apt-b", 3, 1, "he", ["il"], ["il"], ["il"], 1, False, 1, 1, 1, "d2", "anaphoric he", "correct"),
+        ("apt-b", 3, 3, "them", ["les"], [], [], 4, False, 0, 1, 0, "d2", "anaphoric they", "incorrect"),
+        ("apt-b", 4, 1, "she", ["elle"], ["elle"], ["elle"], 1, False, 1, 1, 1, "d2", "anaphoric she", "unjudgeable"),
+        ("apt-b", 4, 3, "it", ["le"], ["connaît"], ["connaît", "le"], 1, True, 0, 1, 1, "d2", "anaphoric it", "incorrect"),
+    ]
+    plain = [
         ("plain", 1, 1, "it", ["il"], ["elle"], ["elle"], 3, False, 0, 1, 1, "d1", "anaphoric it", "correct"),
         ("plain", 2, 1, "they", ["ils"], ["ils"], ["ils"], 1, False, 1, 1, 1, "d1", "anaphoric they", "correct"),
         ("plain", 2, 3, "it", ["que", "c'"], ["il"], ["il"], 3, False, 0, 2, 1, "d1", "event it", "incorrect"),
@@ -91,24 +95,30 @@ def test_pronoun_cases_given_expect(tiny):
         ("plain", 4, 1, "she", ["elle"], ["elle"], ["elle"], 1, False, 1, 1, 1, "d2", "anaphoric she", "unjudgeable"),
         ("plain", 4, 3, "it", ["le"], ["connaît"], ["connaît"], 3, False, 0, 1, 1, "d2", "anaphoric it", "incorrect"),
     ]
+    # apt-a and apt-b analyse every pronoun alike: they differ only in the weights
+    expected = [("apt-a",) + r[1:] for r in apt_b] + apt_b + plain
     assert rows == expected
-    # the corrected output index is the 1-based position of "le" (token 2 of "elle le connaît")
-    assert tiny.sql("select output_item_indices from pronoun_analyses where config = 'default' and team = 'mt' "
-                    "and run = '1' and position = 4 and source_index = 3").fetchone()[0] == [2, 3]
+    # the corrected output index is the 1-based position of "le" (token 2 of "elle le connaît"), appended
+    # after the aligned "connaît" (3) as APT's improve_alignment.py appends it (evalhouse sorted them before)
+    assert tiny.sql("select output_item_indices from pronoun_analyses where config = 'apt-b' and team = 'mt' "
+                    "and run = '1' and position = 4 and source_index = 3").fetchone()[0] == [3, 2]
 
 
 def test_apt_scores_given_expect(tiny):
     rows = {(r[0], r[1], r[2]): r[3:] for r in tiny.sql(
         "select config, team, run, case_1, case_2, case_3, case_4, case_5, case_6, pronouns, apt, apt_a, apt_b, "
         "equivalence, alignment_correction, weights, cases, evalhouse_version from apt_scores").fetchall()}
-    d = rows[("default", "mt", "1")]
+    d = rows[("apt-b", "mt", "1")]
     assert d[:7] == (4, 1, 1, 1, 0, 0, 7)
     assert close(d[7], 4.5 / 7) and close(d[8], 4 / 7) and close(d[9], 4.5 / 7)
-    assert d[10:] == (True, True, [1.0, 0.5, 0.0, 0.0], [1, 2, 3, 4], evalhouse.__version__)
+    assert d[10:] == (True, True, [1.0, 0.5, 0.0, 0.0, 0.0, 0.0], [1, 2, 3, 4, 5, 6], evalhouse.__version__)
+    a = rows[("apt-a", "mt", "1")]
+    assert a[:7] == d[:7] and close(a[7], 4 / 7) and close(a[8], 4 / 7) and close(a[9], 4.5 / 7)
+    assert a[12] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     p = rows[("plain", "mt", "1")]
     assert p[:7] == (3, 0, 3, 1, 0, 0, 7) and close(p[7], 3 / 7) and close(p[9], 3 / 7)
     assert p[10:12] == (False, False)
-    for config in ("default", "plain"):
+    for config in ("apt-a", "apt-b", "plain"):
         ref = rows[(config, "reference", "self")]
         assert ref[:7] == (7, 0, 0, 0, 0, 0, 7) and ref[7] == 1.0
         none = rows[(config, "mt", "2")]
@@ -118,27 +128,27 @@ def test_apt_scores_given_expect(tiny):
 def test_autoprf_scores_given_expect(tiny):
     r = tiny.sql("select matches, reference_words, output_words, precision, recall, f, restricted_matches, "
                  "restricted_reference, restricted_output, restricted_precision, restricted_recall "
-                 "from autoprf_scores where config = 'default' and team = 'mt' and run = '1'").fetchone()
+                 "from autoprf_scores where config = 'apt-b' and team = 'mt' and run = '1'").fetchone()
     assert r[:3] == (3, 8, 6)
     assert close(r[3], 1 / 2) and close(r[4], 3 / 8) and close(r[5], 3 / 7)
     assert r[6:9] == (3, 7, 6) and close(r[9], 1 / 2) and close(r[10], 3 / 7)
     ref = tiny.sql("select precision, recall, f, restricted_recall from autoprf_scores "
                    "where team = 'reference'").fetchall()
-    assert ref == [(1.0, 1.0, 1.0, 1.0)] * 2
+    assert ref == [(1.0, 1.0, 1.0, 1.0)] * 3
     # mt/2 has no aligned output word: precision undefined (NULL), recall 0
     assert tiny.sql("select precision, recall, f from autoprf_scores where team = 'mt' and run = '2' "
                     "and config = 'plain'").fetchone() == (None, 0.0, None)
 
 
 def test_by_pronoun_and_by_document(tiny):
-    it = tiny.sql("select case_1, case_2, case_3, pronouns, apt from apt_scores_by_pronoun where config = 'default' "
+    it = tiny.sql("select case_1, case_2, case_3, pronouns, apt from apt_scores_by_pronoun where config = 'apt-b' "
                   "and team = 'mt' and run = '1' and source_pronoun = 'it'").fetchone()
     assert it[:4] == (1, 1, 1, 3) and close(it[4], 1.5 / 3)
     prf = tiny.sql("select matches, reference_words, output_words, recall from autoprf_scores_by_pronoun "
-                   "where config = 'default' and team = 'mt' and run = '1' and source_pronoun = 'it'").fetchone()
+                   "where config = 'apt-b' and team = 'mt' and run = '1' and source_pronoun = 'it'").fetchone()
     assert prf[:3] == (0, 4, 3) and prf[3] == 0.0
     docs = tiny.sql("select document, first_position, pronouns, apt, matches, reference_words, output_words "
-                    "from pronoun_scores_by_document where config = 'default' and team = 'mt' and run = '1' "
+                    "from pronoun_scores_by_document where config = 'apt-b' and team = 'mt' and run = '1' "
                     "order by document").fetchall()
     assert [d[:3] for d in docs] == [("d1", 1, 3), ("d2", 3, 4)]
     assert close(docs[0][3], 1.5 / 3) and close(docs[1][3], 3 / 4)
@@ -148,7 +158,7 @@ def test_by_pronoun_and_by_document(tiny):
 def test_apt_human_agreement_given_expect(tiny):
     cols = ("category, case_1, case_2, case_3, human_correct, human_incorrect, correct_case_1, correct_case_2, "
             "correct_case_3, incorrect_case_1, incorrect_case_2, incorrect_case_3, assessed, disagreements")
-    rows = tiny.sql(f"select {cols}, disagreement_pct from apt_human_agreement where config = 'default' "
+    rows = tiny.sql(f"select {cols}, disagreement_pct from apt_human_agreement where config = 'apt-b' "
                     "order by category").fetchall()
     expected = [
         # category        c1 c2 c3 hc hi  cc1 cc2 cc3 ic1 ic2 ic3 assessed dis
@@ -163,12 +173,12 @@ def test_apt_human_agreement_given_expect(tiny):
 
 
 def test_apt_human_correlation_given_expect(tiny):
-    # per system over its judged pronouns (default: cases 1-4, weights 1, .5, 0, 0), worked out by hand:
+    # per system over its judged pronouns (apt-b: cases 1-6, weights 1, .5, 0, 0, 0, 0), worked out by hand:
     #   mt/1: cases 3,1,2,1,4,1,1 -> APT 4.5/7; judged correct 3 of 7
     #   reference/self: two case-1 pronouns -> 1; 2 of 2 correct.  mt/2: two case-4 -> 0; 0 of 2
     apt = [4.5 / 7, 1.0, 0.0]
     human = [3 / 7, 1.0, 0.0]
-    r = tiny.sql("select systems, pearson, spearman from apt_human_correlation where config = 'default'").fetchone()
+    r = tiny.sql("select systems, pearson, spearman from apt_human_correlation where config = 'apt-b'").fetchone()
     assert r[0] == 3
     assert close(r[1], statistics.correlation(apt, human))
     assert close(r[2], 1.0)
@@ -271,16 +281,21 @@ def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factor
         ingest_translations(wh, "h", source=d / "s", reference=d / "r", source_reference_alignment=d / "ra",
                             pronouns="en-fr", team="ref", run="self", output=d / "r", source_output_alignment=d / "ra")
         ingest_translations(wh, "h", team="mt", run="1", output=d / "o", source_output_alignment=d / "oa")
+        pronouns = sum(1 for s, *_ in segs for w in s if w in ("it", "they", "he"))
         aligned = sum(1 for s, _, _, rp, _ in segs for i, w in enumerate(s) if w in ("it", "they", "he")
                       and any(a == i for a, _ in rp))
-        for config in ("default", "plain"):
+        # plain (cases 1-4): exactly 1 whenever a pronoun has a reference translation
+        for config in ("apt-a", "apt-b", "plain"):
             apt = wh.sql("select apt, apt_a, apt_b from apt_scores where team = 'ref' and config = $k", {"k": config}).fetchone()
             prf = wh.sql("select precision, recall, f from autoprf_scores where team = 'ref' and config = $k",
                          {"k": config}).fetchone()
             if aligned:
-                assert apt == (1.0, 1.0, 1.0) and prf == (1.0, 1.0, 1.0)
+                assert prf == (1.0, 1.0, 1.0)
+                # APT-A/B count every pronoun: the ones without a reference translation are case 6
+                share = 1.0 if config == "plain" else aligned / pronouns
+                assert all(close(x, share) for x in apt), (config, apt, share)
         # restricted AutoPRF recall = APT without equivalence and correction (cases 1-4, weights 1,0,0,0)
-        rr = wh.sql("select restricted_recall from autoprf_scores where team = 'mt' and config = 'default'").fetchone()
+        rr = wh.sql("select restricted_recall from autoprf_scores where team = 'mt' and config = 'apt-b'").fetchone()
         plain = wh.sql("select apt from apt_scores where team = 'mt' and config = 'plain'").fetchone()
         assert (rr is None and plain is None) or rr[0] == plain[0] or (rr[0] is None and plain[0] is None)
         # AutoPRF clipped counts against a brute-force count
@@ -298,11 +313,62 @@ def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factor
 
 def test_alignment_correction_window_centre():
     # source "x it y" aligned it -> "b"; target "ils a b c elle": window [0, 4], centre 2 ("b");
-    # candidates ils (0) and elle (4) are equally far from the centre: the leftmost wins
+    # candidates ils (0) and elle (4) are equally far from the centre: the leftmost wins; APT appends the
+    # new position after the aligned one (this test asserted the sorted [0, 2] before issue 16)
     s = PronounSettings(frozenset({"it"}), ("ils", "elle"), alignment_correction=True)
     [a] = analyse_segment(["x", "it", "y"], ["ils", "a", "b", "c", "elle"], ["ils", "a", "b", "c", "elle"],
                           {1: [2]}, {1: [2]}, s)
-    assert a.ref_item_indices == [0, 2] and a.ref_items == ["ils"] and a.ref_corrected
+    assert a.ref_item_indices == [2, 0] and a.ref_items == ["ils"] and a.ref_corrected
+
+
+def test_window_weights_as_apt_computes_them():
+    """improve_alignment.py: range(n/2, 0, -1) + [1]*(n % 2) + range(1, n/2 + 1) (Python 2 division)."""
+    from evalhouse.analysis.pronouns import window_weights
+
+    assert window_weights(1) == [1]
+    assert window_weights(3) == [1, 1, 1]
+    assert window_weights(4) == [2, 1, 1, 2]
+    assert window_weights(5) == [2, 1, 1, 1, 2]
+    assert window_weights(7) == [3, 2, 1, 1, 1, 2, 3]
+
+
+def test_alignment_correction_first_of_least_weight():
+    # it aligned to x (1) and y (5) of "a x le il b y c" (7 tokens): window 0-6, weights 3,2,1,1,1,2,3;
+    # le (2) and il (3) both weigh 1 and APT takes the first: le (a nearest-the-centre rule took il)
+    s = PronounSettings(frozenset({"it"}), None, alignment_correction=True, correction_target=frozenset({"le", "il"}))
+    tgt = ["a", "x", "le", "il", "b", "y", "c"]
+    [a] = analyse_segment(["it"], tgt, tgt, {0: [1, 5]}, {0: [1, 5]}, s)
+    assert a.ref_item_indices == [1, 5, 2] and a.ref_items == ["x", "y", "le"] and a.ref_corrected
+
+
+def test_alignment_correction_leaves_unaligned_pronouns_alone():
+    # "it" aligned to nothing; a target pronoun right beside its neighbours' translations stays unused
+    s = PronounSettings(frozenset({"it"}), ("il",), alignment_correction=True)
+    [a] = analyse_segment(["x", "it", "y"], ["a", "il", "b"], ["a", "il", "b"], {0: [0], 2: [2]}, {0: [0], 2: [2]}, s)
+    assert a.ref_item_indices == [] and not a.ref_corrected and a.case == 6
+
+
+def test_alignment_correction_compares_tokens_as_written():
+    # APT compares the token as written in the file with its lower-cased lists: "Il" is no candidate;
+    # "a-t-il" is one (its part after the last hyphen) and goes into the items as written
+    s = PronounSettings(frozenset({"it"}), None, alignment_correction=True, correction_target=frozenset({"il"}))
+    [a] = analyse_segment(["it"], ["Il", "fait"], ["Il", "fait"], {0: [1]}, {0: [1]}, s)
+    assert not a.ref_corrected and a.ref_items == ["fait"]
+    [b] = analyse_segment(["it"], ["fait", "a-t-il"], ["fait", "a-t-il"], {0: [0]}, {0: [0]}, s)
+    assert b.ref_corrected and b.ref_items == ["fait", "a-t-il"] and b.ref_item_indices == [0, 1]
+    # a candidate aligned to a valid source pronoun is skipped; the source token is compared as written
+    s2 = PronounSettings(frozenset({"it", "he"}), None, alignment_correction=True,
+                         correction_target=frozenset({"il"}), correction_source=frozenset({"it", "he"}))
+    [c, _] = analyse_segment(["it", "he"], ["fait", "il"], ["fait", "il"], {0: [0], 1: [1]}, {0: [0], 1: [1]}, s2)
+    assert not c.ref_corrected
+    [d, _] = analyse_segment(["it", "He"], ["fait", "il"], ["fait", "il"], {0: [0], 1: [1]}, {0: [0], 1: [1]}, s2)
+    assert d.ref_corrected and d.ref_items == ["fait", "il"]
+
+
+def test_alignment_correction_replaces_a_lone_other():
+    s = PronounSettings(frozenset({"it"}), ("il", "le"), alignment_correction=True)
+    [a] = analyse_segment(["it"], ["fait", "le"], ["fait", "le"], {0: [0]}, {0: [0]}, s)
+    assert a.ref_items == ["le"] and a.ref_corrected and a.case == 1
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -424,12 +490,57 @@ def discomt():
 
 @pytest.mark.realdata
 def test_discomt_reference_against_itself(discomt):
+    """The reference as a system: every pronoun with a reference translation is case 1, every other one
+    case 6 (the reference leaves it unaligned). plain (cases 1-4) is exactly 1; APT-A and APT-B, whose
+    denominator is every pronoun (seed 004), are the share of pronouns the reference translates."""
     assert discomt.sql("select segments, documents from translation_corpora").fetchone() == (4954, 131)
-    for config in ("default", "plain"):
-        assert discomt.sql("select apt, apt_a, apt_b from apt_scores where team = 'reference' and config = $k",
-                           {"k": config}).fetchone() == (1.0, 1.0, 1.0)
+    assert discomt.sql("select apt, apt_a, apt_b from apt_scores where team = 'reference' and config = 'plain'"
+                       ).fetchone() == (1.0, 1.0, 1.0)
+    unaligned = discomt.sql("select count(*) from pronoun_analyses where team = 'reference' and config = 'plain' "
+                            "and len(reference_indices) = 0").fetchone()[0]
+    total = discomt.sql("select count(*) from pronoun_analyses where team = 'reference' and config = 'plain'"
+                        ).fetchone()[0]
+    assert 0 < unaligned < total
+    for config in ("apt-a", "apt-b"):
+        cases = discomt.sql("select case_1, case_2, case_3, case_4, case_5, case_6, pronouns, apt from apt_scores "
+                            "where team = 'reference' and config = $k", {"k": config}).fetchone()
+        assert cases[:7] == (total - unaligned, 0, 0, 0, 0, unaligned, total)
+        assert close(cases[7], (total - unaligned) / total)
+    for config in ("apt-a", "apt-b", "plain"):
         assert discomt.sql("select precision, recall, f, restricted_recall from autoprf_scores "
                            "where team = 'reference' and config = $k", {"k": config}).fetchone() == (1.0, 1.0, 1.0, 1.0)
+
+
+@pytest.mark.realdata
+def test_discomt_apt_a_and_b_count_every_pronoun(discomt):
+    """Seed 004 Table 1 divides by all 250 PROTEST pronouns: APT-A = n1 / N, APT-B = (n1 + n2 / 2) / N
+    with N every source pronoun, the same N for both (and for every system)."""
+    n = discomt.sql("select count(*) from pronoun_analyses where team = 'mt' and config = 'apt-a'").fetchone()[0]
+    rows = {k: r for k, *r in discomt.sql(
+        "select config, case_1, case_2, case_3, case_4, case_5, case_6, pronouns, apt, cases, weights "
+        "from apt_scores where team = 'mt' and config in ('apt-a', 'apt-b')").fetchall()}
+    a, b = rows["apt-a"], rows["apt-b"]
+    assert a[:7] == b[:7] and a[6] == sum(a[:6]) == n
+    assert a[8] == b[8] == [1, 2, 3, 4, 5, 6]
+    assert a[9] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0] and b[9] == [1.0, 0.5, 0.0, 0.0, 0.0, 0.0]
+    assert close(a[7], a[0] / n) and close(b[7], (b[0] + 0.5 * b[1]) / n)
+
+
+@pytest.mark.realdata
+def test_discomt_alignment_correction_rate(discomt):
+    """Seed 004 section 5: the correction is applied to "typically 0-9" of 250 pronouns per system (18 for
+    its2). On DiscoMT's MT output it fires on 76 of 3,874 pronouns (4.9 per 250), never on a pronoun
+    aligned to nothing (APT's script never corrects those; evalhouse's old reading did, 263 times on
+    the reference side), and never where an aligned word already is a target pronoun."""
+    fired, n, unaligned = discomt.sql(
+        "select count(*) filter (where output_corrected), count(*), "
+        "count(*) filter (where (output_corrected and len(output_indices) = 0) "
+        "or (reference_corrected and len(reference_indices) = 0)) "
+        "from pronoun_analyses where team = 'mt' and config = 'apt-b'").fetchone()
+    assert unaligned == 0
+    assert 0 < 250 * fired / n <= 9, (fired, n)
+    # the same pronouns as the configurations without correction: correction only ever adds a word
+    assert discomt.sql("select count(*) from pronoun_analyses where team = 'mt' and config = 'plain'").fetchone()[0] == n
 
 
 @pytest.mark.realdata

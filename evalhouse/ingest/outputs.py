@@ -202,7 +202,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
         surf_h.append(forms[len(forms) - k:])
         surf_r.append(rs.forms)
         string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
-        tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids]))
+        tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
+                                                output_length=stripped))
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)

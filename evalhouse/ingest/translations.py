@@ -14,11 +14,12 @@ Python API (the command is a thin layer over these functions)::
                             source_output_alignment="mt-output.en-fr.alig")
         wh.sql("select * from apt_scores where corpus = 'discomt'").df()
 
-Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets two configurations when it is
-ingested (``pronoun_configs``): ``default`` (no target list: aligned words are compared as they are;
-equivalence classes and alignment correction on; cases 1-4; weights 1, 0.5, 0, 0 = APT-B) and ``plain``
-(no equivalence, no correction; weights 1, 0, 0, 0), whose APT equals the restricted AutoPRF recall;
-``evalhouse apt --add`` adds more (:func:`add_config`). The per-pronoun facts are computed here by
+Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets three configurations when it
+is ingested (``pronoun_configs``): ``apt-a`` and ``apt-b``, seed 004's APT-A and APT-B (all six cases;
+weights 1, 0, 0, 0, 0, 0 and 1, 0.5, 0, 0, 0, 0; no target list: aligned words are compared as they
+are; equivalence classes and APT's alignment correction on), and ``plain`` (cases 1-4, no equivalence,
+no correction; weights 1, 0, 0, 0), whose APT equals the restricted AutoPRF recall (seed 004 section
+4); ``evalhouse apt --add`` adds more (:func:`add_config`). The per-pronoun facts are computed here by
 :mod:`evalhouse.analysis.pronouns` and stored in ``pronoun_analyses``; the views (``sql/pronouns/``)
 aggregate them. Human judgements: :mod:`evalhouse.ingest.pronoun_judgements`; APT's own configuration
 files: :mod:`evalhouse.ingest.apt_configs`; APT's report: :mod:`evalhouse.reports.apt`.
@@ -41,6 +42,9 @@ from evalhouse.version import __version__
 DEFAULT_CASES = (1, 2, 3, 4)
 DEFAULT_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
 PLAIN_WEIGHTS = (1.0, 0.0, 0.0, 0.0)
+APT_CASES = (1, 2, 3, 4, 5, 6)  # seed 004: every source pronoun is in the denominator
+APT_A_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+APT_B_WEIGHTS = (1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
 
 
 def bundled_pronoun_sets() -> dict[str, str]:
@@ -80,9 +84,12 @@ class ConfigSpec:
 
 
 def default_configs(pset: str) -> list[ConfigSpec]:
-    return [ConfigSpec("default", pset),
+    return [ConfigSpec("apt-a", pset, cases=APT_CASES, weights=APT_A_WEIGHTS,
+                       origin="built-in: APT-A of seed 004 (all six cases, alignment correction)"),
+            ConfigSpec("apt-b", pset, cases=APT_CASES, weights=APT_B_WEIGHTS,
+                       origin="built-in: APT-B of seed 004 (all six cases, alignment correction)"),
             ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, weights=PLAIN_WEIGHTS,
-                       origin="built-in: no equivalence, no alignment correction (APT-A; = restricted AutoPRF recall)")]
+                       origin="built-in: cases 1-4, no equivalence, no alignment correction (= restricted AutoPRF recall)")]
 
 
 # --- pronoun sets ---------------------------------------------------------------------------

@@ -59,10 +59,10 @@ def apt_report(wh, corpus: str, config: str, team: str, run: str, max_labels: in
 
 
 def default_config(wh, corpus: str) -> str:
-    """The configuration a report shows when none is named: ``default``, else the first there is."""
+    """The configuration a report shows when none is named: ``apt-b`` (seed 004's APT-B), else the first there is."""
     names = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY 1",
                                   {"c": corpus}).fetchall()]
-    return "default" if "default" in names or not names else names[0]
+    return "apt-b" if "apt-b" in names or not names else names[0]
 
 
 def apt_scores(wh, corpus: str, config: str | None = None, team: str | None = None):

@@ -38,10 +38,10 @@ COMMENT ON COLUMN sentence_statistics.surface_totals IS 'Surface BLEU: hypothesi
 COMMENT ON COLUMN sentence_statistics.string_insertions IS 'String accuracy (Bangalore et al. 2000): insertions I, on case-folded lemmas without punctuation.';
 COMMENT ON COLUMN sentence_statistics.string_deletions IS 'String accuracy: deletions D.';
 COMMENT ON COLUMN sentence_statistics.string_substitutions IS 'String accuracy: substitutions S.';
-COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy: moves M (a deletion and an insertion of the same token).';
+COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy: moves M (a deletion and an insertion of the same token), most moves among minimum-cost alignments.';
 COMMENT ON COLUMN sentence_statistics.string_reference_length IS 'String accuracy: reference tokens R.';
-COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy: insertions summed over the treelets of the stripped reference tree.';
+COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy: insertions summed over the treelets of the stripped reference tree, plus one per output word realising no reference word.';
 COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy: deletions summed over treelets.';
 COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy: substitutions summed over treelets.';
 COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy: moves summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy: summed treelet lengths.';
+COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy: denominator R, the number of words of the stripped reference tree (configuration R:reference).';

@@ -71,8 +71,9 @@ final AS (
            d.matched_edges / d.edges AS dea,
            b.bleu, b.bleu_surface,
            a.ssa, a.gsa, a.sta, a.gta,
-           (1.3147 * a.sta - 0.1039 * a.string_substitutions - 0.4458) / 0.8689 AS understandability_accuracy,
-           (1.0192 * a.sta - 0.0869 * a.string_substitutions - 0.3553) / 0.6639 AS quality_accuracy,
+           -- (a sta - b S - c) / d written as 1 - (a (1 - sta) + b S) / d (a - c = d): a perfect sentence is exactly 1
+           1 - (1.3147 * (1 - a.sta) + 0.1039 * a.string_substitutions) / 0.8689 AS understandability_accuracy,
+           1 - (1.0192 * (1 - a.sta) + 0.0869 * a.string_substitutions) / 0.6639 AS quality_accuracy,
            a.string_insertions, a.string_deletions, a.string_substitutions, a.string_moves, a.string_reference_length,
            a.tree_insertions, a.tree_deletions, a.tree_substitutions, a.tree_moves, a.tree_reference_length,
            a.bleu_hypothesis_length, a.bleu_reference_length,
@@ -98,10 +99,10 @@ COMMENT ON COLUMN sentence_scores.bleu IS 'Sentence BLEU-4 (NLTK smoothing metho
 COMMENT ON COLUMN sentence_scores.bleu_surface IS 'Sentence BLEU-4 (NLTK method 2) on the output tokens as written against the reference forms, punctuation kept.';
 COMMENT ON COLUMN sentence_scores.ssa IS 'Simple string accuracy 1 - (I + D + S) / R (seed 003), on case-folded lemmas without punctuation.';
 COMMENT ON COLUMN sentence_scores.gsa IS 'Generation string accuracy 1 - (M + I'' + D'' + S) / R (seed 003).';
-COMMENT ON COLUMN sentence_scores.sta IS 'Simple tree accuracy: simple string accuracy counts summed over the treelets of the stripped reference tree.';
-COMMENT ON COLUMN sentence_scores.gta IS 'Generation tree accuracy: generation string counts summed over treelets.';
-COMMENT ON COLUMN sentence_scores.understandability_accuracy IS '(1.3147 sta - 0.1039 string_substitutions - 0.4458) / 0.8689 (seed 003, published coefficients).';
-COMMENT ON COLUMN sentence_scores.quality_accuracy IS '(1.0192 sta - 0.0869 string_substitutions - 0.3553) / 0.6639 (seed 003, published coefficients).';
+COMMENT ON COLUMN sentence_scores.sta IS 'Simple tree accuracy: string counts summed over the treelets of the stripped reference tree, plus one insertion per output word realising no reference word, over the reference length (seed 003).';
+COMMENT ON COLUMN sentence_scores.gta IS 'Generation tree accuracy: generation string counts summed over treelets (moves credited), with the same insertions and denominator as sta.';
+COMMENT ON COLUMN sentence_scores.understandability_accuracy IS '(1.3147 sta - 0.1039 string_substitutions - 0.4458) / 0.8689 (seed 003, published coefficients); exactly 1 on a perfect sentence.';
+COMMENT ON COLUMN sentence_scores.quality_accuracy IS '(1.0192 sta - 0.0869 string_substitutions - 0.3553) / 0.6639 (seed 003, published coefficients); exactly 1 on a perfect sentence.';
 COMMENT ON COLUMN sentence_scores.fluency_z IS 'Mean over annotators of the fluency z-scores (judgement_z); NULL when not judged.';
 COMMENT ON COLUMN sentence_scores.adequacy_z IS 'Mean over annotators of the adequacy z-scores (judgement_z); NULL when not judged.';
 COMMENT ON COLUMN sentence_scores.configuration IS 'Signature of the configuration every score was computed with.';

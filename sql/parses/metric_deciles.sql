@@ -1,7 +1,9 @@
 -- metric_deciles: for every ordered pair of metrics over a candidate run, the cross-tabulation of
 -- decile ranks that seed 002 section 6 prints (e.g. "LA deciles for GEIG/unlabelled 10th decile":
 -- metric_a = 'unlabelled_f', decile_a = 10, metric_b = 'la', decile_b = 1..10). Every cell of the
--- 10 x 10 grid is present, zero counts included.
+-- 10 x 10 grid is present, zero counts included. Deciles come from average ranks: sentences with
+-- equal scores on a metric share one decile (parse_metric_ranks), so a tie is never ordered the same
+-- way on both axes.
 -- Grain: corpus x team x run x metric_a x decile_a x metric_b x decile_b.
 -- Upstream: parse_metric_ranks.
 CREATE OR REPLACE VIEW metric_deciles AS

@@ -1,9 +1,12 @@
 -- parse_metric_ranks: each valid sentence of a candidate run ranked best-to-worst on each metric
 -- (la, labelled_f, unlabelled_f), with its decile (seed 002, section 6).
 -- Grain: corpus x team x run x metric x position.
--- rank: 1 = best; ties (equal scores) are ordered by position, the "arbitrary order" of seed 002
--- made deterministic. decile = ceil(10 * rank / n) for n ranked sentences, so with n = 500 the
--- n-th decile is ranks 50(n-1)+1 .. 50n as in the paper.
+-- rank: 1 = best; equal scores ordered by position (a stable listing order only).
+-- average_rank: the mean of the ranks a group of equal scores occupies (first + (tied - 1) / 2).
+-- decile = ceil(10 * average_rank / n) for n ranked sentences: with n = 500 and no ties the n-th
+-- decile is ranks 50(n-1)+1 .. 50n as in the paper. Seed 002 imposed "an arbitrary order" on equal
+-- scores; ordering them by position on every metric put tied sentences in the same order on both
+-- axes of metric_deciles and inflated agreement, so equal scores share one decile (issue 16).
 -- Upstream: geig_sentences, la_sentences.
 CREATE OR REPLACE VIEW parse_metric_ranks AS
 WITH scores AS (
@@ -17,16 +20,22 @@ WITH scores AS (
 ), ranked AS (
     SELECT *,
            row_number() OVER (PARTITION BY corpus, team, run, metric ORDER BY score DESC, position) AS rank,
+           rank() OVER (PARTITION BY corpus, team, run, metric ORDER BY score DESC) AS first_rank,
+           count(*) OVER (PARTITION BY corpus, team, run, metric, score) AS tied,
            count(*) OVER (PARTITION BY corpus, team, run, metric) AS n
     FROM scores
+), averaged AS (
+    SELECT *, first_rank + (tied - 1) / 2.0 AS average_rank
+    FROM ranked
 ), final AS (
     SELECT team, run, corpus, metric, position, score, rank::INTEGER AS rank, n::INTEGER AS n,
-           ceil(10 * rank / n)::INTEGER AS decile
-    FROM ranked
+           ceil(10 * average_rank / n)::INTEGER AS decile, average_rank::DOUBLE AS average_rank
+    FROM averaged
 )
 SELECT * FROM final;
 
-COMMENT ON VIEW parse_metric_ranks IS 'Rank and decile of every valid sentence of a run on la, labelled_f and unlabelled_f (best first; ties by position). Grain: corpus x team x run x metric x position.';
+COMMENT ON VIEW parse_metric_ranks IS 'Rank and decile of every valid sentence of a run on la, labelled_f and unlabelled_f (best first; equal scores share their average rank and decile). Grain: corpus x team x run x metric x position.';
 COMMENT ON COLUMN parse_metric_ranks.metric IS 'la, labelled_f or unlabelled_f.';
-COMMENT ON COLUMN parse_metric_ranks.rank IS '1 = best score; equal scores ordered by position.';
-COMMENT ON COLUMN parse_metric_ranks.decile IS 'ceil(10 * rank / n): 1 = best tenth, 10 = worst tenth.';
+COMMENT ON COLUMN parse_metric_ranks.rank IS '1 = best score; equal scores ordered by position (listing order; deciles use average_rank).';
+COMMENT ON COLUMN parse_metric_ranks.decile IS 'ceil(10 * average_rank / n): 1 = best tenth, 10 = worst tenth; equal scores share a decile.';
+COMMENT ON COLUMN parse_metric_ranks.average_rank IS 'Mean rank of the group of equal scores the sentence belongs to (average ranks for ties).';

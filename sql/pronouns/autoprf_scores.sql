@@ -26,5 +26,5 @@ COMMENT ON COLUMN autoprf_scores.restricted_matches IS 'Pronouns whose reference
 COMMENT ON COLUMN autoprf_scores.restricted_reference IS 'Pronouns with an aligned reference word.';
 COMMENT ON COLUMN autoprf_scores.restricted_output IS 'Pronouns with an aligned output word.';
 COMMENT ON COLUMN autoprf_scores.restricted_precision IS 'restricted_matches / restricted_output.';
-COMMENT ON COLUMN autoprf_scores.restricted_recall IS 'restricted_matches / restricted_reference (= APT-A of the plain configuration).';
+COMMENT ON COLUMN autoprf_scores.restricted_recall IS 'restricted_matches / restricted_reference (= apt of the plain configuration: cases 1-4, weights 1,0,0,0, no equivalence, no correction).';
 COMMENT ON COLUMN autoprf_scores.restricted_f IS 'Harmonic mean of the restricted precision and recall.';
