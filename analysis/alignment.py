@@ -818,7 +818,6 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
     cache = ref.candidate_cache(lexicon)
     rows: list[list[tuple[int, int, int, str]]] = []
     bound_pieces = 0
-    bound_words: dict[int, int] = {}
     chain: list[tuple] | None = []  # each output word's most valuable link, while they keep the order
     last = -1
     keys = ref.keys
@@ -846,8 +845,6 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
             row.append(edge)
             if value > top_value:
                 top, top_value = edge, value
-            if k > bound_words.get(j, 0):
-                bound_words[j] = k
         rows.append(row)
         bound_pieces += top[2]
         if chain is not None:
@@ -863,7 +860,12 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
     else:
         core = _monotone(rows, words)
         core_k = sum(link[3] for link in core)
-        if core_k != bound_pieces and core_k != sum(bound_words.values()):
+        bound_words = [0] * words
+        for row in rows:
+            for j, _, k, _ in row:
+                if k > bound_words[j]:
+                    bound_words[j] = k
+        if core_k != bound_pieces and core_k != sum(bound_words):
             components = _components(rows, words)
             for c in components:
                 _solve_component(c)
