@@ -3,9 +3,10 @@
     $ evalhouse ingest outputs run1.txt --team adapt --run 1 --reference en_ewt-test
     $ evalhouse sql "select method, count(*) from alignments where pair = 'output-reference' group by 1"
 
-A surface realiser's output is text; DEA and lemma BLEU need output tokens with lemmas. Seed 000
+A surface realiser's output is text; DEA and lemma BLEU need output words with lemmas. Seed 000
 (section 4) tokenised and lemmatised outputs with a parser; evalhouse instead uses the reference
-sentence the output realises, which is both deterministic and language-independent:
+sentence the output realises, which is deterministic and language-independent. Words are compared
+by :func:`~evalhouse.analysis.text.fold` (canonical caseless match) throughout.
 
 Tokenisation (:func:`tokenise`). The text is split at white space into chunks. A chunk that is a
 reference form (or the surface form of a multiword token), compared case-insensitively, stays whole.
@@ -21,42 +22,98 @@ apostrophes inside or before them: ``n't``, ``'s``), every other character is a 
 Known limit: a contraction the reference writes in full ("haven't" for "have not") stays one
 unaligned token.
 
-Alignment (:func:`align`). One-to-one, and order-preserving among equal keys: output tokens are
-taken left to right, each linked to the first reference unit (in reference order) that is still free
-and has the same key, so the k-th "the" of the output goes to the k-th free "the" of the reference,
-whatever its case. Passes:
+Alignment (:func:`align`): one alignment of the whole sentence, chosen by an objective, not by passes.
 
-1. surface units -- multiword tokens and the words outside them -- compared after Unicode case
-   folding. Within one case-folded form the assignment with the most same-case matches wins (a
-   permuted "The ... the" keeps each word's own link); between equally good ones, the
-   order-preserving one ("the cat saw the dog" against "The cat saw the dog" does not cross). The
-   link's method says which:
-    multiword  the unit is a multiword token: the output token is split into the unit's syntactic
-               words (as UD does), each linked to its word
-    exact      same form
+Output words. A token that is the surface of one of the reference's multiword tokens ("ao", "du",
+"cannot") is read as that token's syntactic words, as UD does ("a" + "o"); when the token is also a
+plain reference form ("des" is both the article and de + les in French), both readings are tried.
+Each output word links to at most one reference word and vice versa. A link's method is the
+strongest that applies:
+
+    multiword  an output word read from a multiword surface, linked to the word at the same place in
+               a reference multiword token with the same surface ("ao" -> a + o of the reference's
+               "ao"); it ranks as exact when spelled as the reference does, else as casefold
+    exact      same form (the words of a multiword surface as the output spells them: "google's" ->
+               "google" + "'s", casefold and exact)
     casefold   same form after case folding
-2. words still free, case-folded (words inside multiword tokens, for tokenised outputs): exact or
-   casefold as above;
-3. lemma      the token equals a free reference word's lemma (case-folded): lemmatised outputs;
-4. fuzzy      the longest common prefix with the reference form or lemma (case-folded) has at least
-               3 characters and covers at least 3/4 of the shorter string ("enjoys" -> "enjoyed");
-               among candidates the longest prefix wins, then reference order
-5. unaligned  nothing left matches
+    lemma      the output word equals the reference word's lemma (outputs that are already lemmatised)
+    lexicon    a lemma lexicon (:mod:`evalhouse.analysis.lexicon`) lists the reference word's lemma for
+               the output form ("was" -> "were": both be); only when a lexicon is given
+    fuzzy      the longest common prefix with the reference form or lemma has at least 3 characters
+               and covers at least 3/4 of the shorter string ("enjoys" -> "enjoyed")
+    unaligned  no link
 
-Every output token gets a lemma: the linked reference word's lemma, the lemma a CoNLL-U output
-supplies, or else the token itself. A token is punctuation when it is linked to a reference word with
+Missing lemmas (``_``) never match. Words written separately ("a o" for the reference's "ao") link
+to the words inside the multiword token by exact or casefold links.
+
+Objective, compared lexicographically:
+
+1. the most exact links; then the most that are exact or casefold; then exact, casefold or lemma;
+   then up to lexicon; then the most links of any method (a multiword link counts as exact or
+   casefold by its spelling). So a stronger link is never given up for any number of weaker ones.
+   Ranking "most links" first instead would let "don't" take "done" by a fuzzy prefix so that "done"
+   could take "do" through the lexicon (ADAPT run, EWT sentence 334): two wrong lemmas instead of
+   one unlinked token. A reference realised as itself, or shuffled, links every word;
+2. then the longest fuzzy prefixes (summed);
+3. then the most multiword links: the words of a multiword surface the output wrote stay on a
+   reference multiword token with that surface (Portuguese "à" = a + a keeps the preposition and the
+   article apart from the many other "a");
+4. then the most context: a link (i, j) scores one for each side where the output word's neighbour
+   equals (folded) the reference word's neighbour. Among repeated words, this keeps a moved phrase
+   together ("des voisins" moved to the front of "Il mange des pommes des voisins" is still de +
+   les + voisins, not the article "des" of "pommes"), which crossings alone get wrong: the phrase
+   moved as a whole crosses more links than swapping the two "des" does. A reference realised as
+   itself has every link's context at its maximum;
+5. then the fewest crossing links (i < i' but j > j');
+6. then links closest to the diagonal (the sum of |i - j| smallest); then the first found.
+
+Computation. Candidate links come from hash look-ups (folded form, lemma, lexicon lemmas, 3-letter
+prefix), cached per reference sentence, so the work grows with the candidate links, not with words x
+words. Exact integer weights encode levels 1-4 and 6 (:class:`_Weights`), so alignments compare by
+sums. (a) When every output word's most valuable link keeps the order, those links are the answer.
+Else a heaviest chain of candidate links increasing on both sides (weighted longest increasing
+subsequence, Fenwick tree) is the best alignment without crossings; (b) it is optimal for the whole
+objective when it reaches an upper bound of 1-4 (every output word, or every reference word, on its
+best link) or the exact optimum of 1-4, which is the sum over the connected components of the
+candidate links (Hungarian method on the components that are neither a single link nor a complete
+set of equally good links). Both cover a reference realised as itself in any of its tokenisations.
+(c) Otherwise crossings are unavoidable (a reordered output): every component takes an optimal
+matching, then, component by component, the one crossing the fewest other links (then closest to
+the diagonal) among those optimal for 1-4 -- in order on the best subset, by dynamic programming,
+for a component whose links are all equally good; by exhaustive search otherwise (at most
+ENUMERATION_LIMIT nodes, else its Hungarian matching stays) -- until no component changes. Readings
+of contested surfaces are all tried up to MAX_BRANCHES combinations, else by steepest ascent.
+
+Guarantees (tests/test_alignment.py checks each against brute force): 1-4 are always optimal, so a
+shuffled reference links every word exactly once; 5 is optimal (zero) whenever some alignment
+optimal on 1-4 has no crossing, and then so is 6; otherwise no single component can lower 5. The
+exceptions are bounded searches: more than log2(MAX_BRANCHES) contested surfaces in one sentence
+(steepest ascent over readings; at most 5 in the test treebanks, fr_gsd) and a component past
+ENUMERATION_LIMIT (its crossings are then not reduced).
+Minimising crossings over all optimal matchings at once is a quadratic assignment problem, which is
+why the last step is local (on 6,000 random small cases it found the global minimum every time).
+
+Every output word gets a lemma: the linked reference word's lemma, the lemma a CoNLL-U output
+supplies, or else the word itself. A word is punctuation when it is linked to a reference word with
 relation ``punct``, or, unlinked, when all its characters are Unicode punctuation (category P*).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Sequence
 
-ALIGNMENT_VERSION = "evalhouse-align:1"
-METHODS = ("multiword", "exact", "casefold", "lemma", "fuzzy", "unaligned")
+from .lexicon import MISSING_LEMMAS, LemmaLexicon
+from .text import fold
+
+ALIGNMENT_VERSION = "evalhouse-align:2"
+METHODS = ("multiword", "exact", "casefold", "lemma", "lexicon", "fuzzy", "unaligned")
+FUZZY_MIN = 3  # characters of common prefix for a fuzzy link
+MAX_BRANCHES = 64  # readings of contested multiword surfaces: all combinations up to this many, else steepest ascent
+ENUMERATION_LIMIT = 20000  # search nodes for one component's crossing-minimal optimal matching
 _APOSTROPHES = "'\u2019"
 _SPACELESS = ("CJK", "HIRAGANA", "KATAKANA", "HALFWIDTH KATAKANA", "IDEOGRAPHIC", "THAI", "LAO",
               "KHMER", "MYANMAR", "TIBETAN")
@@ -82,11 +139,23 @@ class ReferenceSentence:
     # derived once per reference sentence, however many outputs are aligned to it
     @cached_property
     def folded_forms(self) -> list[str]:
+        """str.casefold of each form (the key evalhouse.outputs stores today; see analysis.text)."""
         return [f.casefold() for f in self.forms]
 
     @cached_property
     def folded_lemmas(self) -> list[str]:
+        """str.casefold of each lemma (the BLEU and accuracy key evalhouse.outputs uses today)."""
         return [lm.casefold() for lm in self.lemmas]
+
+    @cached_property
+    def keys(self) -> list[str]:
+        """fold() of each form: what the tokenisation and the alignment compare."""
+        return [fold(f) for f in self.forms]
+
+    @cached_property
+    def lemma_keys(self) -> list[str | None]:
+        """fold() of each lemma; None where the lemma is missing (``_``), which never matches."""
+        return [None if lm is None or lm in MISSING_LEMMAS else fold(lm) for lm in self.lemmas]
 
     @cached_property
     def dictionary(self) -> dict[str, bool]:
@@ -94,15 +163,33 @@ class ReferenceSentence:
 
     @cached_property
     def form_counts(self) -> dict[str, int]:
-        """How often each case-folded form (or multiword surface) occurs."""
+        """How often each folded form (or multiword surface) occurs."""
         counts: dict[str, int] = {}
         for form in [f for _, _, f, _ in self.multiword] + self.forms:
-            counts[form.casefold()] = counts.get(form.casefold(), 0) + 1
+            key = fold(form)
+            counts[key] = counts.get(key, 0) + 1
         return counts
 
     @cached_property
     def units(self) -> list[tuple[str, list[int]]]:
         return _units(self)
+
+    @cached_property
+    def index(self) -> "_Index":
+        return _Index(self)
+
+    @cached_property
+    def punct(self) -> list[bool]:
+        """Is each word punctuation (base relation punct)?"""
+        return [d.split(":")[0] == "punct" for d in self.deprels]
+
+    def candidate_cache(self, lexicon: LemmaLexicon | None) -> dict:
+        """Candidate links per output word already looked up against this sentence (with this lexicon)."""
+        caches = self.__dict__.setdefault("_candidates", {})
+        cache = caches.get(lexicon)
+        if cache is None:
+            cache = caches[lexicon] = {}
+        return cache
 
 
 @dataclass
@@ -152,11 +239,11 @@ def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
     d: dict[str, bool] = {}
     covered = set()
     for first, last, form, space_after in ref.multiword:
-        key = form.casefold()
+        key = fold(form)
         d[key] = d.get(key, False) or not space_after
         covered.update(range(first, last + 1))
     for node_id, form, space_after in zip(ref.ids, ref.forms, ref.space_after):
-        key = form.casefold()
+        key = fold(form)
         # words inside a multiword token are written glued to each other
         glued = (not space_after) or node_id in covered
         d[key] = d.get(key, False) or glued
@@ -170,7 +257,7 @@ def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
     remaining = dict(ref.form_counts)
     tokens: list[str] = []
     for chunk in _chunks(text, ref):
-        key = chunk.casefold()
+        key = fold(chunk)
         if remaining.get(key, 0) > 0 or (key in d and not any(c in _SPLITTABLE for c in chunk)):
             pieces = [chunk]
         else:
@@ -178,7 +265,7 @@ def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
             available = {f: glued for f, glued in d.items() if remaining.get(f, 0) > 0}
             pieces = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True)) if " " not in chunk else [chunk]
         for piece in pieces:
-            k = piece.casefold()
+            k = fold(piece)
             if remaining.get(k, 0) > 0:
                 remaining[k] -= 1
         tokens.extend(pieces)
@@ -211,9 +298,9 @@ def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
 
 def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
     n = len(chunk)
-    folded = chunk.casefold()
-    if len(folded) != n:  # case folding changed the length (e.g. German sharp s): compare per piece
-        folded = None
+    # ASCII folds character by character; anything else may change length or composition under
+    # fold() ("ß" -> "ss"), so its pieces are folded one by one
+    folded = chunk.lower() if chunk.isascii() else None
     # state: (position, kind) kind 0 start, 1 glued word, 2 plain word, 3 uncovered run
     inf = (n + 1, n + 1)
     best: list[dict[int, tuple[int, int]]] = [dict() for _ in range(n + 1)]
@@ -234,7 +321,7 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
                     j = i + length
                     if j > n:
                         continue
-                    piece = folded[i:j] if folded is not None else chunk[i:j].casefold()
+                    piece = folded[i:j] if folded is not None else fold(chunk[i:j])
                     glued = d.get(piece)
                     if glued is None:
                         continue
@@ -271,14 +358,6 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
     return out
 
 
-def _prefix(a: str, b: str) -> int:
-    k = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        k += 1
-    return k
-
 
 def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
     """The reference's surface units in order: multiword tokens (with their word positions) and the
@@ -298,109 +377,608 @@ def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
     return units
 
 
-def _match_units(tokens: Sequence[str], units: list[tuple[str, list[int]]], by_key: dict[str, list[int]]) -> dict[int, int]:
-    """Output token index -> reference unit, within each case-folded form: the assignment with the most
-    exact (same-case) matches; between equally exact ones, the order-preserving one (k-th to k-th)."""
-    outs_by_key: dict[str, list[int]] = {}
-    for k, t in enumerate(tokens):
-        key = t.casefold()
-        if key in by_key:
-            outs_by_key.setdefault(key, []).append(k)
-    chosen: dict[int, int] = {}
-    for key, outs in outs_by_key.items():
-        refs = by_key[key]
-        in_order = dict(zip(outs, refs))
-        exact_first: dict[int, int] = {}
-        used = set()
-        for k in outs:  # exact forms first, each to the first free unit of the same form
-            u = next((u for u in refs if u not in used and units[u][0] == tokens[k]), None)
-            if u is not None:
-                exact_first[k] = u
-                used.add(u)
-        rest = [u for u in refs if u not in used]
-        exact_first.update(zip([k for k in outs if k not in exact_first], rest))
-
-        def exact(assignment: dict[int, int]) -> int:
-            return sum(units[u][0] == tokens[k] for k, u in assignment.items())
-
-        chosen.update(exact_first if exact(exact_first) > exact(in_order) else in_order)
-    return chosen
 
 
-def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | None] | None = None) -> list[OutputToken]:
-    """Link output tokens one-to-one to reference words (see the module docstring)."""
-    free = [True] * len(ref.ids)
-    # pass 1, surface units compared case-insensitively, in order: the k-th output token of a case-folded
-    # form takes the k-th reference unit of that form, so links of repeated words never cross; a unit
-    # that is a multiword token expands the output token into the unit's words
-    units = ref.units if lemmas is None else [(f, [p]) for p, f in enumerate(ref.forms)]
-    by_key: dict[str, list[int]] = {}
-    for u, (form, _) in enumerate(units):
-        by_key.setdefault(form.casefold(), []).append(u)
-    unit_of = _match_units(tokens, units, by_key)
-    expanded: list[tuple[str, int | None, str | None, str | None]] = []  # form, ref position, method, given lemma
-    for k, t in enumerate(tokens):
-        given = lemmas[k] if lemmas is not None else None
-        u = unit_of.get(k)
-        if u is None:
-            expanded.append((t, None, None, given))
-            continue
-        form, positions = units[u]
-        if len(positions) > 1:
-            for p in positions:
-                free[p] = False
-                expanded.append((ref.forms[p], p, "multiword", None))
-        else:
-            free[positions[0]] = False
-            expanded.append((t, positions[0], "exact" if t == form else "casefold", given))
-    linked = [e[1] for e in expanded]
-    method = [e[2] for e in expanded]
-    # pass 2, single words still free (words inside multiword tokens for tokenised outputs), then lemmas
-    keys = {
-        "casefold": ref.folded_forms,
-        "lemma": ref.folded_lemmas,
-    }
-    for name, ref_keys in keys.items():
-        index: dict[str, list[int]] = {}
-        for p, rk in enumerate(ref_keys):
-            if free[p]:
-                index.setdefault(rk, []).append(p)
-        for k, (form, _, _, _) in enumerate(expanded):
-            if linked[k] is not None:
+# --- alignment ---------------------------------------------------------------------------------
+
+class _Index:
+    """Per reference sentence: the look-up tables the alignment needs (built once, shared by all outputs)."""
+
+    __slots__ = ("by_form", "by_lemma", "by_prefix", "surfaces", "member", "max_key", "weights")
+
+    def __init__(self, ref: ReferenceSentence) -> None:
+        by_form: dict[str, list[int]] = {}
+        by_lemma: dict[str, list[int]] = {}
+        prefix: dict[str, list[int]] = {}
+        max_key = 0
+        for p, (key, lemma_key) in enumerate(zip(ref.keys, ref.lemma_keys)):
+            by_form.setdefault(key, []).append(p)
+            n = len(key)
+            if n >= FUZZY_MIN:
+                prefix.setdefault(key[:FUZZY_MIN], []).append(p)
+            if lemma_key is not None:
+                by_lemma.setdefault(lemma_key, []).append(p)
+                m = len(lemma_key)
+                if m > n:
+                    n = m
+                if m >= FUZZY_MIN and lemma_key[:FUZZY_MIN] != key[:FUZZY_MIN]:
+                    prefix.setdefault(lemma_key[:FUZZY_MIN], []).append(p)
+            if n > max_key:
+                max_key = n
+        self.by_form, self.by_lemma, self.by_prefix, self.max_key = by_form, by_lemma, prefix, max_key
+        # multiword surfaces: folded surface -> [(surface as written, member positions)], reference order
+        self.surfaces: dict[str, list[tuple[str, list[int]]]] = {}
+        # member position -> (folded surface of its multiword token, index inside it)
+        self.member: dict[int, tuple[str, int]] = {}
+        for first, last, form, _ in ref.multiword:
+            positions = [ref.position(i) for i in range(first, last + 1) if i in ref._index]
+            if len(positions) < 2:
                 continue
-            queue = index.get(form.casefold())
-            while queue and not free[queue[0]]:
-                queue.pop(0)
-            if queue:
-                p = queue.pop(0)
-                free[p] = False
-                linked[k] = p
-                method[k] = ("exact" if form == ref.forms[p] else "casefold") if name == "casefold" else "lemma"
-    if None in linked and any(free):
-        folded_forms, folded_lemmas = ref.folded_forms, ref.folded_lemmas
-        for k, (form, _, _, _) in enumerate(expanded):
-            if linked[k] is not None:
-                continue
-            f = form.casefold()
-            best, best_len = None, 0
-            for p in range(len(free)):
-                if not free[p]:
-                    continue
-                for target in (folded_forms[p], folded_lemmas[p]):
-                    pre = _prefix(f, target)
-                    if pre >= 3 and pre * 4 >= 3 * min(len(f), len(target)) and pre > best_len:
-                        best, best_len = p, pre
-            if best is not None:
-                free[best] = False
-                linked[k] = best
-                method[k] = "fuzzy"
+            key = fold(form)
+            self.surfaces.setdefault(key, []).append((form, positions))
+            for q, p in enumerate(positions):
+                self.member[p] = (key, q)
+        self.weights = _Weights(len(ref.ids), max_key)
+
+
+# A piece is one output word the alignment links: a token as written, or one syntactic word of a
+# token that is a multiword surface of the reference. (form shown, key, folded surface or None, form
+# as written, index in the multiword token, token index). The form shown for a syntactic word is the
+# reference's; the form as written is the output's own spelling of it where the surface is the
+# concatenation of its words ("google's" -> "google" + "'s"), so that exact and casefold are decided
+# on what the output wrote.
+_Piece = tuple
+
+
+def _written(token: str, surface: str, forms: list[str]) -> list[str]:
+    """The output's own spelling of each syntactic word of a multiword surface."""
+    joined = "".join(forms)
+    if len(joined) == len(token) and fold(joined) == fold(token):
+        out, at = [], 0
+        for f in forms:
+            out.append(token[at:at + len(f)])
+            at += len(f)
+        return out
+    return list(forms) if token == surface else [fold(f) for f in forms]
+
+
+def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> list[list[list[_Piece]]]:
+    """Per output token, its readings (each a list of pieces): the token itself, or its syntactic words
+    when it is a multiword surface of the reference, or both when it is also a reference word form."""
+    index = ref.index
     out = []
-    for k, (form, _, _, given) in enumerate(expanded):
-        p = linked[k]
-        if p is None:
+    for k, t in enumerate(tokens):
+        key = fold(t)
+        plain = [(t, key, None, t, 0, k)]
+        groups = index.surfaces.get(key) if split else None
+        if not groups:
+            out.append([plain])
+            continue
+        surface, positions = next((g for g in groups if g[0] == t), groups[0])
+        forms = [ref.forms[p] for p in positions]
+        written = _written(t, surface, forms)
+        words = [(forms[q], ref.keys[p], key, written[q], q, k) for q, p in enumerate(positions)]
+        out.append([plain, words] if key in index.by_form else [words])
+    return out
+
+
+def _fuzzy(f: str, target: str | None) -> int:
+    if target is None:
+        return 0
+    k = 0
+    for x, y in zip(f, target):
+        if x != y:
+            break
+        k += 1
+    return k if k >= FUZZY_MIN and 4 * k >= 3 * min(len(f), len(target)) else 0
+
+
+def _candidates(piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | None) -> list[tuple[int, int, str]]:
+    """(reference position, weight, method) for every word the piece may link to, with the strongest
+    method that applies, by reference position. The weight covers objective levels 1-3 (see
+    :class:`_Weights`); the context level depends on the neighbours and is added by :func:`_solve`."""
+    _, key, surface, written, q, _ = piece
+    index = ref.index
+    forms = ref.forms
+    w = index.weights
+    tier, multiword, fuzzy = w.tier, w.multiword, w.fuzzy
+    found: dict[int, tuple[int, str]] = {}
+    for p in index.by_form.get(key, ()):
+        exact = written == forms[p]
+        if surface is not None and index.member.get(p) == (surface, q):
+            found[p] = (tier[0 if exact else 1] + multiword, "multiword")
+        elif exact:
+            found[p] = (tier[0], "exact")
+        else:
+            found[p] = (tier[1], "casefold")
+    hits = index.by_lemma.get(key)
+    if hits:
+        for p in hits:
+            if p not in found:
+                found[p] = (tier[2], "lemma")
+    if lexicon is not None:
+        for lemma in lexicon.lemmas.get(key, ()):
+            for p in index.by_lemma.get(lemma, ()):
+                if p not in found:
+                    found[p] = (tier[3], "lexicon")
+    if len(key) >= FUZZY_MIN:
+        bucket = index.by_prefix.get(key[:FUZZY_MIN])
+        if bucket:
+            keys, lemma_keys = ref.keys, ref.lemma_keys
+            for p in bucket:
+                if p not in found:
+                    n = max(_fuzzy(key, keys[p]), _fuzzy(key, lemma_keys[p]))
+                    if n:
+                        found[p] = (tier[4] + n * fuzzy, "fuzzy")
+    return [(p,) + found[p] for p in sorted(found)]
+
+
+class _Weights:
+    """Integer link weights K whose sums compare like the objective's levels 1-4 (module docstring).
+
+    From the most significant: five tier levels (level l counts the links of tier <= l: 0 exact, 1
+    casefold, 2 lemma, 3 lexicon, 4 fuzzy; a multiword link is exact or casefold by its spelling),
+    the fuzzy prefix length, the multiword links, the context (0-2 per link). Each level's base
+    exceeds the largest sum the levels below can reach (links are at most the reference words), so no
+    level carries into the next, and a link of tier t weighs sum(B^(4-l) for l >= t) * fuzzy."""
+
+    __slots__ = ("tier", "fuzzy", "multiword")
+
+    def __init__(self, words: int, max_key: int) -> None:
+        context = 2 * words + 1  # context sums
+        self.multiword = context
+        self.fuzzy = (words + 1) * self.multiword
+        level = (words * max_key + 1) * self.fuzzy
+        b = words + 1
+        self.tier = [sum(b ** (4 - lv) for lv in range(t, 5)) * level for t in range(5)]
+
+
+def _crossings(links: Sequence[tuple[int, int]]) -> int:
+    """Pairs of links (i, j), (i', j') with i < i' and j > j' (links sorted by piece)."""
+    count = 0
+    seen: list[int] = []
+    for _, j in sorted(links, reverse=True):
+        count += bisect_left(seen, j)
+        insort(seen, j)
+    return count
+
+
+def _monotone(rows: list[list[tuple]], words: int) -> list[tuple]:
+    """The crossing-free alignment of greatest value: a heaviest chain of candidate links increasing in
+    both the output and the reference, by a Fenwick tree of prefix maxima over reference positions.
+    rows[i] = [(j, value, ...), ...] sorted by j; returns the chosen (i, j, value, ...) tuples."""
+    tree = [0] * (words + 1)
+    arg = [-1] * (words + 1)
+    nodes: list[tuple] = []
+    best, best_node = 0, -1
+    for i, row in enumerate(rows):
+        for edge in reversed(row):  # j descending: links of the same output word never chain
+            j, value = edge[0], edge[1]
+            v, a, x = 0, -1, j
+            while x > 0:
+                if tree[x] > v:
+                    v, a = tree[x], arg[x]
+                x -= x & -x
+            total = v + value
+            node = len(nodes)
+            nodes.append((i, edge, a))
+            x = j + 1
+            while x <= words and total > tree[x]:  # parents hold at least their children's maximum
+                tree[x], arg[x] = total, node
+                x += x & -x
+            if total > best:
+                best, best_node = total, node
+    links = []
+    while best_node >= 0:
+        i, edge, best_node = nodes[best_node]
+        links.append((i,) + edge)
+    links.reverse()
+    return links
+
+
+def _hungarian(rows: list[int], cols: list[int], weight: dict[tuple[int, int], int]) -> list[tuple[int, int]]:
+    """A maximum-weight matching between rows and cols (weights > 0 on the given pairs only), by the
+    Hungarian method with potentials (Kuhn-Munkres, O(n^2 m)). Returns the matched (row, col) pairs."""
+    transpose = len(rows) > len(cols)
+    if transpose:
+        rows, cols = cols, rows
+        weight = {(c, r): w for (r, c), w in weight.items()}
+    n, m = len(rows), len(cols)
+    cost = [[-weight.get((r, c), 0) for c in cols] for r in rows]
+    inf = float("inf")
+    u = [0] * (n + 1)
+    v = [0] * (m + 1)
+    p = [0] * (m + 1)
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta, j1 = inf, 0
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    pairs = []
+    for j in range(1, m + 1):
+        if p[j] and (rows[p[j] - 1], cols[j - 1]) in weight:
+            r, c = rows[p[j] - 1], cols[j - 1]
+            pairs.append((c, r) if transpose else (r, c))
+    return sorted(pairs)
+
+
+@dataclass
+class _Component:
+    pieces: list[int]
+    words: list[int]
+    edges: dict[tuple[int, int], tuple[int, int]]  # (i, j) -> (K, K * d + closeness)
+    best: int = 0  # greatest total K of a matching inside the component
+    links: list[tuple[int, int]] = field(default_factory=list)
+    pure: bool = False  # complete bipartite with one K: every matching of min(p, r) links is optimal
+
+
+def _components(rows: list[list[tuple]], words: int) -> list[_Component]:
+    """Connected components of the candidate links. rows[i] = [(j, value, K, method), ...]."""
+    degree = [0] * words
+    for row in rows:
+        for edge in row:
+            degree[edge[0]] += 1
+    out: list[_Component] = []
+    offset = len(rows)  # node of word j: offset + j
+    parent = list(range(offset + words))
+
+    def find(x: int) -> int:
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    rest = []
+    for i, row in enumerate(rows):
+        if not row:
+            continue
+        if len(row) == 1 and degree[row[0][0]] == 1:  # one candidate, which has no other: a link of its own
+            j, value, k, _ = row[0]
+            out.append(_Component([i], [j], {(i, j): (k, value)}, k, [(i, j)]))
+            continue
+        a = find(i)
+        for edge in row:
+            b = find(offset + edge[0])
+            if a != b:
+                parent[b] = a
+        rest.append(i)
+    groups: dict[int, _Component] = {}
+    for i in rest:
+        root = find(i)
+        c = groups.get(root)
+        if c is None:
+            c = groups[root] = _Component([], [], {})
+        c.pieces.append(i)
+        for j, value, k, _ in rows[i]:
+            c.edges[(i, j)] = (k, value)
+    for c in groups.values():
+        c.words = sorted({j for _, j in c.edges})
+        out.append(c)
+    return out
+
+
+def _solve_component(c: _Component) -> None:
+    """The component's best total K and a matching attaining it (closest to the diagonal)."""
+    if len(c.edges) == 1:
+        return
+    ks = {k for k, _ in c.edges.values()}
+    if len(ks) == 1 and len(c.edges) == len(c.pieces) * len(c.words):
+        c.pure = True
+        n = min(len(c.pieces), len(c.words))
+        c.best = n * next(iter(ks))
+        c.links = list(zip(c.pieces[:n], c.words[:n]))  # in order; the subset is chosen by _uncross
+    else:
+        c.links = _hungarian(c.pieces, c.words, {ij: value for ij, (_, value) in c.edges.items()})
+        c.best = sum(c.edges[ij][0] for ij in c.links)
+
+
+def _crossing_cost(links: Sequence[tuple[int, int]], fixed_sorted: list[tuple[int, int]]) -> list[int]:
+    """For each link, how many fixed links it crosses."""
+    out = []
+    for i, j in links:
+        out.append(sum(1 for fi, fj in fixed_sorted if (fi - i) * (fj - j) < 0))
+    return out
+
+
+def _reoptimise_pure(c: _Component, fixed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pure component: links in order (k-th to k-th) on the subset of the larger side that crosses the
+    fewest fixed links (then is closest to the diagonal); exact by dynamic programming."""
+    small, large, flip = (c.pieces, c.words, False) if len(c.pieces) <= len(c.words) else (c.words, c.pieces, True)
+    a, b = len(small), len(large)
+    if a == b:
+        return list(zip(c.pieces, c.words))
+
+    def pair(x, y):
+        return (y, x) if flip else (x, y)
+
+    big = a * max(near for _, near in c.edges.values()) + 1  # crossings first, then closeness
+    cost = {}
+    for s in range(a):
+        for t in range(s, b - a + s + 1):
+            i, j = pair(small[s], large[t])
+            crossing = sum(1 for fi, fj in fixed if (fi - i) * (fj - j) < 0)
+            cost[(s, t)] = crossing * big - c.edges[(i, j)][1]
+    # best[s][t]: small[0..s] placed, small[s] on large[t]
+    inf = float("inf")
+    prev = [inf] * b
+    back = [[-1] * b for _ in range(a)]
+    for t in range(0, b - a + 1):
+        prev[t] = cost[(0, t)]
+    for s in range(1, a):
+        cur = [inf] * b
+        run, run_t = inf, -1
+        for t in range(s, b - a + s + 1):
+            if prev[t - 1] < run:
+                run, run_t = prev[t - 1], t - 1
+            cur[t] = run + cost[(s, t)]
+            back[s][t] = run_t
+        prev = cur
+    t = min(range(a - 1, b), key=lambda x: (prev[x], x))
+    chosen = [0] * a
+    for s in range(a - 1, -1, -1):
+        chosen[s] = t
+        t = back[s][t]
+    return sorted(pair(small[s], large[chosen[s]]) for s in range(a))
+
+
+def _optimal_matchings(c: _Component, limit: int):
+    """Yield the component's matchings of greatest K (as lists of links), by search bounded by the best
+    K still reachable; stops after ``limit`` search nodes (then the caller keeps what it has)."""
+    by_piece = {i: [] for i in c.pieces}
+    for (i, j), (k, value) in sorted(c.edges.items()):
+        by_piece[i].append((j, k, value))
+    order = c.pieces
+    rest = [0] * (len(order) + 1)
+    for x in range(len(order) - 1, -1, -1):
+        rest[x] = rest[x + 1] + max(k for _, k, _ in by_piece[order[x]])
+    used: set[int] = set()
+    chosen: list[tuple[int, int]] = []
+    nodes = 0
+
+    def search(x: int, k: int):
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            raise _Limit
+        if k + rest[x] < c.best:
+            return
+        if x == len(order):
+            yield list(chosen)
+            return
+        i = order[x]
+        for j, kk, _ in by_piece[i]:
+            if j not in used:
+                used.add(j)
+                chosen.append((i, j))
+                yield from search(x + 1, k + kk)
+                chosen.pop()
+                used.discard(j)
+        yield from search(x + 1, k)
+
+    yield from search(0, 0)
+
+
+class _Limit(Exception):
+    """The search for a component's best matching went past ENUMERATION_LIMIT nodes."""
+
+
+def _reoptimise_search(c: _Component, fixed: list[tuple[int, int]], limit: int) -> list[tuple[int, int]] | None:
+    """Mixed component: among its matchings of greatest K, the one crossing fewest links (inside it and
+    fixed ones), then closest to the diagonal; exhaustive search, None past ``limit`` nodes."""
+    memo: dict[tuple[int, int], int] = {}
+    best, best_links = None, None
+    try:
+        for links in _optimal_matchings(c, limit):
+            crossings = _crossings(links)
+            for ij in links:
+                n = memo.get(ij)
+                if n is None:
+                    i, j = ij
+                    n = memo[ij] = sum(1 for fi, fj in fixed if (fi - i) * (fj - j) < 0)
+                crossings += n
+            score = (crossings, -sum(c.edges[ij][1] for ij in links))
+            if best is None or score < best:
+                best, best_links = score, links
+    except _Limit:
+        return None
+    return best_links
+
+
+def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon | None,
+           span: int) -> tuple[int, int, int, list[tuple[int, int, str]]]:
+    """Best alignment of one reading of the output: (total K, crossings, closeness, links (i, j, method)).
+
+    A link's value is K * d + closeness, closeness = span - |i - j| (span exceeds any |i - j|, d any
+    sum of closeness), so sums of values compare on K first."""
+    words = len(ref.ids)
+    d = words * span + 1
+    cache = ref.candidate_cache(lexicon)
+    rows: list[list[tuple[int, int, int, str]]] = []
+    bound_pieces = 0
+    chain: list[tuple] | None = []  # each output word's most valuable link, while they keep the order
+    last = -1
+    keys = ref.keys
+    last_piece, last_word = len(pieces) - 1, words - 1
+    for i, piece in enumerate(pieces):
+        signature = piece[1:5]
+        cands = cache.get(signature)
+        if cands is None:
+            cands = cache[signature] = _candidates(piece, ref, lexicon)
+        if not cands:
+            rows.append([])
+            continue
+        before = pieces[i - 1][1] if i > 0 else None
+        after = pieces[i + 1][1] if i < last_piece else None
+        row = []
+        top, top_value = None, 0
+        for j, k, method in cands:
+            # context: the neighbours agree (folded) with the reference word's neighbours
+            if before is not None and j > 0 and keys[j - 1] == before:
+                k += 1
+            if after is not None and j < last_word and keys[j + 1] == after:
+                k += 1
+            value = k * d + span - abs(i - j)
+            edge = (j, value, k, method)
+            row.append(edge)
+            if value > top_value:
+                top, top_value = edge, value
+        rows.append(row)
+        bound_pieces += top[2]
+        if chain is not None:
+            if top[0] > last:
+                chain.append((i,) + top)
+                last = top[0]
+            else:
+                chain = None
+    # certificates that no alignment beats a crossing-free one on 1-4: every output word, or every
+    # reference word, has its best possible link; else the exact optimum, component by component
+    if chain is not None:
+        core, core_k = chain, bound_pieces  # every output word on its best link, in order: optimal
+    else:
+        core = _monotone(rows, words)
+        core_k = sum(link[3] for link in core)
+        bound_words = [0] * words
+        for row in rows:
+            for j, _, k, _ in row:
+                if k > bound_words[j]:
+                    bound_words[j] = k
+        if core_k != bound_pieces and core_k != sum(bound_words):
+            components = _components(rows, words)
+            for c in components:
+                _solve_component(c)
+            if core_k != sum(c.best for c in components):
+                links = _uncross(components)
+                method = {(i, j): m for i, row in enumerate(rows) for j, _, _, m in row}
+                value = {ij: c.edges[ij] for c in components for ij in c.edges}
+                return (sum(value[ij][0] for ij in links), _crossings(links),
+                        sum(value[ij][1] % d for ij in links), [(i, j, method[(i, j)]) for i, j in links])
+    return core_k, 0, sum(link[2] % d for link in core), [(i, j, m) for i, j, _, _, m in core]
+
+
+def _uncross(components: list[_Component]) -> list[tuple[int, int]]:
+    """Optimal links per component, then fewer crossings: each component in turn takes, among its
+    optimal matchings, the one that crosses fewest of the other links (then is closest to the
+    diagonal), until no component changes (every change removes a crossing, so this ends)."""
+    choice = []
+    for c in components:
+        if c.pure and len(c.pieces) == len(c.words):
+            c.links = list(zip(c.pieces, c.words))  # in order: optimal whatever the rest (exchange argument)
+        elif c.pure:
+            choice.append(c)
+        elif len(c.edges) > 1 and _several(c):
+            choice.append(c)
+    changed = True
+    while changed:
+        changed = False
+        for c in choice:
+            fixed = [ij for other in components if other is not c for ij in other.links]
+            if c.pure:
+                new = _reoptimise_pure(c, fixed)
+            else:
+                new = _reoptimise_search(c, fixed, ENUMERATION_LIMIT)
+                if new is None:
+                    continue
+            if new != c.links and _score(new, fixed, c) < _score(c.links, fixed, c):
+                c.links = new
+                changed = True
+    return sorted(ij for c in components for ij in c.links)
+
+
+def _several(c: _Component) -> bool:
+    """Does the component have more than one matching of greatest K (or too many to tell)?"""
+    try:
+        found = 0
+        for _ in _optimal_matchings(c, ENUMERATION_LIMIT):
+            found += 1
+            if found > 1:
+                return True
+        return False
+    except _Limit:
+        return True
+
+
+def _score(links, fixed, c: _Component) -> tuple[int, int]:
+    crossings = _crossings(links) + sum(_crossing_cost(links, fixed))
+    return crossings, -sum(c.edges[ij][1] for ij in links)
+
+
+def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | None] | None = None,
+          lexicon: LemmaLexicon | None = None) -> list[OutputToken]:
+    """Link output tokens one-to-one to reference words (see the module docstring)."""
+    readings = _readings(tokens, ref, split=lemmas is None)
+    span = len(tokens) + len(ref.ids) + 1 + sum(len(alts[-1]) - 1 for alts in readings if len(alts[-1]) > 1)
+    contested = [k for k, alts in enumerate(readings) if len(alts) > 1]
+    choice = [0] * len(readings)
+
+    def run(choice):
+        pieces = [p for alts, c in zip(readings, choice) for p in alts[c]]
+        k, crossings, near, links = _solve(pieces, ref, lexicon, span)
+        return (k, -crossings, near), pieces, links
+
+    best = run(choice)
+    if contested and 2 ** len(contested) <= MAX_BRANCHES:
+        for bits in range(1, 2 ** len(contested)):
+            trial = list(choice)
+            for n, k in enumerate(contested):
+                trial[k] = (bits >> n) & 1
+            result = run(trial)
+            if result[0] > best[0]:
+                best = result
+    elif contested:  # steepest ascent: change the one reading that improves the alignment most, repeat
+        while True:
+            step = None
+            for k in contested:
+                trial = list(choice)
+                trial[k] = 1 - trial[k]
+                result = run(trial)
+                if result[0] > (step or best)[0]:
+                    step, step_choice = result, trial
+            if step is None:
+                break
+            best, choice = step, step_choice
+    _, pieces, links = best
+    linked = {i: (j, method) for i, j, method in links}
+    out = []
+    ids, ref_lemmas, punct = ref.ids, ref.lemmas, ref.punct
+    for i, piece in enumerate(pieces):
+        form = piece[0]
+        given = lemmas[piece[5]] if lemmas is not None else None
+        link = linked.get(i)
+        if link is None:
             lemma, source = (given, "given") if given is not None else (form, "form")
             out.append(OutputToken(form, None, "unaligned", lemma, _all_punct(form), source))
         else:
-            lemma, source = (given, "given") if given is not None else (ref.lemmas[p], "reference")
-            out.append(OutputToken(form, ref.ids[p], method[k], lemma, ref.deprels[p].split(":")[0] == "punct", source))
+            p, method = link
+            lemma, source = (given, "given") if given is not None else (ref_lemmas[p], "reference")
+            out.append(OutputToken(form, ids[p], method, lemma, punct[p], source))
     return out

@@ -1,0 +1,457 @@
+"""The alignment of output words to reference words (issue 15, parts 1 and 2), at the analysis level.
+
+* Hand-made cases with the expected links written out: the issue's Portuguese contraction, French
+  "des" (article and de + les), lower-cased multiword surfaces, the lexicon (was/were, ambiguous
+  forms, missing lemmas), and the tier-first objective (a fuzzy + lexicon chain may not displace an
+  exact link).
+* An independent brute-force oracle (``Oracle`` below, written from the module docstring of
+  ``analysis/alignment.py``, sharing no code with it but ``fold``) enumerates every alignment of
+  small random cases; hypothesis checks that the aligner is optimal on objective levels 1-4, has no
+  crossing whenever an optimal alignment without crossings exists (and is then optimal on closeness
+  too), and otherwise cannot lower its crossings by swapping or moving one link.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evalhouse.analysis import alignment
+from evalhouse.analysis.alignment import ReferenceSentence, align, tokenise
+from evalhouse.analysis.lexicon import LemmaLexicon
+from evalhouse.analysis.text import fold
+
+
+def sentence(rows: str) -> ReferenceSentence:
+    """Compact rows ``ID FORM LEMMA [DEPREL]``; ``2-3 ao`` is a multiword token."""
+    ids, forms, lemmas, deprels, mwt = [], [], [], [], []
+    for row in rows.strip().splitlines():
+        f = row.split()
+        if "-" in f[0]:
+            a, b = map(int, f[0].split("-"))
+            mwt.append((a, b, f[1], True))
+            continue
+        ids.append(int(f[0]))
+        forms.append(f[1])
+        lemmas.append(f[2])
+        deprels.append(f[3] if len(f) > 3 else "dep")
+    return ReferenceSentence(ids, forms, lemmas, deprels, [True] * len(ids), mwt)
+
+
+def links(out):
+    return [(t.form, t.reference_id, t.method) for t in out]
+
+
+# --- hand-made cases ----------------------------------------------------------------------------
+
+# the issue's example: "ir ao ar a emissora" (UD Portuguese), "ao" = a + o
+PT = """
+1 ir ir
+2-3 ao
+2 a a case
+3 o o det
+4 ar ar
+5 a o det
+6 emissora emissora
+"""
+
+
+@pytest.mark.parametrize("text", ["ir a o ar a emissora", "ir ao ar a emissora", "Ir Ao ar a emissora"])
+def test_portuguese_contraction_keeps_every_word_on_its_own_word(text):
+    """Today's aligner linked the output's preposition "a" to the free article "a" (word 5, lemma o):
+    crossing links, both lemmas wrong. Every realisation of the reference links word k to word k."""
+    ref = sentence(PT)
+    out = align(tokenise(text, ref), ref)
+    assert [t.reference_id for t in out] == [1, 2, 3, 4, 5, 6]
+    assert [t.lemma for t in out] == ["ir", "a", "o", "ar", "o", "emissora"]
+
+
+def test_multiword_methods():
+    ref = sentence(PT)
+    assert [t.method for t in align(["ir", "ao", "ar", "a", "emissora"], ref)] == \
+        ["exact", "multiword", "multiword", "exact", "exact", "exact"]
+    # the syntactic words written separately link to the words inside the multiword token
+    assert [t.method for t in align(["ir", "a", "o", "ar", "a", "emissora"], ref)] == ["exact"] * 6
+
+
+FR_DES = """
+1 Il il
+2 mange manger
+3 des un det
+4 pommes pomme
+5-6 des
+5 de de case
+6 les le det
+7 voisins voisin
+"""
+
+
+@pytest.mark.parametrize("text, ids", [
+    ("Il mange des pommes des voisins", [1, 2, 3, 4, 5, 6, 7]),           # article, then de + les
+    ("Il mange des pommes de les voisins", [1, 2, 3, 4, 5, 6, 7]),
+    ("des voisins Il mange des pommes", [5, 6, 7, 1, 2, 3, 4]),           # reordered: readings swap
+    ("de les voisins des Il mange pommes", [5, 6, 7, 3, 1, 2, 4]),        # shuffled words
+])
+def test_a_surface_that_is_also_a_word_gets_the_better_reading(text, ids):
+    ref = sentence(FR_DES)
+    out = align(tokenise(text, ref), ref)
+    assert [t.reference_id for t in out] == ids
+
+
+def test_lowercased_multiword_surface_does_not_cross():
+    """"google's" lower-cased: its "'s" is spelled as the reference's, so it must not prefer the "'s" of
+    another multiword token (EWT test sentence 5, "Google's ... it's")."""
+    ref = sentence("""
+1-2 Google's
+1 Google Google
+2 's 's
+3 rush rush
+4-5 it's
+4 it it
+5 's be
+""")
+    out = align(["google's", "rush", "it's"], ref)
+    assert [(t.form, t.reference_id, t.method) for t in out] == [
+        ("Google", 1, "multiword"), ("'s", 2, "multiword"), ("rush", 3, "exact"), ("it", 4, "multiword"),
+        ("'s", 5, "multiword")]
+    assert [t.lemma for t in out] == ["Google", "'s", "rush", "it", "be"]
+
+
+LEX = LemmaLexicon.from_pairs([("was", "be", 950), ("were", "be", 300), ("is", "be", 1400), ("'s", "be", 500),
+                               ("'s", "have", 40), ("'s", "'s", 800), ("saw", "see", 31), ("saw", "saw", 4),
+                               ("done", "do", 60), ("did", "do", 80), ("x", "_", 3)], corpora=["toy"])
+
+
+def test_lexicon_links_inflected_forms_to_their_lemma():
+    ref = sentence("""
+1 They they nsubj
+2 were be cop
+3 happy happy root
+""")
+    assert links(align(["They", "was", "happy"], ref)) == [("They", 1, "exact"), ("was", None, "unaligned"),
+                                                           ("happy", 3, "exact")]
+    out = align(["They", "was", "happy"], ref, lexicon=LEX)
+    assert links(out) == [("They", 1, "exact"), ("was", 2, "lexicon"), ("happy", 3, "exact")]
+    assert [t.lemma for t in out] == ["they", "be", "happy"]
+
+
+def test_ambiguous_form_takes_any_attested_lemma():
+    """"'s" is be, have or 's in the treebanks: it links to "has" (have) as the issue asks; "saw"
+    (see or saw) links to "seen"."""
+    ref = sentence("""
+1 he he
+2 has have
+3 seen see
+""")
+    out = align(["he", "'s", "saw"], ref, lexicon=LEX)
+    assert links(out) == [("he", 1, "exact"), ("'s", 2, "lexicon"), ("saw", 3, "lexicon")]
+
+
+def test_lexicon_never_learns_or_matches_missing_lemmas():
+    assert LEX.lemmas_of("x") == frozenset()
+    assert LEX.lemmas_of("WAS") == {"be"}
+    ref = sentence("""
+1 foo _
+2 bar _
+""")
+    # an output "_" is neither a lemma nor a lexicon form of words whose lemma is missing
+    assert links(align(["_", "x"], ref, lexicon=LEX)) == [("_", None, "unaligned"), ("x", None, "unaligned")]
+
+
+def test_lexicon_signature_records_what_it_was_learned_from():
+    assert LEX.signature == "lexicon:corpora=toy,forms=7,pairs=10,min-count=1,fold:nfd-casefold-nfc"
+    strict = LemmaLexicon.from_pairs([("saw", "see", 31), ("saw", "saw", 4), ("Saw", "saw", 1)], min_count=5,
+                                     corpora=["b", "a"])
+    assert strict.lemmas_of("saw") == {"see", "saw"}  # 4 + 1 folded together
+    assert strict.signature.startswith("lexicon:corpora=a+b,forms=1,pairs=2,min-count=5")
+    with pytest.raises(ValueError):
+        LemmaLexicon.from_pairs([], min_count=0)
+
+
+def test_weaker_links_never_displace_an_exact_one():
+    """ADAPT's output for EWT test sentence 334 writes "don't" where the reference has "do not": with
+    "most links" ranked first, "don't" would take "done" (fuzzy prefix "don") so that "done" could take
+    "do" (lexicon), two wrong lemmas. Exact links come first: "done" keeps "done"."""
+    ref = sentence("""
+1 do do aux
+2 not not advmod
+3 buy buy root
+4 a a det
+5 done done amod
+6 deal deal obj
+""")
+    out = align(["don't", "buy", "a", "done", "deal"], ref, lexicon=LEX)
+    assert links(out) == [("don't", None, "unaligned"), ("buy", 3, "exact"), ("a", 4, "exact"),
+                          ("done", 5, "exact"), ("deal", 6, "exact")]
+
+
+def test_case_folding_is_unicode_caseless_matching():
+    ref = sentence("""
+1 Die der
+2 Straße Straße
+""")
+    out = align(tokenise("DIE STRASSE", ref), ref)
+    assert links(out) == [("DIE", 1, "casefold"), ("STRASSE", 2, "casefold")]
+
+
+def test_many_contested_surfaces_use_steepest_ascent():
+    """Eight "des" that are each the article or de + les: more readings than MAX_BRANCHES; changing one
+    reading at a time (the best change first) still finds the reference's own reading."""
+    rows, k = [], 1
+    for _ in range(4):
+        rows += [f"{k} des un", f"{k + 1} pommes pomme", f"{k + 2}-{k + 3} des", f"{k + 2} de de", f"{k + 3} les le"]
+        k += 4
+    ref = sentence("\n".join(rows))
+    text = " ".join(["des pommes des"] * 4)
+    assert 2 ** 8 > alignment.MAX_BRANCHES
+    out = align(tokenise(text, ref), ref)
+    assert [t.reference_id for t in out] == list(range(1, 17))
+
+
+def test_given_lemmas_are_kept_and_multiword_surfaces_not_split():
+    ref = sentence(PT)
+    out = align(["ir", "a", "o", "ar", "a", "emissora"], ref, lemmas=["ir", "a", "o", "ar", "o", None])
+    assert [(t.reference_id, t.lemma, t.lemma_source) for t in out] == [
+        (1, "ir", "given"), (2, "a", "given"), (3, "o", "given"), (4, "ar", "given"), (5, "o", "given"),
+        (6, "emissora", "reference")]
+
+
+# --- an independent brute-force oracle ------------------------------------------------------------
+
+class Oracle:
+    """Every alignment of a small case, scored by the objective of the module docstring.
+
+    Readings: a token that folds to a multiword surface of the reference is that token's syntactic
+    words (spelled as the output wrote them when the surface is their concatenation), or either
+    reading when it also folds to a reference form. A link (piece, word) has the strongest method that
+    applies: same folded form (exact when spelled the same, else casefold; multiword when the word
+    sits at the same place in a multiword token of the same folded surface), folded lemma (never a
+    missing one), lexicon, fuzzy prefix (>= 3 characters, >= 3/4 of the shorter string, against form
+    or lemma)."""
+
+    TIERS = ("exact", "casefold", "lemma", "lexicon", "fuzzy")
+
+    def __init__(self, tokens, ref: ReferenceSentence, lexicon=None):
+        self.ref, self.lexicon = ref, lexicon
+        position = {i: k for k, i in enumerate(ref.ids)}
+        self.surfaces, self.member = {}, {}
+        for first, last, form, _ in ref.multiword:
+            members = [position[i] for i in range(first, last + 1) if i in position]
+            self.surfaces.setdefault(fold(form), []).append((form, members))
+            for q, p in enumerate(members):
+                self.member[p] = (fold(form), q)
+        forms = {fold(f) for f in ref.forms}
+        self.readings = []
+        for t in tokens:
+            plain = [(t, t, None, 0)]  # shown, written, surface, index
+            groups = self.surfaces.get(fold(t))
+            if not groups:
+                self.readings.append([plain])
+                continue
+            surface, members = ([g for g in groups if g[0] == t] or groups)[0]
+            words = [ref.forms[p] for p in members]
+            if len("".join(words)) == len(t) and fold("".join(words)) == fold(t):
+                cut = [sum(map(len, words[:q])) for q in range(len(words) + 1)]
+                written = [t[cut[q]:cut[q + 1]] for q in range(len(words))]
+            else:
+                written = words if t == surface else [fold(w) for w in words]
+            split = [(words[q], written[q], fold(t), q) for q in range(len(words))]
+            self.readings.append([plain, split] if fold(t) in forms else [split])
+
+    def link(self, piece, p):
+        _, written, surface, q = piece
+        form, lemma = self.ref.forms[p], self.ref.lemmas[p]
+        key, lemma_key = fold(written), (None if lemma in ("_", "") else fold(lemma))
+        if key == fold(form):
+            tier = 0 if written == form else 1
+            if surface is not None and self.member.get(p) == (surface, q):
+                return tier, 0, "multiword"
+            return tier, 0, self.TIERS[tier]
+        if lemma_key is not None and key == lemma_key:
+            return 2, 0, "lemma"
+        if self.lexicon is not None and lemma_key is not None and lemma_key in self.lexicon.lemmas.get(key, ()):
+            return 3, 0, "lexicon"
+
+        def prefix(target):
+            if target is None:
+                return 0
+            n = 0
+            while n < min(len(key), len(target)) and key[n] == target[n]:
+                n += 1
+            return n if n >= 3 and 4 * n >= 3 * min(len(key), len(target)) else 0
+
+        quality = max(prefix(fold(form)), prefix(lemma_key))
+        return (4, quality, "fuzzy") if quality else None
+
+    def score(self, linked, edges, pieces):
+        """Levels 1-4: (exact, <= casefold, <= lemma, <= lexicon, any), fuzzy prefix, multiword links,
+        context (neighbours equal on each side, folded)."""
+        v = [0] * 8
+        keys = [fold(f) for f in self.ref.forms]
+        for i, j in linked:
+            tier, quality, method = edges[(i, j)]
+            for level in range(tier, 5):
+                v[level] += 1
+            v[5] += quality
+            v[6] += method == "multiword"
+            v[7] += i > 0 and j > 0 and fold(pieces[i - 1][1]) == keys[j - 1]
+            v[7] += i + 1 < len(pieces) and j + 1 < len(keys) and fold(pieces[i + 1][1]) == keys[j + 1]
+        return tuple(v)
+
+    @staticmethod
+    def crossings(linked):
+        return sum(1 for i, j in linked for k, m in linked if i < k and j > m)
+
+    @staticmethod
+    def closeness(linked):
+        return -sum(abs(i - j) for i, j in linked)
+
+    def alignments(self):
+        """(pieces, edges, links) of every alignment of every reading."""
+        for choice in product(*[range(len(r)) for r in self.readings]):
+            pieces = [p for r, c in zip(self.readings, choice) for p in r[c]]
+            edges = {(i, p): e for i, piece in enumerate(pieces) for p in range(len(self.ref.ids))
+                     if (e := self.link(piece, p)) is not None}
+
+            def extend(i, used, linked):
+                if i == len(pieces):
+                    yield list(linked)
+                    return
+                yield from extend(i + 1, used, linked)
+                for (a, p) in edges:
+                    if a == i and p not in used:
+                        yield from extend(i + 1, used | {p}, linked + [(i, p)])
+
+            for linked in extend(0, frozenset(), []):
+                yield pieces, edges, linked
+
+    def read(self, out):
+        """The aligner's output as (pieces, edges, links), checking each link's method."""
+        position = {i: k for k, i in enumerate(self.ref.ids)}
+        for choice in product(*[range(len(r)) for r in self.readings]):
+            pieces = [p for r, c in zip(self.readings, choice) for p in r[c]]
+            if [p[0] for p in pieces] != [t.form for t in out]:
+                continue
+            edges, linked = {}, []
+            for i, (piece, t) in enumerate(zip(pieces, out)):
+                if t.reference_id is None:
+                    assert t.method == "unaligned"
+                    continue
+                p = position[t.reference_id]
+                edge = self.link(piece, p)
+                assert edge is not None and edge[2] == t.method, (piece, p, edge, t.method)
+                edges[(i, p)] = edge
+                linked.append((i, p))
+            assert len({p for _, p in linked}) == len(linked)
+            # every possible link of these pieces, for the local-optimality check
+            all_edges = {(i, p): e for i, piece in enumerate(pieces) for p in range(len(self.ref.ids))
+                         if (e := self.link(piece, p)) is not None}
+            return pieces, all_edges, linked
+        raise AssertionError("the output's words are no reading of the tokens")
+
+
+FORMS = ["a", "A", "o", "ao", "the", "The", "them", "was", "is", "be", "enjoy", "enjoys", "enjoyed", "de", "les",
+         "des", "_"]
+LEMMAS = ["a", "o", "the", "be", "enjoy", "de", "le", "un", "_"]
+TOY = LemmaLexicon.from_pairs([("was", "be", 1), ("is", "be", 1), ("were", "be", 1), ("des", "un", 1),
+                               ("des", "de", 1), ("them", "the", 1)])
+
+
+@st.composite
+def small_cases(draw):
+    """Up to 6 reference words from a small vocabulary (repeats, case pairs, lemma and fuzzy relations,
+    multiword tokens), up to 6 output tokens, with or without a lexicon."""
+    n = draw(st.integers(1, 6))
+    forms = draw(st.lists(st.sampled_from(FORMS), min_size=n, max_size=n))
+    lemmas = draw(st.lists(st.sampled_from(LEMMAS), min_size=n, max_size=n))
+    mwt, k = [], 0
+    while k < n - 1:
+        if draw(st.integers(0, 3)) == 0:
+            mwt.append((k + 1, k + 2, draw(st.sampled_from(["ao", "Ao", "des", "du", forms[k] + forms[k + 1]])), True))
+            k += 2
+        else:
+            k += 1
+    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, mwt)
+    pool = FORMS + [m[2] for m in mwt] + ["were", "enjoyin", "xyz"]
+    tokens = draw(st.lists(st.sampled_from(pool), max_size=6))
+    return tokens, ref, draw(st.sampled_from([None, TOY]))
+
+
+@st.composite
+def shuffled_cases(draw):
+    """The reference's words shuffled, with up to two words dropped, doubled or replaced."""
+    n = draw(st.integers(2, 7))
+    forms = draw(st.lists(st.sampled_from(["a", "A", "b", "the", "The", "them", "was", "is", "enjoys"]),
+                          min_size=n, max_size=n))
+    lemmas = draw(st.lists(st.sampled_from(["a", "b", "the", "be", "enjoy", "_"]), min_size=n, max_size=n))
+    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, [])
+    tokens = [forms[p] for p in draw(st.permutations(range(n)))]
+    for _ in range(draw(st.integers(0, 2))):
+        i = draw(st.integers(0, len(tokens) - 1))
+        edit = draw(st.sampled_from(["drop", "double", "replace"]))
+        if edit == "drop" and len(tokens) > 1:
+            tokens.pop(i)
+        elif edit == "double":
+            tokens.insert(i, tokens[i])
+        else:
+            tokens[i] = draw(st.sampled_from(["were", "them", "enjoyed", "A", "b"]))
+    return tokens, ref, draw(st.sampled_from([None, TOY]))
+
+
+def check_against_oracle(tokens, ref, lexicon):
+    out = align(tokens, ref, lexicon=lexicon)
+    oracle = Oracle(tokens, ref, lexicon)
+    pieces, edges, linked = oracle.read(out)
+    got = (oracle.score(linked, edges, pieces), -oracle.crossings(linked), oracle.closeness(linked))
+    every = [(oracle.score(m, e, p), -oracle.crossings(m), oracle.closeness(m)) for p, e, m in oracle.alignments()]
+    best = max(every)
+    # levels 1-4 are optimal
+    assert got[0] == best[0], (tokens, ref, linked)
+    # no crossing whenever an optimal alignment without crossings exists; then optimal on closeness too
+    if best[1] == 0:
+        assert got == best, (tokens, ref, linked)
+    # otherwise no swap of two links' words, and no move of a link to a free word, that keeps levels
+    # 1-4 removes a crossing
+    free = set(range(len(ref.ids))) - {p for _, p in linked}
+    for a, (i, p) in enumerate(linked):
+        for q in free:
+            if (i, q) in edges:
+                moved = linked[:a] + [(i, q)] + linked[a + 1:]
+                assert not (oracle.score(moved, edges, pieces) == got[0] and oracle.crossings(moved) < -got[1]), moved
+        for b in range(a + 1, len(linked)):
+            k, q = linked[b]
+            if (i, q) in edges and (k, p) in edges:
+                swapped = [x for c, x in enumerate(linked) if c not in (a, b)] + [(i, q), (k, p)]
+                assert not (oracle.score(swapped, edges, pieces) == got[0] and oracle.crossings(swapped) < -got[1]), swapped
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(small_cases())
+def test_optimal_against_brute_force(case):
+    check_against_oracle(*case)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(shuffled_cases())
+def test_optimal_on_shuffles_against_brute_force(case):
+    tokens, ref, lexicon = case
+    out = check_against_oracle(tokens, ref, lexicon)
+    if sorted(tokens) == sorted(ref.forms):  # a pure shuffle: every word linked once, exactly
+        assert sorted(t.reference_id for t in out) == ref.ids
+        assert {t.method for t in out} == {"exact"}
+
+
+def test_oracle_sees_the_difference_between_levels():
+    """The oracle's objective is not vacuous: exact beats casefold, links beat no links."""
+    ref = sentence("""
+1 The the
+2 the the
+""")
+    oracle = Oracle(["the", "The"], ref)
+    scores = {tuple(m): oracle.score(m, e, p) for p, e, m in oracle.alignments()}
+    assert scores[((0, 1), (1, 0))] > scores[((0, 0), (1, 1))] > scores[((0, 0),)]
+    assert links(align(["the", "The"], ref)) == [("the", 2, "exact"), ("The", 1, "exact")]
