@@ -181,6 +181,29 @@ def sentence_forms(heads, relations, upos, lemmas, views=VIEWS, max_size: int = 
     return out
 
 
+def shape_nodes(shape: tuple) -> list[int]:
+    """The (0-based) nodes of a shape, sorted."""
+    node, kids = shape
+    return sorted([node] + [n for k in kids for n in shape_nodes(k)])
+
+
+def form_occurrences(heads, relations, upos, lemmas, view: str, forms, max_size: int = 3,
+                     exclude_root: bool = False) -> dict[str, list[list[int]]]:
+    """form -> the node sets (0-based, sorted) where each of ``forms`` occurs in one sentence of ``view``:
+    the same subtrees and labels as :func:`sentence_forms`, so a form occurs here exactly when
+    :func:`sentence_forms` lists it. The report uses it to highlight a suspicious subtree in an example."""
+    wanted = set(forms)
+    labels = [label(view, r, u, l) for r, u, l in zip(relations, upos, lemmas)]
+    out: dict[str, list[list[int]]] = {}
+    for shape in subtree_shapes(list(heads), max_size, exclude_root):
+        text = render(shape, labels)
+        if text in wanted:
+            nodes = shape_nodes(shape)
+            if nodes not in out.setdefault(text, []):
+                out[text].append(nodes)
+    return out
+
+
 def representatives(matrix, sizes: Sequence[int], names: Sequence[str]) -> np.ndarray:
     """For each form (column of ``matrix``, sentences x forms, non-zero where the sentence contains
     the form), the index of the form that represents it: among the forms that occur in exactly the

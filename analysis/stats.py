@@ -201,3 +201,33 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
     p = (1 + exceed) / (resamples + 1)
     return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
             for a, b, dl, pv in zip(ia, ib, deltas, p)]
+
+
+def significance_groups(values, better) -> dict:
+    """Rank ranges and significance groups of systems from pairwise tests (the report's leaderboard).
+
+    ``values``: system -> score (higher is better); ``better``: the set of (winner, loser) pairs whose
+    difference is significant (after the adjustment the caller chose). Returns system ->
+    (group, best_rank, worst_rank):
+
+    * best_rank = 1 + number of systems significantly better than it; worst_rank = number of systems
+      - number of systems significantly worse than it (WMT's rank ranges, from pairwise tests);
+    * groups: systems sorted by score (ties by name); group 1 opens with the best; a system opens the
+      next group when it is significantly worse than the system that opened the current group. So
+      every system in a group is statistically tied with the group's best, and two systems in
+      different groups may or may not differ from each other (their rank ranges say which).
+
+    >>> significance_groups({"a": 0.9, "b": 0.8, "c": 0.5}, {("a", "c"), ("b", "c")})
+    {'a': (1, 1, 2), 'b': (1, 1, 2), 'c': (2, 3, 3)}
+    """
+    order = sorted(values, key=lambda k: (-values[k], str(k)))
+    n = len(order)
+    out = {}
+    group, leader = 0, None
+    for k in order:
+        if leader is None or (leader, k) in better:
+            group, leader = group + 1, k
+        wins = sum((k, o) in better for o in order if o != k)
+        losses = sum((o, k) in better for o in order if o != k)
+        out[k] = (group, 1 + losses, n - wins)
+    return out

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Corpus, Replace, Run, Team, execute, open_warehouse
+from evalhouse.cli.common import Corpus, Replace, Run, Team, choices, execute, open_warehouse
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -94,23 +94,31 @@ def augment(
     execute(action)
 
 
+ReportTest = choices("ReportTest", ("approximate-randomisation", "paired-bootstrap"))  # reports.html.SIGNIFICANCE_TESTS
+
+
 @commands.command("report")
 def report(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and the PNG figures.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and figures/ (SVG, PDF, PNG).")],
     submission: Submission = None,
     team: Team = None,
     corpus: Corpus = None,
+    examples: Annotated[int, typer.Option("--examples", help="Example sentences per submission and relation (and per suspicious subtree); 0: none.")] = 3,
+    test: Annotated[ReportTest, typer.Option("--test", help="Paired test behind the leaderboard's significance groups.")] = ReportTest("approximate-randomisation"),
 ) -> None:
-    """Write a self-contained HTML report (PNG figures, no network) of the analysed submissions: one
-    --submission, --team or --corpus, or all.
+    """Write an offline HTML report (one file, no network) and its figures as SVG, PDF and PNG, for the
+    analysed submissions: one --submission, --team or --corpus, or all.
 
     Example: evalhouse report --corpus en_ewt-test --out report/
     """
     def action():
         selection.Selection.of(submission, team, corpus, exclusive=True)  # bad options before the warehouse
         with open_warehouse(read_only=True) as wh:
-            path = html.write_report(wh, out, submission=submission, team=team, corpus=corpus)
-        typer.echo(f"wrote {path}")
+            summary = html.build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples,
+                                        test=test.value)
+        typer.echo(f"wrote {summary.path} ({summary.bytes / 1e6:.1f} MB, {summary.submissions} submission(s), "
+                   f"{summary.examples} example output(s)) and {len(summary.figures)} figure files in "
+                   f"{summary.path.parent / 'figures'}")
 
     execute(action)
 
