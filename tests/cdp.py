@@ -101,13 +101,14 @@ class Browser:
         self.process.stderr.close()
         shutil.rmtree(self.profile, ignore_errors=True)
 
-    def send(self, method: str, params: dict, session: str | None = None, wait_event: str | None = None):
+    def send(self, method: str, params: dict, session: str | None = None):
         self._id += 1
-        message = {"id": self._id, "method": method, "params": params}
+        mid = self._id
+        message = {"id": mid, "method": method, "params": params}
         if session:
             message["sessionId"] = session
         self.ws.send(json.dumps(message))
-        return self._until(lambda m: m.get("id") == self._id)
+        return self._until(lambda m: m.get("id") == mid)
 
     def _until(self, done):
         deadline = time.monotonic() + self.timeout
@@ -131,6 +132,11 @@ class Browser:
         elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
             page.errors.append("console." + params["type"] + ": " + " ".join(
                 str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+        elif method == "Page.javascriptDialogOpening":
+            page.errors.append(f"dialog: {params.get('type')} {params.get('message')}")
+            self._id += 1
+            self.ws.send(json.dumps({"id": self._id, "sessionId": page.session, "method": "Page.handleJavaScriptDialog",
+                                     "params": {"accept": False}}))
         elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
             page.errors.append(f"log: {params['entry'].get('text')} {params['entry'].get('url', '')}")
 

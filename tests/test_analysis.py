@@ -404,65 +404,6 @@ def test_augment_writes_valid_conllu_with_reasons(analysed, tmp_path):
     assert len(chosen) == 5
 
 
-def _decode_png(data: bytes) -> tuple[int, int, bytes]:
-    """An independent minimal PNG reader: signature, CRCs, IHDR, and the zlib stream of IDAT."""
-    import struct
-    import zlib
-
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width = 8, b"", None
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert (depth, colour) == (8, 2)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    assert len(raw) == height * (1 + 3 * width)
-    return width, height, raw
-
-
-def test_report_page_and_figures(analysed, tmp_path):
-    from typer.testing import CliRunner
-
-    from evalhouse.reports.html import write_report
-
-    page = write_report(analysed, tmp_path / "r", corpus="sample")
-    text = page.read_text(encoding="utf-8")
-    assert "http://" not in text and "https://" not in text and "<script" not in text
-    for name in ("correlations.png", "dea_by_relation.png"):
-        assert f'src="{name}"' in text
-        width, height, raw = _decode_png((tmp_path / "r" / name).read_bytes())
-        assert width > 100 and height > 10
-    # the page shows the numbers of the tables: the median rho of BLEU-DEA, each projectivity U, a form
-    median = analysed.sql("select median(rho) from metric_correlations where metric_a = 'bleu' and metric_b = 'dea'"
-                          ).fetchone()[0]
-    assert f"{median:.2f}" in text
-    for (u,) in analysed.sql("select u from projectivity_tests").fetchall():
-        assert f"{u:.3f}" in text
-    form = analysed.sql("select form from suspicious_subtrees where view = 'dep' order by rank, form limit 1").fetchone()[0]
-    assert form in text
-    # the heatmap has 10 x 10 cells: the top-left (BLEU with itself, rho 1) is pure red
-    width, height, raw = _decode_png((tmp_path / "r" / "correlations.png").read_bytes())
-    row = 10
-    pixel = raw[row * (1 + 3 * width) + 1 + 3 * 30: row * (1 + 3 * width) + 1 + 3 * 31]
-    assert pixel == bytes((255, 0, 0))
-    # the DEA bars: one bar row per relation
-    relations = analysed.sql("select count(distinct relation) from dea_by_relation").fetchone()[0]
-    assert _decode_png((tmp_path / "r" / "dea_by_relation.png").read_bytes())[1] == relations * 14 + 2
-    single = write_report(analysed, tmp_path / "s", submission="baseline/lr").read_text(encoding="utf-8")
-    assert "baseline/lr on sample" in single
-    from evalhouse.cli import app
-
-    result = CliRunner().invoke(app, ["report", "--team", "x", "--corpus", "y", "--out", str(tmp_path / "z")])
-    assert result.exit_code == 2
-
-
 def test_all_pairs_resampling_equals_pair_by_pair():
     from evalhouse.analysis.stats import paired_tests_all
 

@@ -154,7 +154,7 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, capti
             cells.append(f"<td>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
     note = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return (f"<div class='scroll'><table class='eh' id='{_esc(table_id)}'>{note}<thead><tr>{head}</tr></thead>"
+    return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'>{note}<thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -257,7 +257,7 @@ class _Report:
             numeric = [c for c in extra.columns if c not in KEYS and pd.api.types.is_numeric_dtype(extra[c])
                        and not pd.api.types.is_bool_dtype(extra[c]) and c not in ("sentences", "position")]
             for c in extra.columns:
-                if c not in KEYS and extra[c].dtype == object and ("configuration" in c or "signature" in c):
+                if c not in KEYS and pd.api.types.is_string_dtype(extra[c]) and ("configuration" in c or "signature" in c):
                     self.configurations |= {f"{view}.{c}: {v}" for v in extra[c].dropna().unique()}
             board = board.merge(extra[list(KEYS) + numeric].rename(columns={c: f"{view}.{c}" for c in numeric}),
                                 on=list(KEYS), how="left")
@@ -534,7 +534,8 @@ class _Report:
                 FROM dea_edges AS d JOIN eh_report_examples USING (team, run, corpus, position)""").df()
             scores = self.con.execute("""
                 SELECT s.team, s.run, s.corpus, s.position, s.bleu, s.dea, s.missing
-                FROM sentence_scores AS s JOIN eh_report_examples USING (team, run, corpus, position)""").df()
+                FROM sentence_scores AS s JOIN eh_report_examples USING (team, run, corpus, position)
+                ORDER BY s.team, s.run, s.corpus, s.position""").df()
         finally:
             self.con.unregister("eh_report_examples")
         node_to_word: dict[tuple[str, int], dict[int, int]] = {}
