@@ -177,6 +177,8 @@ class Warehouse:
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
                  memory_limit: str | None = None):
         self.path = os.fspath(path)
+        # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
+        read_only = read_only and self.path != ":memory:"
         self.read_only = read_only
         if read_only and self.path != ":memory:" and not os.path.exists(self.path):
             raise WarehouseError(f"{self.path}: no such warehouse")
@@ -189,10 +191,15 @@ class Warehouse:
         except duckdb.ParserException as err:
             raise OptionError(f"`memory_limit` {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
         except duckdb.IOException as err:
+            if _is_lock_error(err) and read_only:
+                raise WarehouseError(
+                    f"{self.path}: database is locked: another process is writing to it, and DuckDB lets no "
+                    "other process open the file, not even to read, until it has finished; try again then, or "
+                    "read a copy of the file or an exported dataset (evalhouse export-dataset)") from None
             if _is_lock_error(err):
                 raise WarehouseError(
-                    f"{self.path}: database is locked: another process is writing to it; "
-                    "try again when it has finished (readers can open it with read-only access)") from None
+                    f"{self.path}: database is locked: another process has it open; try again when it has "
+                    "finished (only one process can write to a warehouse at a time)") from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
         register_udfs(self.con)
         if not read_only:

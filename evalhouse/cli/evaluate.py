@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Corpus, Replace, Run, Team, choices, execute, open_warehouse
+from evalhouse.cli.common import Corpus, Replace, Run, Team, choices, execute, open_warehouse, progress
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -60,8 +60,8 @@ def analyze(
             failure_metric=failure_metric, failure_share=failure_share, max_size=max_size,
             views=tuple(view or mining.VIEWS), score_form=score_form, top_k=top_k, keep=keep, resamples=resamples,
             seed=seed)
-        with open_warehouse() as wh:
-            summary = analyze_module.analyze(wh, config, team=team, corpus=corpus)
+        with open_warehouse() as wh, progress() as bars:
+            summary = analyze_module.analyze(wh, config, team=team, corpus=corpus, progress=bars)
         typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
                    + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items()))
 

@@ -52,9 +52,9 @@ def ingest_treebank(
     Example: evalhouse ingest treebank ../shared/data/ud-v2.3/en_ewt-ud-test.conllu
     """
     def action():
-        with open_warehouse() as wh:
+        with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace,
-                                           progress=progress("reading", quiet), input_of=input_of)
+                                           progress=bars, input_of=input_of)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")
@@ -82,9 +82,9 @@ def ingest_outputs(
     Example: evalhouse ingest outputs en_out.txt --team adapt --run 1 --reference en_ewt-test
     """
     def action():
-        with open_warehouse() as wh:
+        with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
-                                          manifest=manifest, replace=replace, progress=progress("scoring", quiet))
+                                          manifest=manifest, replace=replace, progress=bars)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "

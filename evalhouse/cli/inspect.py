@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -54,20 +55,27 @@ def _print_relation(rel, format: TableFormat) -> None:
         writer.writerow(columns)
         writer.writerows(rows)
     else:
-        typer.echo(json.dumps([dict(zip(columns, r)) for r in rows], default=str, ensure_ascii=False, indent=1))
+        # JSON has no NaN or infinity: they are written as null (json.dumps would write bare NaN, which parsers reject)
+        def value(v):
+            return None if isinstance(v, float) and not math.isfinite(v) else v
+
+        typer.echo(json.dumps([{c: value(v) for c, v in zip(columns, r)} for r in rows], default=str,
+                              ensure_ascii=False, indent=1, allow_nan=False))
 
 
 @commands.command("views")
 def views(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")] = False,
 ) -> None:
-    """List every view with its description (from COMMENT ON); without a warehouse file, those of a new one.
+    """List every view with its description (from COMMENT ON). A warehouse that does not exist is an error
+    (exit 3); `--db :memory:` lists the views of a new, empty warehouse.
 
     Example: evalhouse views --markdown > VIEWS.md
+    Example: evalhouse --db :memory: views --markdown
     """
     def action():
         path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
-        with (warehouse.connect(path, read_only=True) if os.path.exists(path) else warehouse.connect(":memory:")) as wh:
+        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True)) as wh:
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:

@@ -38,6 +38,7 @@ from sqlglot import exp
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.export.manifest import MANIFEST
 from evalhouse.export.transpile import render, transpile_all
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__
 from evalhouse.warehouse import schema_files, view_files
 
@@ -118,7 +119,7 @@ def postgres_csv_query(wh, table: str) -> str:
     return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
 
 
-def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
+def _write_postgres(wh, tables: list[str], tmp: Path, task=None) -> dict:
     """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
     (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
     load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
@@ -127,6 +128,8 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
             "\\ir schema.sql"]
     entries = {}
     for name in tables:
+        if task is not None:
+            task.describe(name)
         columns = wh.columns(name)
         rows = _count(wh, name)
         dest = exp.Literal.string(str(tmp / f"{name}.csv")).sql("duckdb")
@@ -135,14 +138,18 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
         load.append(f"\\copy {exp.to_identifier(name, quoted=True).sql('postgres')} ({column_list}) "
                     f"FROM '{name}.csv' WITH (FORMAT csv)")
         entries[name] = _entry(wh, name, "table", rows, f"{name}.csv", None, columns)
+        if task is not None:
+            task.advance(1)
     (tmp / "load.psql").write_text("\n".join(load) + "\n", encoding="utf-8")
     return entries
 
 
-def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path) -> dict:
+def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None) -> dict:
     """One directory of Parquet files per relation; returns the manifest entries."""
     entries = {}
     for name, kind in relations:
+        if task is not None:
+            task.describe(name)
         columns = wh.columns(name)
         rows = _count(wh, name)
         part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
@@ -154,15 +161,18 @@ def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | Non
             wh.con.execute(f"COPY (SELECT * FROM {_ident(name)}) TO "
                            f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
         entries[name] = _entry(wh, name, kind, rows, name, part, columns)
+        if task is not None:
+            task.advance(1)
     return entries
 
 
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
-                   partition_by: str | None = None, format: str = "parquet") -> dict:
+                   partition_by: str | None = None, format: str = "parquet", progress=None) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
     with ``format="postgres"``, the base tables as CSV with the script that loads them into PostgreSQL.
 
-    Returns the manifest (also written to ``out_dir/manifest.json``).
+    Returns the manifest (also written to ``out_dir/manifest.json``). ``progress``
+    (:class:`evalhouse.progress.Progress`) is moved on per relation written.
     """
     if format not in FORMATS:
         raise OptionError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
@@ -187,10 +197,13 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        if format == "postgres":
-            entries = _write_postgres(wh, [n for n, k in relations if k == "table"], tmp)
-        else:
-            entries = _write_parquet(wh, relations, partition_by, tmp)
+        tables = [n for n, k in relations if k == "table"]
+        with as_progress(progress).task("exporting", total=len(tables) if format == "postgres" else len(relations),
+                                        unit="relations") as task:
+            if format == "postgres":
+                entries = _write_postgres(wh, tables, tmp, task)
+            else:
+                entries = _write_parquet(wh, relations, partition_by, tmp, task)
         manifest = {
             "evalhouse_version": __version__,
             "format": format,

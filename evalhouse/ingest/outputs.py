@@ -28,6 +28,7 @@ from evalhouse.analysis import accuracy, alignment, bleu
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
                                        read_manifest, read_output_file)
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__, signature
 
 # how every submission is scored (submissions.configuration; a baseline adds how it was made)
@@ -146,8 +147,9 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
     return by_pos
 
 
-def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
-    """Tokenise, align and compute per-sentence statistics; returns column dicts for each table."""
+def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=None):
+    """Tokenise, align and compute per-sentence statistics; returns column dicts for each table.
+    ``tick(k)``, when given, is called after every 100 sentences (and the rest at the end)."""
     by_pos = match_sentences(out, ref)
     n = ref.size
     texts, missing_flags, lines = [], [], []
@@ -156,6 +158,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
     string_counts, tree_counts = [], []
     missing = []
     for pos in range(1, n + 1):
+        if tick is not None and pos % 100 == 0:
+            tick(100)
         rs = ref.sentences[pos - 1]
         o = by_pos.get(pos)
         if o is None:
@@ -242,21 +246,24 @@ def _arrow(columns: dict):
 _WORKER_REFERENCE: Reference | None = None
 
 
-def _score_file(item: tuple[SubmissionFile, OutputFile]):
+def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
     """Score one file (runs in a worker process; the reference comes from the parent by fork).
 
-    The columns go back as Arrow tables, which cross the process boundary as buffers."""
+    The columns go back as Arrow tables, which cross the process boundary as buffers. ``tick``: per-sentence
+    progress, in this process only (see :func:`score_submission`)."""
     f, out = item
     try:
-        sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
+        sentences, tokens, links, stats, missing, given = score_submission(out, _WORKER_REFERENCE, f.team, f.run,
+                                                                           tick=tick)
         return _arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given
     except Exception as err:  # handed back as a value: the parent re-raises it, no pool machinery involved
         return err
 
 
-def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
+def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con, task=None):
     """Yield (file, output, scores) in order. Files are read here (a CoNLL-U file is staged on ``con``; the
-    workers never touch DuckDB), then several are scored in parallel processes."""
+    workers never touch DuckDB), then several are scored in parallel processes. ``task`` (a progress
+    task counting sentences) moves on per sentence when one process scores, else per file."""
     global _WORKER_REFERENCE
     items = [(f, read_output_file(f.path, f.format, con)) for f in files]
     if workers <= 0:
@@ -267,10 +274,23 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 for (f, out), scores in zip(items, pool.imap(_score_file, items)):
+                    if task is not None:
+                        task.advance(ref.size, description=f.path)
                     yield f, out, scores
         else:
             for f, out in items:
-                yield f, out, _score_file((f, out))
+                if task is not None:
+                    task.describe(f.path)
+                done = []
+
+                def tick(k, done=done):
+                    done.append(k)
+                    task.advance(k)
+
+                scores = _score_file((f, out), tick=tick if task is not None else None)
+                if task is not None:
+                    task.advance(ref.size - sum(done))
+                yield f, out, scores
     finally:
         _WORKER_REFERENCE = None
 
@@ -327,13 +347,12 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
         wh.check_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
     ref = load_reference(wh.con, reference)
     summaries = []
-    with wh.transaction():
+    task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
+    with task, wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con)):
+        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con, task)):
             if isinstance(scores, Exception):
                 raise scores
-            if progress:
-                progress(f.path, i, len(files))
             key = keys[i]
             wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
             sentences, tokens, links, stats, missing, given = scores

@@ -24,6 +24,7 @@ import numpy as np
 from evalhouse.analysis.trees import TreeBatch, tree_metrics
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__
 
 
@@ -72,7 +73,8 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
         raise WarehouseError("no input files")
     groups, meta = _group(files, corpus, language)
     summaries = []
-    with wh.transaction():
+    task = as_progress(progress).task("reading", total=len(files), unit="files")
+    with task, wh.transaction():
         for key, group in groups.items():
             if wh.has("corpus", {"corpus": key}):
                 scored = wh.sql("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
@@ -81,17 +83,34 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
                         f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
                         "invalidate their scores (ingest the new version under another name)")
             wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
-            summary = store_corpus(wh, key, group, *meta[key], progress=progress)
+            summary = store_corpus(wh, key, group, *meta[key], progress=_file_steps(task))
             if input_of is not None:
                 link_input(wh, key, input_of, summary.files[0])
             summaries.append(summary)
     return summaries
 
 
+def _file_steps(task):
+    """The loader's per-file callback, moving ``task`` on by one file each time the next one starts (and
+    for the last one when the loader is done with the corpus: see :func:`store_corpus`)."""
+    started = []
+
+    def step(path: str, i: int, n: int) -> None:
+        if started:
+            task.advance(1)
+        started.append(path)
+        task.describe(path)
+
+    step.finish = lambda: task.advance(1) if started else None  # type: ignore[attr-defined]
+    return step
+
+
 def store_corpus(wh, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
                  progress: ProgressFn | None = None) -> CorpusSummary:
     """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
     results = ingest_files(wh.con, files, corpus, progress=progress)
+    if hasattr(progress, "finish"):
+        progress.finish()
     store_tree_metrics(wh, corpus)
     normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
     summary = CorpusSummary(corpus, tuple(r.source.name for r in results), sum(r.sentences for r in results),

@@ -26,6 +26,7 @@ from scipy import sparse
 from evalhouse.analysis import mining, stats
 from evalhouse.errors import OptionError
 from evalhouse.statistics.selection import Selection
+from evalhouse.progress import as_progress
 from evalhouse.version import signature
 
 SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
@@ -83,37 +84,49 @@ class AnalysisSummary:
 
 def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
             progress=None) -> AnalysisSummary:
-    """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``."""
+    """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``. ``progress``
+    (:class:`evalhouse.progress.Progress`) is moved on per step and corpus."""
     config = config or AnalysisConfig()
     config.validate()
     subs = pd.DataFrame(Selection(team=team, corpus=corpus).submissions(wh), columns=["team", "run", "corpus"])
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    for corpus_name, group in subs.groupby("corpus", sort=True):
-        keys = list(group[["team", "run"]].itertuples(index=False, name=None))
-        if progress:
-            progress(corpus_name, len(keys))
-        data = CorpusData.load(wh, corpus_name, keys)
-        results["metric_correlations"].append(metric_correlations(data, config))
-        results["projectivity_tests"].append(projectivity_tests(data, config))
-        results["entropy_dea_correlation"].append(entropy_dea_correlation(data, config))
-        results["suspicious_subtrees"].append(suspicious_subtrees(data, config))
-        results["paired_significance"].append(paired_significance(data, config))
-        results["dea_relation_intervals"].append(dea_relation_intervals(data, config))
-        choice, scores = ensemble(data, config)
-        results["ensemble_choice"].append(choice)
-        results["ensemble_scores"].append(scores)
-    analysed = subs.to_dict("records")
-    counts = {}
-    with wh.transaction():
-        # the rows of the submissions analysed are replaced; rows of other submissions stay
-        wh.delete("analysis", analysed)
-        wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
-        wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"],
-                                    "run_b": b["run"]} for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
-        for table in TABLES:
-            frames = [f for f in results[table] if f is not None and len(f)]
-            columns = [c for c, _, _ in wh.columns(table)]
-            counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
+    steps = [("correlations", "metric_correlations", metric_correlations),
+             ("projectivity tests", "projectivity_tests", projectivity_tests),
+             ("entropy and DEA", "entropy_dea_correlation", entropy_dea_correlation),
+             ("error mining", "suspicious_subtrees", suspicious_subtrees),
+             ("significance tests", "paired_significance", paired_significance),
+             ("DEA intervals", "dea_relation_intervals", dea_relation_intervals)]
+    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 3), unit="steps")
+    with task:
+        for corpus_name, group in subs.groupby("corpus", sort=True):
+            keys = list(group[["team", "run"]].itertuples(index=False, name=None))
+            task.describe(f"{corpus_name}: loading {len(keys)} submission(s)")
+            data = CorpusData.load(wh, corpus_name, keys)
+            task.advance(1)
+            for label, table, step in steps:
+                task.describe(f"{corpus_name}: {label}")
+                results[table].append(step(data, config))
+                task.advance(1)
+            task.describe(f"{corpus_name}: ensemble")
+            choice, scores = ensemble(data, config)
+            results["ensemble_choice"].append(choice)
+            results["ensemble_scores"].append(scores)
+            task.advance(1)
+        task.describe("writing")
+        analysed = subs.to_dict("records")
+        counts = {}
+        with wh.transaction():
+            # the rows of the submissions analysed are replaced; rows of other submissions stay
+            wh.delete("analysis", analysed)
+            wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
+            wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"],
+                                        "team_b": b["team"], "run_b": b["run"]}
+                                       for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
+            for table in TABLES:
+                frames = [f for f in results[table] if f is not None and len(f)]
+                columns = [c for c, _, _ in wh.columns(table)]
+                counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
+        task.advance(subs["corpus"].nunique())
     return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts)
 
 
