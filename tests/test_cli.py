@@ -61,7 +61,8 @@ def test_every_command_help_shows_an_example():
 
 
 def test_readme_set_up_is_exactly_two_commands():
-    setup = README[README.index("## Set-up"):README.index("## Command line")]
+    start = README.index("## Set-up")
+    setup = README[start:README.index("\n## ", start + 1)]
     blocks = re.findall(r"```console\n(.*?)```", setup, flags=re.S)
     assert [b.strip() for b in blocks] == ['python -m pip install -e . && evalhouse demo',
                                           'python -m pip install -e ".[test]" && python -m pytest']

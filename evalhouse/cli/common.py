@@ -161,13 +161,13 @@ def progress(quiet: bool = False, stream=None) -> Iterator[Progress]:
     if quiet or not stream.isatty():
         yield Progress()
         return
-    from rich.console import Console
-    from rich import progress as rp
+    # rich (~0.05 s to import) only when bars are drawn: `evalhouse --help` and piped runs do not pay for it
+    from rich import console as rc, progress as rp
 
     bars = rp.Progress(rp.SpinnerColumn(), rp.TextColumn("{task.description}"), rp.BarColumn(),
                        rp.MofNCompleteColumn(), rp.TextColumn("{task.fields[unit]}"), rp.TimeElapsedColumn(),
                        rp.TextColumn("eta"), rp.TimeRemainingColumn(),
-                       console=Console(file=stream), transient=False)
+                       console=rc.Console(file=stream), transient=False)
     with bars:
         yield _RichProgress(bars)
 

@@ -16,7 +16,7 @@ import io
 from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
+from matplotlib import colormaps, rc_context
 from matplotlib.figure import Figure
 
 STYLE = {
@@ -36,8 +36,6 @@ FORMATS = ("svg", "pdf", "png")
 
 
 def _colours(n: int) -> list:
-    from matplotlib import colormaps
-
     cmap = colormaps["tab10" if n <= 10 else "tab20"]
     return [cmap(i % cmap.N) for i in range(n)]
 
