@@ -8,8 +8,8 @@ CREATE OR REPLACE VIEW dea_by_relation_pooled AS
 SELECT relation,
        count(*) AS submissions,
        count(DISTINCT corpus) AS corpora,
-       sum(edges) AS edges,
-       sum(matched) AS matched,
+       CAST(sum(edges) AS BIGINT) AS edges,
+       CAST(sum(matched) AS BIGINT) AS matched,
        sum(matched) / sum(edges) AS accuracy,
        avg(accuracy) AS mean_submission_accuracy
 FROM dea_by_relation
@@ -18,3 +18,7 @@ COMMENT ON VIEW dea_by_relation_pooled IS 'Dependency edge accuracy per base rel
 COMMENT ON COLUMN dea_by_relation_pooled.submissions IS 'Submission x corpus pairs with at least one edge of this relation.';
 COMMENT ON COLUMN dea_by_relation_pooled.accuracy IS 'Pooled: all matched edges / all edges of this relation.';
 COMMENT ON COLUMN dea_by_relation_pooled.mean_submission_accuracy IS 'Unweighted mean of the per-submission accuracies.';
+COMMENT ON COLUMN dea_by_relation_pooled.relation IS 'Base relation of the reference edges (the part before '':'').';
+COMMENT ON COLUMN dea_by_relation_pooled.corpora IS 'Corpora with at least one submission that has edges of this relation.';
+COMMENT ON COLUMN dea_by_relation_pooled.edges IS 'Reference edges of this relation, summed over all submissions (an edge counts once per submission).';
+COMMENT ON COLUMN dea_by_relation_pooled.matched IS 'Of those, the edges the submissions'' outputs realise.';

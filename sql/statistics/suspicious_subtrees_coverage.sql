@@ -30,3 +30,5 @@ COMMENT ON COLUMN suspicious_subtrees_coverage.coverage IS 'selected_in / submis
 COMMENT ON COLUMN suspicious_subtrees_coverage.mss IS 'Mean suspicion score over the submissions that select the form.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.best_rank IS 'Best rank of the form in any submission.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.configuration IS 'The distinct configurations of the rows summarised.';
+COMMENT ON COLUMN suspicious_subtrees_coverage.view IS 'Mining view: dep, pos, pos-dep or lemma.';
+COMMENT ON COLUMN suspicious_subtrees_coverage.form IS 'Canonical subtree, e.g. (conj (advmod advmod)).';

@@ -19,3 +19,6 @@ SELECT corpus, position, dependent, depth FROM descend;
 
 COMMENT ON VIEW tree_node_depth IS 'Depth of each word of the punctuation-stripped reference tree (root = 0). Grain: corpus x position x dependent.';
 COMMENT ON COLUMN tree_node_depth.depth IS 'Number of edges between the word and the root (root = 0).';
+COMMENT ON COLUMN tree_node_depth.corpus IS 'Corpus name (corpora.corpus).';
+COMMENT ON COLUMN tree_node_depth.position IS '1-based position of the sentence in its corpus.';
+COMMENT ON COLUMN tree_node_depth.dependent IS 'Word position in the punctuation-stripped tree (1-based).';
