@@ -21,7 +21,7 @@ from evalhouse.statistics.analyze import AnalysisConfig, analyze
 from tests.conftest import SAMPLE, write
 
 HOSTILE_TEAM = '<script>alert("team")</script>'
-HOSTILE_RUN = "r'\"&<b>x</b>"
+HOSTILE_RUN = "r'\"&<b>x</b> $\\frac{1}{$"  # quotes, markup, and a lone mathtext dollar for the figures
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +81,8 @@ def test_the_page_is_one_offline_file(report):
         assert label in heatmap
     dea = (folder / "dea_by_relation.svg").read_text(encoding="utf-8")
     assert "bootstrap interval" in dea and "relation (reference edges)" in dea
+    # the hostile run name is drawn literally in the legend (XML-escaped by matplotlib, dollars kept)
+    assert f"{HOSTILE_TEAM}/{HOSTILE_RUN}" in html.unescape(dea)
 
 
 def test_figures_are_reproducible(analysed, tmp_path):
@@ -162,6 +164,7 @@ def test_correlations_projectivity_subtrees_and_buckets(analysed, report):
     assert f"{median:.2f}" in [c for row in _cells(page, "correlations") for c in row]
     us = analysed.sql("select u from projectivity_tests where corpus = 'sample'").fetchall()
     assert us, "threshold 0 makes every corpus eligible"
+    assert "No corpus of the selection is above" not in page  # the empty-table message only when empty
     cells = [c for row in _cells(page, "projectivity") for c in row]
     for (u,) in us:
         assert f"{u:.3f}" in cells

@@ -40,6 +40,12 @@ def _colours(n: int) -> list:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
+def plain(text: str) -> str:
+    """A name drawn as it is: matplotlib reads text between dollar signs as mathtext (and fails on a lone
+    one), so a team called "a$b" would be typeset or refused; escaped dollars are drawn literally."""
+    return str(text).replace("$", r"\$")
+
+
 def _figure(width: float, height: float) -> Figure:
     with rc_context(STYLE):
         return Figure(figsize=(width, height), layout="constrained")
@@ -93,8 +99,8 @@ def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], 
             err = np.vstack([acc - low[:, k], high[:, k] - acc])
             err[:, ~have] = 0
             ax.errorbar(acc, y, xerr=np.clip(err, 0, None), fmt="o", ms=3.5, color=colour, ecolor=colour,
-                        elinewidth=1, capsize=1.5, label=name)
-        ax.set_yticks(range(r), [f"{rel} ({e:,})" for rel, e in zip(relations, edges)])
+                        elinewidth=1, capsize=1.5, label=plain(name))
+        ax.set_yticks(range(r), [plain(f"{rel} ({e:,})") for rel, e in zip(relations, edges)])
         ax.set_ylim(r - 0.5, -0.5)
         ax.set_xlim(-0.02, 1.02)
         ax.grid(axis="x", color="#dddddd", lw=0.6)
@@ -123,7 +129,7 @@ def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]],
                 x = np.arange(len(labels))
                 for system, colour in zip(systems, colours):
                     y = np.asarray(values.get((title, metric, system), [np.nan] * len(labels)), dtype=float)
-                    ax.plot(x, y, marker="o", ms=3, lw=1.2, color=colour, label=system)
+                    ax.plot(x, y, marker="o", ms=3, lw=1.2, color=colour, label=plain(system))
                 ax.set_xticks(x, labels, rotation=35 if len(labels) > 5 else 0, ha="right" if len(labels) > 5 else "center")
                 ax.set_ylim(0, 1)
                 ax.grid(axis="y", color="#dddddd", lw=0.6)

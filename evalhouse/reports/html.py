@@ -130,12 +130,12 @@ class Col:
     digits: int = 3
 
 
-def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, caption: str = "") -> str:
+def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.") -> str:
     """A sortable, filterable table: numbers carry their raw value in ``data-v``; rows carry ``data-team``,
     ``data-corpus`` and ``data-relation`` for the page's filters. ``links(row)`` returns the HTML of an
-    extra last cell (already escaped)."""
+    extra last cell (already escaped); ``empty`` is said instead of an empty table."""
     if frame is None or not len(frame):
-        return f"<p class='empty'>{_esc(caption or 'Nothing to show.')}</p>"
+        return f"<p class='empty'>{_esc(empty)}</p>"
     head = "".join(f"<th title='{_esc(c.tip)}'>{_esc(c.title)}</th>" for c in cols)
     if links:
         head += "<th class='nosort'>examples</th>"
@@ -153,8 +153,7 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, capti
         if links:
             cells.append(f"<td>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
-    note = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'>{note}<thead><tr>{head}</tr></thead>"
+    return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -403,7 +402,7 @@ class _Report:
                 Col("median_projective", "median (projective)"), Col("median_nonprojective", "median (non-projective)"),
                 Col("n_projective", "n projective"), Col("n_nonprojective", "n non-projective"),
                 Col("u", "U", "Mann-Whitney U of the projective sample"), Col("p", "p", "two-sided")]
-        return table(frame, cols, "projectivity", caption=(
+        return table(frame, cols, "projectivity", empty=(
             f"No corpus of the selection is above the non-projectivity threshold of `analyze` "
             f"(--nonprojective-threshold; {shares})."))
 
@@ -443,7 +442,7 @@ class _Report:
                 Col("run_a", "run a"), Col("team_b", "team b"), Col("run_b", "run b"), Col("n", "n"),
                 Col("value_a", "a"), Col("value_b", "b"), Col("delta", "a - b"), Col("p", "p"),
                 Col("p_holm", "p (Holm)"), Col("significant", "significant")]
-        return table(frame, cols, "significance", caption="Fewer than two submissions on a corpus.")
+        return table(frame, cols, "significance", empty="Fewer than two submissions on a corpus.")
 
     def entropy(self) -> str:
         frame = self.frame(f"SELECT team, run, corpus, relations, rho, p, configuration FROM entropy_dea_correlation "
