@@ -156,11 +156,17 @@ def write_report(wh, out, submission: str | None = None, team: str | None = None
                                    WHERE {where} ORDER BY ALL""", params).fetchall()
     mining = []
     for view in ("dep", "pos", "pos-dep", "lemma"):
-        mining += con.execute(f"""SELECT view, form, count(*) FILTER (WHERE selected) AS selected_in, count(*) AS submissions,
-                                         avg(score) AS mean_score, min(rank) AS best_rank, sum(c_f_fail), sum(c_f)
-                                  FROM suspicious_subtrees WHERE view = $view AND {where}
-                                  GROUP BY ALL ORDER BY selected_in DESC, mean_score DESC, form LIMIT 10""",
-                              {**params, "view": view}).fetchall()
+        # coverage and MSS over the selection, as suspicious_subtrees_coverage computes them over all
+        mined = con.execute(f"SELECT count(*) FROM suspicious_subtree_submissions WHERE view = $view AND {where}",
+                            {**params, "view": view}).fetchone()[0]
+        mining += con.execute(f"""SELECT view, form, count(*) AS selected_in, $mined AS submissions,
+                                         avg(score) AS mss, min(rank) AS best_rank, sum(c_f_fail), sum(c_f)
+                                  FROM suspicious_subtrees WHERE view = $view AND selected AND {where}
+                                  GROUP BY ALL ORDER BY selected_in DESC, mss DESC, form LIMIT 10""",
+                              {**params, "view": view, "mined": mined}).fetchall()
+    judged = con.execute(f"""SELECT metric, judgement, count(*), median(r), median(rho),
+                                    avg(CASE WHEN significant_r THEN 1.0 ELSE 0.0 END)
+                             FROM judgement_correlations WHERE {where} GROUP BY ALL ORDER BY ALL""", params).fetchall()
     pairs_where, _ = selected.where_pair()
     significance = con.execute(f"""SELECT corpus, metric, test, team_a || '/' || run_a, team_b || '/' || run_b, n,
                                           value_a, value_b, delta, p, p_holm, significant
@@ -193,6 +199,9 @@ def write_report(wh, out, submission: str | None = None, team: str | None = None
 Abbreviations: {html.escape(', '.join(f'{SHORT[m]} = {m}' for m in METRICS))}.</p>
 <img src="correlations.png" alt="Spearman heatmap" width="{n * 44 + 1}">
 <table><thead><tr><th></th>{labels}</tr></thead><tbody>{grid}</tbody></table>
+<h2>Accuracies and human judgements (seed 003: Pearson r beside Spearman rho, median over the selection)</h2>
+{_table(['metric', 'judgement', 'submissions', 'median r', 'median rho', 'share significant (r, Holm)'], judged)
+ if judged else '<p>No human judgements of the selected submissions.</p>'}
 <h2>DEA by relation</h2>
 <img src="dea_by_relation.png" alt="DEA by relation (bars, from lowest)">
 {_table(['relation', 'edges', 'mean DEA', 'CI low', 'CI high', 'submissions'], dea)}
@@ -202,7 +211,9 @@ Abbreviations: {html.escape(', '.join(f'{SHORT[m]} = {m}' for m in METRICS))}.</
 {_table(['team', 'run', 'corpus', 'metric', 'median projective', 'median non-projective', 'n projective',
          'n non-projective', 'U', 'p'], projectivity) if projectivity else '<p>No corpus above the non-projectivity threshold.</p>'}
 <h2>Most suspicious subtrees per view</h2>
-{_table(['view', 'form', 'selected in', 'submissions', 'mean score', 'best rank', 'failures with form', 'sentences with form'], mining)}
+<p>Suspicious: the form occurs in a failed sentence (or, with --suspicious top-k, ranks in the top k);
+coverage = suspicious in / submissions mined; MSS = mean suspicion score where suspicious.</p>
+{_table(['view', 'form', 'suspicious in', 'submissions', 'MSS', 'best rank', 'failures with form', 'sentences with form'], mining)}
 <h2>Significance between submissions</h2>
 {_table(['corpus', 'metric', 'test', 'a', 'b', 'n', 'a value', 'b value', 'delta', 'p', 'p Holm', 'significant'], significance)
  if significance else '<p>Fewer than two submissions on a corpus.</p>'}
