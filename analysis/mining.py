@@ -48,11 +48,15 @@ The paper's settings (seed 000/001 section 5, Tables 5-7 and footnote 10), the d
     'root:excluded|representatives:largest|suspicious:non-null|score:narayan-gardent|max_size:3'
 
 Used by ``evalhouse analyze`` (:mod:`evalhouse.statistics.analyze`); a sample of the table it writes
-(EWT v2.3 test, one ADAPT run, dep view)::
+(EWT v2.3 test, the ADAPT run ewt_only, dep view; 1,084 of the 1,825 forms mined are suspicious)::
 
     $ evalhouse analyze --view dep
-    $ evalhouse sql "select rank, form, size, c_f, c_f_fail, round(score, 3) as score
-                     from suspicious_subtrees where view = 'dep' order by rank limit 3"
+    $ evalhouse sql "select rank, form, size, c_f, c_f_fail, round(score, 3) as score from suspicious_subtrees
+                     where view = 'dep' and run = 'ewt_only_test_set_13-Oct_11-27' order by rank limit 3"
+    rank  form               size  c_f  c_f_fail  score
+    1     (list (compound))  2     37   31        4.41
+    2     (list (nummod))    2     19   18        4.279
+    3     (list (appos))     2     17   15        4.13
 
 Scale. With the Narayan & Gardent score, the second term alone is 1/2 c(not f|P)/c(not f) ln c(not f),
 about 1/2 x 0.75 x ln N for a form that is rare next to the N sentences (a 25% failure share): 2.86 on
@@ -180,9 +184,9 @@ def sentence_forms(heads, relations, upos, lemmas, views=VIEWS, max_size: int = 
                    sizes: bool = False) -> dict[str, set[str]] | dict[str, dict[str, int]]:
     """view -> the set of forms of one sentence (with ``sizes``: form -> number of nodes).
 
-    ``exclude_root`` defaults to False here so that a caller that does not record the setting keeps
-    today's forms; callers that mine as the paper does pass ``MiningSettings().exclude_root`` (True)
-    and record ``MiningSettings.signature()``."""
+    ``exclude_root`` defaults to False here (every rooted subtree of the tree); the miners
+    (:func:`corpus_forms`, ``evalhouse augment``) pass the setting they record, by default
+    ``MiningSettings().exclude_root`` (True)."""
     shapes = subtree_shapes(list(heads), max_size, exclude_root)
     out = {}
     for view in views:

@@ -6,9 +6,12 @@
     with evalhouse.connect("warehouse.duckdb") as wh:
         summary = analyze(wh, AnalysisConfig(alpha=0.05), team=None, corpus=None)
 
-Tables written (see ``schema/analyze/``): metric_correlations, projectivity_tests, entropy_dea_correlation,
-suspicious_subtrees, paired_significance, dea_relation_intervals, ensemble_choice, ensemble_scores.
-Views over them (``sql/statistics/``): correlation_summary, suspicious_subtrees_coverage. Rows of the submissions
+Tables written (see ``schema/analyze/``): metric_correlations, judgement_correlations, projectivity_tests,
+entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, paired_significance,
+dea_relation_intervals, ensemble_choice, ensemble_scores. Views over them (``sql/statistics/``):
+correlation_summary, judgement_correlation_summary, suspicious_subtrees_coverage. Error mining uses the
+paper's settings by default (:class:`evalhouse.analysis.mining.MiningSettings`, from the config's
+``exclude_root``, ``representatives``, ``suspicious``, ``score_form``, ``top_k``, ``max_size``). Rows of the submissions
 analysed are replaced; rows of other submissions stay. One transaction. Every row carries a
 ``configuration`` string. The algorithms live in :mod:`evalhouse.analysis.stats` and
 :mod:`evalhouse.analysis.mining`; docs/statistics.md explains the choices.
