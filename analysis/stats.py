@@ -2,6 +2,8 @@
 
 * :func:`spearman` -- Spearman's rho and its two-sided p (scipy.stats.spearmanr) with missing values
   ignored pairwise.
+* :func:`pearson` -- Pearson's r and its two-sided p (scipy.stats.pearsonr), missing values ignored
+  pairwise, as seed 003 section 4 reports its correlations with human judgements.
 * :func:`holm` -- Holm-Bonferroni step-down adjusted p-values.
 * :func:`mann_whitney` -- two-sided Mann-Whitney U; the U returned is the one of the *first* sample
   (U1 = R1 - n1 (n1 + 1) / 2, scipy's convention).
@@ -41,6 +43,28 @@ def spearman(x, y, min_n: int = 3) -> tuple[int, float, float] | None:
     if math.isnan(rho):
         return None
     return n, rho, p
+
+
+def pearson(x, y, min_n: int = 3) -> tuple[int, float, float] | None:
+    """(n, r, p) over the pairs where both values are present (p: two-sided, from the t distribution
+    with n - 2 degrees of freedom, scipy.stats.pearsonr); None when fewer than ``min_n`` pairs or either
+    side is constant (r undefined)."""
+    from scipy import stats
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    n = int(keep.sum())
+    if n < min_n:
+        return None
+    x, y = x[keep], y[keep]
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        return None
+    result = stats.pearsonr(x, y)
+    r, p = float(result.statistic), float(result.pvalue)
+    if math.isnan(r):
+        return None
+    return n, r, p
 
 
 def holm(pvalues) -> np.ndarray:

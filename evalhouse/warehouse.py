@@ -142,8 +142,9 @@ STORED: dict[str, Stored] = {
     "pronoun judgements": Stored(("corpus",), ("pronoun_judgements",)),
     "pronoun set": Stored(("pronoun_set",), ("pronoun_lists",)),
     # results of `evalhouse analyze`: per submission, per corpus, per pair of submissions
-    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "projectivity_tests",
-                                                   "entropy_dea_correlation", "suspicious_subtrees",
+    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "judgement_correlations",
+                                                   "projectivity_tests", "entropy_dea_correlation",
+                                                   "suspicious_subtrees", "suspicious_subtree_submissions",
                                                    "dea_relation_intervals")),
     "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores")),
     "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",)),

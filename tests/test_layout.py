@@ -153,14 +153,17 @@ def test_importing_evalhouse_loads_no_heavy_library():
 def test_the_command_line_offers_the_library_s_choices():
     """The CLI spells its option choices out (so that --help needs no library module): they must stay the
     library's."""
+    from evalhouse.analysis import mining
     from evalhouse.analysis.baselines import KINDS
-    from evalhouse.cli import export, ingest
+    from evalhouse.cli import evaluate, export, ingest
     from evalhouse.export import dataset, relation, transpile
     from evalhouse.loaders.outputs import FORMATS
 
     for choice, values in ((ingest.OutputFormat, FORMATS), (ingest.BaselineKind, KINDS),
                            (export.ExportFormat, relation.FORMATS), (export.PartitionBy, dataset.PARTITION_COLUMNS),
-                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS)):
+                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS),
+                           (evaluate.Score, mining.SCORES), (evaluate.Representatives, mining.REPRESENTATIVES),
+                           (evaluate.Suspicious, mining.SUSPICIOUS)):
         assert [c.value for c in choice] == list(values)
 
 

@@ -30,6 +30,14 @@ translations = lazy_module("evalhouse.ingest.translations")
 commands = typer.Typer()
 
 Submission = Annotated[Optional[str], typer.Option("--submission", help="A submission, written TEAM/RUN.")]
+Score = choices("Score", ("narayan-gardent", "printed", "failure-term"))  # evalhouse.analysis.mining.SCORES
+Representatives = choices("Representatives", ("largest", "all"))  # evalhouse.analysis.mining.REPRESENTATIVES
+Suspicious = choices("Suspicious", ("non-null", "top-k"))  # evalhouse.analysis.mining.SUSPICIOUS
+
+
+def _value(choice) -> str:
+    """The string of a choice option (typer passes the enum member; a Python caller may pass the string)."""
+    return getattr(choice, "value", choice)
 
 
 @commands.command("analyze")
@@ -43,9 +51,12 @@ def analyze(
     failure_share: Annotated[float, typer.Option("--failure-share", help="Share of lowest-scoring sentences that are failures.")] = 0.25,
     max_size: Annotated[int, typer.Option("--max-size", help="Largest subtree (nodes) mined.")] = 3,
     view: Annotated[Optional[list[str]], typer.Option("--view", help="Mining view (dep, pos, pos-dep, lemma); repeatable; default all.")] = None,
-    score_form: Annotated[str, typer.Option("--score", help="Suspicion score: narayan-gardent or printed (seed 001).")] = "narayan-gardent",
-    top_k: Annotated[int, typer.Option("--top-k", help="Forms ranked up to this are a submission's suspicious forms (coverage).")] = 10,
-    keep: Annotated[int, typer.Option("--keep", help="Store the best KEEP forms per submission and view (0: all).")] = 100,
+    score_form: Annotated[Score, typer.Option("--score", help="Suspicion score: narayan-gardent (published), printed (seed 001's formula) or failure-term (its first term alone, the paper's scale).")] = "narayan-gardent",
+    include_root: Annotated[bool, typer.Option("--include-root", help="Also mine forms headed by the root word (the paper excludes them).")] = False,
+    representatives: Annotated[Representatives, typer.Option("--representatives", help="largest: one form per set of sentences it occurs in, the largest (the paper's); all: every form.")] = "largest",
+    suspicious: Annotated[Suspicious, typer.Option("--suspicious", help="non-null: a form is suspicious when it occurs in a failed sentence (footnote 10); top-k: when its rank is at most --top-k.")] = "non-null",
+    top_k: Annotated[int, typer.Option("--top-k", help="With --suspicious top-k: forms ranked up to this are a submission's suspicious forms.")] = 10,
+    keep: Annotated[int, typer.Option("--keep", help="With --suspicious top-k: also store the forms ranked up to KEEP that are not suspicious (0: all). Suspicious forms are always stored.")] = 100,
     resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap / randomisation resamples.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1,
 ) -> None:
@@ -58,8 +69,9 @@ def analyze(
         config = analyze_module.AnalysisConfig(
             alpha=alpha, nonprojective_threshold=nonprojective_threshold, min_relation_edges=min_relation_edges,
             failure_metric=failure_metric, failure_share=failure_share, max_size=max_size,
-            views=tuple(view or mining.VIEWS), score_form=score_form, top_k=top_k, keep=keep, resamples=resamples,
-            seed=seed)
+            views=tuple(view or mining.VIEWS), score_form=_value(score_form), top_k=top_k, keep=keep,
+            exclude_root=not include_root, representatives=_value(representatives), suspicious=_value(suspicious),
+            resamples=resamples, seed=seed)
         with open_warehouse() as wh, progress() as bars:
             summary = analyze_module.analyze(wh, config, team=team, corpus=corpus, progress=bars)
         typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
@@ -79,15 +91,20 @@ def augment(
     min_edges: Annotated[int, typer.Option("--min-edges", help="Weak relations need at least this many reference edges.")] = 5,
     forms: Annotated[int, typer.Option("--forms", help="How many of the most suspicious forms to target (needs analyze).")] = 10,
     view: Annotated[str, typer.Option("--view", help="Mining view of those forms (dep, pos, pos-dep, lemma).")] = "dep",
+    complexity: Annotated[Optional[list[str]], typer.Option("--complexity", metavar="METRIC=MIN", help="Only sentences whose METRIC (depth, length, mean_dependency_distance) is at least MIN; repeatable (all must hold).")] = None,
+    allow_reference: Annotated[bool, typer.Option("--allow-reference", help="Allow --from the submission's own reference corpus (its test set: a leak into training).")] = False,
 ) -> None:
-    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees.
+    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees,
+    optionally only complex ones (large depth, length or mean dependency distance).
 
-    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --out extra.conllu
+    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --complexity depth=8 --out extra.conllu
     """
     def action():
+        thresholds = augment_module.parse_complexity(complexity)
         with open_warehouse(read_only=True) as wh:
             s = augment_module.augment(wh, submission, source, top, out, corpus=corpus, weak_relations=weak_relations,
-                                       min_edges=min_edges, forms=forms, view=view)
+                                       min_edges=min_edges, forms=forms, view=view, complexity=thresholds,
+                                       allow_reference=allow_reference)
         typer.echo(f"wrote {s.written} sentence(s) to {out}; weak relations: {', '.join(s.weak_relations) or 'none'}; "
                    f"suspicious forms: {len(s.forms)}")
 
@@ -154,10 +171,10 @@ def apt(
     corpus: Annotated[Optional[str], typer.Option("--corpus", help="Translation corpus (with --config: the name to ingest under, default the config file name).")] = None,
     team: Annotated[Optional[str], typer.Option("--team", help="Only this team (with --run: print APT's report for it).")] = None,
     run: Run = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: default, or apt-config after --config).")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: apt-b, seed 004's APT-B; apt-config after --config).")] = None,
     add: Annotated[Optional[str], typer.Option("--add", help="Add a configuration of this name from the options below and score every system with it.")] = None,
-    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4,5,6 (default 1,2,3,4).")] = None,
-    weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0.5,0,0 (APT-B; APT-A is 1,0,0,0).")] = None,
+    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4 (default 1,2,3,4,5,6: every pronoun, as seed 004's APT-A and APT-B).")] = None,
+    weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0,0,0,0,0 (APT-A); default APT-B's weight of each case (1 for case 1, 0.5 for case 2, 0 for the others).")] = None,
     equivalence: Annotated[bool, typer.Option("--equivalence/--no-equivalence", help="Equivalent pronouns give case 2.")] = True,
     alignment_correction: Annotated[bool, typer.Option("--alignment-correction/--no-alignment-correction", help="Apply the alignment-correction heuristic.")] = True,
     target_list: Annotated[bool, typer.Option("--target-list/--no-target-list", help="Map aligned words through the target pronoun list (others become OTHER).")] = False,

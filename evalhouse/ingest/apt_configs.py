@@ -37,12 +37,17 @@ def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "syst
             _, groups = L.read_group_list(path)
             for k, group in enumerate(groups):
                 rows += [(role, w, f"{label}-{k + 1}", None, k + 1) for w in group]
+    dictionary: dict[str, list[str]] = {}
     for role, path in (("correction-source", cfg.dict_source_pronouns), ("correction-target", cfg.dict_target_pronouns)):
         if path:
             _, words = L.read_word_list(path)
+            dictionary[role] = words
             rows += [(role, w, None, None, i + 1) for i, w in enumerate(words)]
-    # APT runs its correction with these dictionaries; with neither given it changes nothing
-    correction = bool(cfg.dict_source_pronouns and cfg.dict_target_pronouns)
+    # APT.py always calls improve_alignment with its two dictionaries (an absent file is an empty list).
+    # A candidate must be in the target dictionary, so without target words nothing changes; the source
+    # dictionary only blocks candidates aligned to a source pronoun, so with target words alone the
+    # correction runs and nothing blocks (settings_for does not fall back to the source list then).
+    correction = bool(dictionary.get("correction-target"))
     spec = ConfigSpec("apt-config", name, target_list=bool(cfg.list_target_pronouns), equivalence=bool(cfg.similar),
                       alignment_correction=correction, count_other_as_equal=cfg.count_other_as_equal,
                       cases=tuple(cfg.cases), weights=tuple(cfg.weights), source_separator=cfg.source_separator,

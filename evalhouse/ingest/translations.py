@@ -39,12 +39,15 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
 from evalhouse.version import __version__
 
-DEFAULT_CASES = (1, 2, 3, 4)
-DEFAULT_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
-PLAIN_WEIGHTS = (1.0, 0.0, 0.0, 0.0)
 APT_CASES = (1, 2, 3, 4, 5, 6)  # seed 004: every source pronoun is in the denominator
 APT_A_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 APT_B_WEIGHTS = (1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
+APT_B_WEIGHT = dict(zip(APT_CASES, APT_B_WEIGHTS))  # the weight of each case under APT-B
+# a configuration's defaults (evalhouse apt --add without --cases / --weights): APT-B
+DEFAULT_CASES = APT_CASES
+DEFAULT_WEIGHTS = APT_B_WEIGHTS
+PLAIN_CASES = (1, 2, 3, 4)
+PLAIN_WEIGHTS = (1.0, 0.0, 0.0, 0.0)
 
 
 def bundled_pronoun_sets() -> dict[str, str]:
@@ -88,7 +91,8 @@ def default_configs(pset: str) -> list[ConfigSpec]:
                        origin="built-in: APT-A of seed 004 (all six cases, alignment correction)"),
             ConfigSpec("apt-b", pset, cases=APT_CASES, weights=APT_B_WEIGHTS,
                        origin="built-in: APT-B of seed 004 (all six cases, alignment correction)"),
-            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, weights=PLAIN_WEIGHTS,
+            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, cases=PLAIN_CASES,
+                       weights=PLAIN_WEIGHTS,
                        origin="built-in: cases 1-4, no equivalence, no alignment correction (= restricted AutoPRF recall)")]
 
 
@@ -168,8 +172,14 @@ def settings_for(con, corpus: str, config: str) -> PronounSettings:
         listed = set(target)
         identical = tuple(c for c in (tuple(w for w in ws if w in listed) for ws in identical) if len(c) > 1)
         equivalent = tuple((sp, c) for sp, c in ((sp, tuple(w for w in ws if w in listed)) for sp, ws in equivalent) if c)
-    csrc = frozenset(r[1] for r in by_role.get("correction-source", [])) or source
-    ctgt = frozenset(r[1] for r in by_role.get("correction-target", [])) or frozenset(target)
+    # The correction's word lists: a set that gives correction dictionaries (an APT configuration file's
+    # [dictionary] source_pronouns / target_pronouns) uses them as APT does -- a missing one is empty, so
+    # with only a target dictionary no source word blocks a candidate, and with only a source dictionary
+    # nothing is ever corrected; a set without any (the bundled sets) uses its source and target lists.
+    csrc = frozenset(r[1] for r in by_role.get("correction-source", []))
+    ctgt = frozenset(r[1] for r in by_role.get("correction-target", []))
+    if not csrc and not ctgt:
+        csrc, ctgt = source, frozenset(target)
     return PronounSettings(source, target if target_list else None, identical, equivalent, bool(equivalence),
                            bool(correction), csrc, ctgt, bool(count_other), ssep, tsep)
 
@@ -312,16 +322,19 @@ def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
 def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
                 weights: Sequence[float] | None = None, **switches) -> ConfigSpec:
     """A new configuration ``name`` of ``corpus`` (``evalhouse apt --add``): its pronoun set, ``cases``
-    (default 1-4) with one weight each (default APT-B's for cases 1-4), and the ``switches`` of
+    (default all six, as seed 004's APT-A and APT-B) with one weight each (default: APT-B's weight of
+    each case, 1 for case 1, 0.5 for case 2, 0 for the others), and the ``switches`` of
     :class:`ConfigSpec` (target_list, equivalence, alignment_correction, count_other_as_equal)."""
     row = wh.sql("SELECT pronoun_set FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()
     if row is None:
         raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
     cases = tuple(int(c) for c in cases) if cases else DEFAULT_CASES
-    if not weights and len(cases) != len(DEFAULT_WEIGHTS):
-        raise OptionError("give `weights`, one per case")
-    return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights) if weights else DEFAULT_WEIGHTS,
-                      origin="evalhouse apt options", **switches)
+    if not weights:
+        bad = [c for c in cases if c not in APT_B_WEIGHT]
+        if bad:
+            raise OptionError(f"cases must be distinct numbers 1-6, got {list(cases)}")
+        weights = tuple(APT_B_WEIGHT[c] for c in cases)
+    return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights), origin="evalhouse apt options", **switches)
 
 
 def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:

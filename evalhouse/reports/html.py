@@ -490,12 +490,14 @@ class _Report:
                                  WHERE corpus = $c ORDER BY position, dependent""", {"c": corpus})
             needed = {v: set(g["form"]) for v, g in mine.groupby("view")}
             max_size = max(int(_parse(c, "max_size") or 3) for c in mine["configuration"])
+            # the enumeration of the mining that found the forms: root excluded unless recorded otherwise
+            exclude_root = all(_parse(c, "root") == "excluded" for c in mine["configuration"])
             occurs: dict[tuple[str, str], dict[int, list[int]]] = {}
             for position, g in tree.groupby("position", sort=True):
                 args = (g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
                         g["dependent_lemma"].tolist())
                 for view, names in needed.items():
-                    for form, node_sets in mining.form_occurrences(*args, view, names, max_size).items():
+                    for form, node_sets in mining.form_occurrences(*args, view, names, max_size, exclude_root).items():
                         occurs.setdefault((view, form), {})[int(position)] = sorted({n + 1 for s in node_sets for n in s})
             metric = {c: _parse(c, "failure") or "bleu" for c in mine["configuration"]}
             for (team, run), g in mine.groupby(["team", "run"], sort=True):
