@@ -221,13 +221,17 @@ def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
 
 
 def _digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
-    """The first _WIDTH bytes of each field [start, end) as a matrix (0 past the end), and lengths."""
+    """The first bytes of each field [start, end) as a matrix as wide as the longest field (at most
+    _WIDTH; 0 past a field's end), and the lengths."""
     length = end - start
+    width = int(min(length.max(), _WIDTH)) if len(length) else 1
+    width = max(width, 1)
     if len(buf) == 0:
-        return np.zeros((len(start), _WIDTH), np.uint8), length
-    idx = start[:, None] + np.arange(_WIDTH)
-    m = buf[np.minimum(idx, len(buf) - 1)]
-    m[np.arange(_WIDTH)[None, :] >= length[:, None]] = 0
+        return np.zeros((len(start), width), np.uint8), length
+    m = np.empty((len(start), width), dtype=np.uint8)
+    last = len(buf) - 1
+    for k in range(width):  # column by column: a few passes over 1-D arrays
+        m[:, k] = np.where(length > k, buf[np.minimum(start + k, last)], 0)
     return m, length
 
 
@@ -236,35 +240,38 @@ def _parse_ids(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     (range), ``(0|[1-9][0-9]{0,8})\\.[1-9][0-9]{0,8}`` (empty node), anything else bad."""
     n = len(start)
     m, length = _digits(buf, start, end)
-    inside = np.arange(_WIDTH)[None, :] < length[:, None]
-    is_digit = (m >= 48) & (m <= 57)
-    other = inside & ~is_digit
-    n_other = other.sum(axis=1)
-    pos = np.where(n_other > 0, other.argmax(axis=1), length)  # the separator, or the end
+    width = m.shape[1]
+    major = np.zeros(n, dtype=np.int64)
+    minor = np.zeros(n, dtype=np.int64)
+    n_other = np.zeros(n, dtype=np.int64)
+    pos = length.copy()  # the first non-digit, or the end
+    for k in range(width):  # Horner's rule, digits before the separator into major, after it into minor
+        ch = m[:, k]
+        inside = length > k
+        digit = (ch >= 48) & (ch <= 57) & inside
+        other = inside & ~digit
+        pos = np.where(other & (n_other == 0), k, pos)
+        n_other += other
+        d = ch.astype(np.int64) - 48
+        before = digit & (n_other == 0)
+        after = digit & (n_other == 1)
+        major = np.where(before, major * 10 + d, major)
+        minor = np.where(after, minor * 10 + d, minor)
     rows = np.arange(n)
-    sep = m[rows, np.minimum(pos, _WIDTH - 1)]
+    sep = m[rows, np.minimum(pos, width - 1)] if n else np.zeros(0, np.uint8)
     left = pos
     right = length - pos - 1
-    first = m[:, 0]
-    after = m[rows, np.minimum(pos + 1, _WIDTH - 1)]
+    first = m[:, 0] if n else np.zeros(0, np.uint8)
+    after_sep = m[rows, np.minimum(pos + 1, width - 1)] if n else np.zeros(0, np.uint8)
     fits = (length >= 1) & (length <= 19)
     word = fits & (n_other == 0) & (length <= 9) & (first != 48)
-    parts = fits & (n_other == 1) & (left >= 1) & (left <= 9) & (right >= 1) & (right <= 9) & (after != 48)
+    parts = fits & (n_other == 1) & (left >= 1) & (left <= 9) & (right >= 1) & (right <= 9) & (after_sep != 48)
     range_ = parts & (sep == 45) & (first != 48)
     empty = parts & (sep == 46) & ((first != 48) | (left == 1))
     kind = np.full(n, BAD, dtype=np.int8)
     kind[word] = WORD
     kind[range_] = RANGE
     kind[empty] = EMPTY
-    # values: digits before the separator make major, after it minor
-    col = np.arange(_WIDTH)[None, :]
-    digit = np.where(is_digit & inside, m.astype(np.int64) - 48, 0)
-    before = col < pos[:, None]
-    exponent = np.where(before, pos[:, None] - 1 - col, length[:, None] - 1 - col)
-    exponent = np.clip(exponent, 0, 18)
-    weighted = digit * (10 ** exponent)
-    major = np.where(before, weighted, 0).sum(axis=1)
-    minor = np.where(~before & (col > pos[:, None]), weighted, 0).sum(axis=1)
     major = np.where(kind == BAD, 0, major)
     minor = np.where((kind == RANGE) | (kind == EMPTY), minor, 0)
     return kind, major, minor
@@ -273,12 +280,16 @@ def _parse_ids(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
 def _parse_head(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     """HEAD values: a plain non-negative integer of at most 9 digits without a leading zero."""
     m, length = _digits(buf, start, end)
-    inside = np.arange(_WIDTH)[None, :] < length[:, None]
-    is_digit = (m >= 48) & (m <= 57)
-    ok = (length >= 1) & (length <= 9) & ~(inside & ~is_digit).any(axis=1) & ((m[:, 0] != 48) | (length == 1))
-    col = np.arange(_WIDTH)[None, :]
-    exponent = np.clip(length[:, None] - 1 - col, 0, 18)
-    value = np.where(inside & is_digit, (m.astype(np.int64) - 48) * (10 ** exponent), 0).sum(axis=1)
+    value = np.zeros(len(start), dtype=np.int64)
+    ok = (length >= 1) & (length <= 9)
+    for k in range(m.shape[1]):
+        ch = m[:, k]
+        inside = length > k
+        digit = (ch >= 48) & (ch <= 57)
+        ok &= digit | ~inside
+        value = np.where(inside & digit, value * 10 + (ch.astype(np.int64) - 48), value)
+    if len(start):
+        ok &= (m[:, 0] != 48) | (length == 1)
     return value, ok
 
 
