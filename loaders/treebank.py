@@ -506,7 +506,7 @@ class _Store:
         if len(nonempty):
             metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
             self._insert("sentence_tree_metrics", pa.table({
-                "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int32),
+                "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
                 "projective": metrics.projective.astype(bool)}),
                 "corpus, position, flux_weight_sum, projective", "$corpus, position, flux_weight_sum, projective")
         self.sentences += n_blocks

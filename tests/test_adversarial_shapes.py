@@ -61,3 +61,22 @@ def test_shape_end_to_end(tmp_path, name, n):
     assert got[:2] == want[:2] and got[4] == want[4]
     assert got[2:4] == pytest.approx(want[2:4], abs=1e-12)
     assert edges == want[0]
+
+
+# A 93,000-word rainbow has a flux-weight sum above 2**31 (about n**2 / 4): it was stored in an INTEGER
+# column through int32 and came out negative (mean flux weight -17,949.85 at 100,000 words).  The
+# stored sum must equal the one analysis.trees computes in int64.
+def test_flux_weight_sum_beyond_32_bits(tmp_path):
+    from evalhouse.analysis.trees import tree_metrics
+
+    heads, punct = shape("rainbow", 93_000)
+    expected = int(tree_metrics(TreeBatch.from_lists([heads])).flux_weight_sum[0])
+    assert expected > 2 ** 31
+    path = tmp_path / "rainbow.conllu"
+    write_sentence(path, heads, punct)
+    with evalhouse.connect(":memory:") as wh:
+        wh.ingest_treebank([str(path)], corpus="r")
+        stored, mfw = wh.sql("SELECT flux_weight_sum, mean_flux_weight FROM sentence_tree_metrics "
+                             "JOIN sentence_complexity USING (corpus, position)").fetchone()
+    assert stored == expected
+    assert mfw == pytest.approx(expected / (93_000 - 1), rel=1e-12)
