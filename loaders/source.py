@@ -12,8 +12,12 @@ standard input) in blocks, so pipes work and memory stays flat, and it
   line ends (turned into LF).  A carriage return that is not followed by a line feed is
   an error: it would silently change the line structure.
 
-When the bytes are already canonical the original path is handed on untouched (the fast path:
-DuckDB reads it directly); otherwise a normalised copy is spooled to a temporary file.
+The pass itself is :class:`ByteStream`, which yields the validated, normalised blocks: a reader that
+parses those blocks (``ingest treebank``) reads each file once, and the digest is of exactly the bytes
+it stored (issue 17).  :func:`open_source` wraps it for readers that need a path: when the bytes are
+already canonical the original path is handed on untouched (the fast path: DuckDB or ``open`` reads it
+again), and a file whose identity changed in between is refused; otherwise a normalised copy is spooled
+to a temporary file.
 """
 
 from __future__ import annotations
