@@ -16,7 +16,7 @@ This module holds the plumbing every ingest path shares, and nothing else:
   :mod:`evalhouse.analysis.udfs`);
 * the schema: ``schema/<kind>/<table>.sql`` and ``sql/<family>/<view>.sql``, applied when a
   warehouse is opened read-write (CREATE TABLE IF NOT EXISTS; CREATE OR REPLACE VIEW in dependency
-  order, found with sqlglot); opening read-only changes nothing;
+  order); opening read-only changes nothing;
 * :meth:`Warehouse.transaction` (an ingest is one transaction), :meth:`Warehouse.insert` (rows into a
   base table, columns by name) and :data:`STORED` with :meth:`Warehouse.make_room` (what a user stores, the tables that
   hold it, and its refusal or replacement).
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,20 +73,23 @@ def schema_files() -> tuple[SqlFile, ...]:
     return tuple(_read_sql_package("evalhouse.schema", "table"))
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_COMMENTS_AND_STRINGS = re.compile(r"--[^\n]*|'(?:[^']|'')*'")
+
+
+def view_references(text: str, names: Iterable[str]) -> set[str]:
+    """The names among ``names`` that the SQL ``text`` mentions outside comments and string literals:
+    the views a view reads, and perhaps an alias or two (every table sqlglot finds is among them: tested
+    in tests/test_sql_files.py; sqlglot took 0.1 s to import and up to 0.8 s to parse every view, most
+    of the cost of creating a warehouse)."""
+    return set(_IDENTIFIER.findall(_COMMENTS_AND_STRINGS.sub(" ", text))) & set(names)
+
+
 @lru_cache(maxsize=1)
 def view_files() -> tuple[SqlFile, ...]:
     """View definitions (``sql/<family>/``) in dependency order: a view comes after the views it reads."""
-    # sqlglot (~0.1 s to import) only when views are created or listed: `evalhouse sql` does not pay for it
-    import sqlglot.expressions
-
     files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view")}
-    depends: dict[str, set[str]] = {}
-    for name, f in files.items():
-        refs: set[str] = set()
-        for statement in sqlglot.parse(f.text, read="duckdb"):
-            if statement is not None:
-                refs |= {t.name for t in statement.find_all(sqlglot.expressions.Table)}
-        depends[name] = (refs & files.keys()) - {name}
+    depends = {name: view_references(f.text, files) - {name} for name, f in files.items()}
     ordered: list[str] = []
     seen: set[str] = set()
 
@@ -223,12 +227,13 @@ class Warehouse:
         fingerprint is kept in the macro ``evalhouse_schema()``."""
         files = schema_files() + view_files()
         fingerprint = hashlib.sha256("\n".join(f.text for f in files).encode("utf-8")).hexdigest()
-        stored = self.con.execute(
-            "SELECT (SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN $tables) "
-            "+ (SELECT count(*) FROM duckdb_views() WHERE schema_name = 'main' AND view_name IN $views), "
-            "(SELECT any_value(macro_definition) FROM duckdb_functions() WHERE function_name = 'evalhouse_schema')",
-            {"tables": [f.name for f in files if f.kind == "table"],
-             "views": [f.name for f in files if f.kind == "view"]}).fetchone()
+        # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
+        present = {r[0] for r in self.con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+            "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'").fetchall()}
+        macro = self.con.execute("SELECT any_value(macro_definition) FROM duckdb_functions() "
+                                 "WHERE function_name = 'evalhouse_schema'").fetchone()[0]
+        stored = (sum(f.name in present for f in files), macro)
         if stored == (len(files), f"'{fingerprint}'"):
             return
         with self.transaction():
@@ -271,9 +276,15 @@ class Warehouse:
     def has(self, kind: str, key: Mapping[str, object]) -> bool:
         """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
         stored = STORED[kind]
-        where = " AND ".join(f"{_ident(c)} IS NOT DISTINCT FROM ${c}" for c in stored.key)
-        return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} WHERE {where}",
-                                     {c: key[c] for c in stored.key}).fetchone()[0])
+        # the key as a registered Arrow row, not query parameters: binding any parameter makes duckdb
+        # 1.5.6 import pandas, 0.3 s of every ingest command
+        match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
+        self.con.register("eh_key", _arrow([{c: key[c] for c in stored.key}]))
+        try:
+            return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} AS t WHERE EXISTS "
+                                         f"(SELECT 1 FROM eh_key AS k WHERE {match})").fetchone()[0])
+        finally:
+            self.con.unregister("eh_key")
 
     def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
         """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the

@@ -19,9 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import numpy as np
-
-from evalhouse.analysis.trees import TreeBatch, tree_metrics
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
 from evalhouse.progress import as_progress
@@ -111,34 +108,17 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     results = ingest_files(wh.con, files, corpus, progress=progress)
     if hasattr(progress, "finish"):
         progress.finish()
-    store_tree_metrics(wh, corpus)
-    normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
-    summary = CorpusSummary(corpus, tuple(r.source.name for r in results), sum(r.sentences for r in results),
+    normalisations = [f"{Path(r.name).name}: {n}" for r in results for n in r.normalisations]
+    summary = CorpusSummary(corpus, tuple(r.name for r in results), sum(r.sentences for r in results),
                             sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations))
     wh.insert("corpora", [{
         "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
-        "sha256": [r.source.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
+        "sha256": [r.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
         "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
         "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
         "normalisations": normalisations, "evalhouse_version": __version__,
         "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
     return summary
-
-
-def store_tree_metrics(wh, corpus: str) -> None:
-    """``sentence_tree_metrics`` of a corpus: flux-weight sums and projectivity of its stripped trees,
-    the per-sentence facts that need Python (numpy, batched over the whole corpus)."""
-    cols = wh.sql("SELECT position, head FROM edges WHERE corpus = $corpus ORDER BY position, dependent",
-                  {"corpus": corpus}).fetchnumpy()
-    positions = np.asarray(cols["position"], dtype=np.int64)
-    if len(positions) == 0:
-        return
-    starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])
-    lengths = np.diff(np.r_[starts, len(positions)])
-    metrics = tree_metrics(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
-    wh.insert("sentence_tree_metrics", {
-        "corpus": [corpus] * len(starts), "position": positions[starts].astype(np.int32),
-        "flux_weight_sum": metrics.flux_weight_sum.astype(np.int32), "projective": metrics.projective.astype(bool)})
 
 
 def link_input(wh, corpus: str, reference: str, source_name: str) -> None:

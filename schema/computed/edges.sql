@@ -16,7 +16,8 @@ CREATE TABLE IF NOT EXISTS edges (
     head_upos        VARCHAR,
     distance         INTEGER,
     dependent_id     INTEGER NOT NULL,
-    head_id          INTEGER NOT NULL
+    head_id          INTEGER NOT NULL,
+    depth            INTEGER NOT NULL
 );
 COMMENT ON TABLE edges IS 'Punctuation-stripped reference tree (seed 000 section 4): one row per remaining word with its head. Grain: corpus x position x dependent.';
 COMMENT ON COLUMN edges.dependent IS 'Position of the dependent in the stripped sentence (1-based).';
@@ -26,3 +27,4 @@ COMMENT ON COLUMN edges.relation IS 'Base relation: deprel before the first colo
 COMMENT ON COLUMN edges.distance IS 'Signed dependency distance dependent - head in stripped positions (negative: dependent on the left of its head); NULL for the root.';
 COMMENT ON COLUMN edges.dependent_id IS 'CoNLL-U ID of the dependent in nodes.';
 COMMENT ON COLUMN edges.head_id IS 'CoNLL-U ID of the head in nodes (0 for the root).';
+COMMENT ON COLUMN edges.depth IS 'Depth of the dependent in the stripped tree: edges between it and its root (root = 0), computed at ingest.';
