@@ -67,6 +67,17 @@ def perturb(tree: Tree, rng: random.Random, rate: float = 0.3) -> Tree:
     return replace(tree, nodes=out, pos=pos)
 
 
+def evalb_files(zip_path: Path, directory: Path, seed: int = 1) -> tuple[Path, Path]:
+    """The PTB sample and its perturbed copy (:func:`perturb`, ``seed``), one tree per line as EVALB reads
+    them, written into ``directory``; returns (gold, test)."""
+    rng = random.Random(seed)
+    trees = list(read_trees(io.StringIO(ptb_sample_text(zip_path)), str(zip_path)))
+    gold, test = Path(directory) / "ptb-gold.txt", Path(directory) / "ptb-perturbed.txt"
+    gold.write_text("".join(render(t) + "\n" for t in trees), encoding="utf-8")
+    test.write_text("".join(render(perturb(t, rng)) + "\n" for t in trees), encoding="utf-8")
+    return gold, test
+
+
 def main(argv: list[str] | None = None) -> None:
     here = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
