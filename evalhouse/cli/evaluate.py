@@ -148,8 +148,8 @@ def evalb_command(
         "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
                       "seed 002's setting) or a .prm file.")] = None,
 ) -> None:
-    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed through
-    the warehouse views in memory.
+    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed directly
+    (nothing is stored; see `evalhouse.reports.evalb.evalb_report_from_views` for a stored run).
 
     Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
     """
