@@ -3,7 +3,8 @@
 here), how a command opens the warehouse, and how errors become one line and an exit code.
 
 Exit codes: 0 success; 1 bad input (the message names file and line); 2 bad usage; 3 the warehouse
-refused (locked, corpus exists, unknown view or corpus). Library messages name arguments as Python does
+refused (locked, corpus exists, unknown view or corpus); 4 the system failed (disk full, an I/O error, an
+internal error); 5 the warehouse is torn (``evalhouse check``; ``evalhouse check --repair`` mends it). Library messages name arguments as Python does
 (```replace=True```, see :mod:`evalhouse.errors`); :func:`execute` writes them as this command's flags
 (``--replace``). Set ``EVALHOUSE_TRACEBACK=1`` (or pass ``--traceback``) to see Python tracebacks.
 """
@@ -24,7 +25,7 @@ from evalhouse.version import __version__
 
 warehouse = lazy_module("evalhouse.warehouse")  # executed by the first command that opens it: --help stays fast
 
-EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE = 1, 2, 3
+EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE, EXIT_SYSTEM, EXIT_TORN = 1, 2, 3, 4, 5
 
 app = typer.Typer(
     name="evalhouse",
@@ -48,6 +49,13 @@ state = _State()
 # --- options several commands take -------------------------------------------------------------------
 Replace = Annotated[bool, typer.Option("--replace", help="Replace what is already stored under the same name "
                                                          "instead of refusing.")]
+DropJudgements = Annotated[bool, typer.Option(
+    "--drop-judgements", help="With --replace: allow deleting the human judgements whose judged sentence or segment "
+                              "is not in the new version (the others are kept); without it such a replacement is "
+                              "refused.")]
+DropSystems = Annotated[bool, typer.Option(
+    "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
+                           "does not ingest again; without it such a replacement is refused.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
@@ -83,9 +91,10 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False):
-    """The warehouse of ``--db`` (with ``--memory-limit``)."""
-    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit)
+def open_warehouse(read_only: bool = False, verify: bool = True):
+    """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
+    warehouse is refused, exit 5) unless ``verify`` is False."""
+    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify)
 
 
 def progress(verb: str, quiet: bool) -> Callable[[str, int, int], None]:
@@ -115,6 +124,13 @@ def _fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
+# DuckDB errors that are the machine's, not the user's: exit 4. A failed COMMIT on a full disk is a
+# TransactionException whose message carries the operating system's reason.
+SYSTEM_ERRORS = ("IOException", "OutOfMemoryException", "FatalException", "InternalException")
+SYSTEM_MESSAGES = ("No space left on device", "Disk quota exceeded", "Input/output error", "Could not write file",
+                   "Read-only file system")
+
+
 def execute(action: Callable[[], object]):
     """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
     try:
@@ -127,12 +143,14 @@ def execute(action: Callable[[], object]):
         if isinstance(err, InputError):
             _fail(str(err), EXIT_INPUT)
         if isinstance(err, WarehouseError):
-            _fail(str(err), EXIT_WAREHOUSE)
+            _fail(str(err), EXIT_TORN if type(err).__name__ == "TornWarehouseError" else EXIT_WAREHOUSE)
         if isinstance(err, ValueError):
             _fail(str(err), EXIT_USAGE)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
+        # a full disk or another I/O failure is the system's, not the input's (issue 17): exit 4
+        system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
         _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",
-              EXIT_INPUT if "duckdb" in type(err).__module__ else 4)
+              EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Corpus, Replace, Run, Team, execute, open_warehouse
+from evalhouse.cli.common import Corpus, DropJudgements, DropSystems, Replace, Run, Team, execute, open_warehouse
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -156,6 +156,8 @@ def apt(
     count_other_as_equal: Annotated[bool, typer.Option("--count-other-as-equal", help="OTHER in reference and output counts as identical.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write APT's PREFIX.score and PREFIX.detail files (needs one system).")] = None,
     replace: Replace = False,
+    drop_systems: DropSystems = False,
+    drop_judgements: DropJudgements = False,
 ) -> None:
     """APT scores: run an original APT configuration file, or add/show a configuration of an ingested corpus.
 
@@ -165,7 +167,8 @@ def apt(
         with open_warehouse() as wh:
             if config is not None:
                 report = apt_configs.run_apt_config(wh, config, corpus=corpus, team=team or "system", run=run,
-                                                    replace=replace)
+                                                    replace=replace, drop_systems=drop_systems,
+                                                    drop_judgements=drop_judgements)
             elif corpus is None:
                 raise OptionError("give `config` (an APT configuration file), or `corpus` (an ingested translation corpus)")
             else:

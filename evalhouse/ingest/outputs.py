@@ -51,6 +51,8 @@ class SubmissionSummary:
     sentences: int
     given_sentences: int
     missing_positions: tuple[int, ...]
+    judgements_kept: int = 0  # of a replaced submission: judgements whose sentence is still there
+    judgements_dropped: int = 0  # ... and those deleted (``drop_judgements=True``)
 
 
 @dataclass
@@ -278,12 +280,16 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
 def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
                    team: str | None = None, run: str | None = None, format: str = "auto",
                    manifest: str | os.PathLike | None = None, replace: bool = False,
-                   progress=None) -> list[SubmissionSummary]:
+                   progress=None, drop_judgements: bool = False) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
     ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
     ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
     Returns a :class:`SubmissionSummary` per file.
+
+    ``replace`` replaces submissions already stored; their human judgements are kept where the judged
+    sentence is still there (same reference corpus, position and output text). Replacing is refused
+    when a judgement would be lost, unless ``drop_judgements``.
     """
     if reference is None:
         raise WarehouseError("outputs need a reference corpus (`reference`)")
@@ -304,12 +310,13 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         if not team or not run:
             raise WarehouseError("an output file needs `team` and `run`")
         files = [SubmissionFile(os.fspath(path), team, run, format)]
-    return ingest_submissions(wh, files, reference, replace=replace, progress=progress)
+    return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
+                              drop_judgements=drop_judgements)
 
 
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
                        progress=None, configuration_note: str | None = None, workers: int = 0,
-                       names: Sequence[str] | None = None) -> list[SubmissionSummary]:
+                       names: Sequence[str] | None = None, drop_judgements: bool = False) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
@@ -335,19 +342,22 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
             if progress:
                 progress(f.path, i, len(files))
             key = keys[i]
-            wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
             sentences, tokens, links, stats, missing, given = scores
-            wh.insert("output_sentences", sentences)
-            wh.insert("output_tokens", tokens)
-            wh.insert("alignments", links)
-            wh.insert("sentence_statistics", stats)
-            wh.insert("submissions", [{
-                **key, "format": out.format, "source_file": names[i] if names else out.name,
-                "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
-                "missing_sentences": len(missing), "missing_positions": missing,
-                "normalisations": out.normalisations,
-                "configuration": signature(*SCORING, configuration_note or ""),
-                "evalhouse_version": __version__, "ingested_at": now}])
+            # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
+            with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
+                              drop_judgements=drop_judgements) as room:
+                wh.insert("output_sentences", sentences)
+                wh.insert("output_tokens", tokens)
+                wh.insert("alignments", links)
+                wh.insert("sentence_statistics", stats)
+                wh.insert("submissions", [{
+                    **key, "format": out.format, "source_file": names[i] if names else out.name,
+                    "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
+                    "missing_sentences": len(missing), "missing_positions": missing,
+                    "normalisations": out.normalisations,
+                    "configuration": signature(*SCORING, configuration_note or ""),
+                    "evalhouse_version": __version__, "ingested_at": now}])
             summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
-                                               out.format, ref.size, given, tuple(missing)))
+                                               out.format, ref.size, given, tuple(missing),
+                                               room.kept.get("judgements", 0), room.dropped.get("judgements", 0)))
     return summaries
