@@ -128,7 +128,13 @@ def evalb_command(
 
     Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
     """
-    execute(lambda: typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm)), nl=False))
+    def action():
+        notes: list[str] = []
+        typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm), notes=notes), nl=False)
+        for note in notes:
+            typer.echo(f"evalhouse: note: {note}", err=True)
+
+    execute(action)
 
 
 def _numbers(text: Optional[str], what: str) -> Optional[tuple[float, ...]]:

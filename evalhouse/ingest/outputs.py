@@ -26,6 +26,7 @@ import numpy as np
 
 from evalhouse.analysis import accuracy, alignment, bleu
 from evalhouse.errors import InputError, WarehouseError
+from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
                                        read_manifest, read_output_file)
 from evalhouse.version import __version__, signature
@@ -127,10 +128,11 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
                 raise InputError(out.name, s.line, "sentence without '# sent_id' in a file whose other sentences "
                                  "have one")
             pos = index.get(s.key)
-            if pos is None and s.key.isdigit() and 1 <= int(s.key) <= ref.size:
-                pos = int(s.key)
+            number = integer(s.key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+            if pos is None and number is not None and 1 <= number <= ref.size:
+                pos = number
             if pos is None:
-                raise InputError(out.name, s.line, f"unknown sent_id {s.key!r}: not a sent_id or position of "
+                raise InputError(out.name, s.line, f"unknown sent_id {shown(s.key)}: not a sent_id or position of "
                                  f"reference corpus {ref.corpus}")
             if pos in by_pos:
                 raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
@@ -138,10 +140,10 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
         return by_pos
     for s in out.sentences:  # sr: sent_id is the reference position
         key = s.key
-        if not key.isdigit() or not 1 <= int(key) <= ref.size:
+        pos = integer(key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+        if pos is None or not 1 <= pos <= ref.size:
             raise InputError(out.name, s.line,
-                             f"unknown sent_id {key!r}: reference corpus {ref.corpus} has positions 1..{ref.size}")
-        pos = int(key)
+                             f"unknown sent_id {shown(key)}: reference corpus {ref.corpus} has positions 1..{ref.size}")
         if pos in by_pos:
             raise InputError(out.name, s.line, f"duplicate sent_id {key} (first at line {by_pos[pos].line})")
         by_pos[pos] = s

@@ -33,10 +33,14 @@ def _pct(num, den) -> float:
 
 
 def evalb_report(gold_path: str | os.PathLike, test_path: str | os.PathLike, params: EvalbParams | None = None,
-                 cost: LabelCost | None = None) -> str:
+                 cost: LabelCost | None = None, notes: list[str] | None = None) -> str:
     """EVALB's report (per-sentence rows, totals row, summary for all and for len<=CUTOFF_LEN), computed
     through the warehouse views on an in-memory warehouse.  Files are read one sentence per line, as
-    EVALB reads them; mismatching sentences get EVALB's error status instead of stopping the run."""
+    EVALB reads them; mismatching sentences get EVALB's error status instead of stopping the run.
+
+    When no sentence is within CUTOFF_LEN the len<=N summary counts none and prints 0.00 everywhere, as
+    EVALB's own summary does (its totals start at zero and every ratio guards its denominator); ``notes``,
+    when given, receives a sentence saying so."""
     params = params or COLLINS
     with Warehouse(":memory:") as wh:
         ingest_parses(wh, gold_path, "evalb", gold=True, one_per_line=True)
@@ -64,7 +68,12 @@ def evalb_report(gold_path: str | os.PathLike, test_path: str | os.PathLike, par
                f"{a[19]:6d} {a[20]:6d} {a[21]:5d} {_pct(a[21], a[20]):8.2f}")
     out.append("=== Summary ===")
     for key, title in (("all", "All"), (f"len<={params.cutoff_len}", f"len<={params.cutoff_len}")):
-        s = summary[key]
+        s = summary.get(key)
+        if s is None:  # no sentence in the subset: EVALB's zero totals
+            s = (key, 0, 0, 0, 0) + (None,) * 17
+            if notes is not None:
+                notes.append(f"no sentence is within CUTOFF_LEN {params.cutoff_len}: the len<={params.cutoff_len} "
+                             "summary counts none (0.00 everywhere, as EVALB prints it)")
         rec, prec = (s[5], s[6]) if params.labeled else (s[7], s[8])
         comp = s[9] if params.labeled else s[10]
         out += ["", f"-- {title} --",
