@@ -167,6 +167,6 @@ def test_readme_lists_every_exit_code():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     table = readme[readme.index("| code | meaning |"):]
     table = table[:table.index("\n\n")]
-    assert re.findall(r"^\| (\d+) \|", table, flags=re.M) == ["0", "1", "2", "3", "4"]
+    assert re.findall(r"^\| (\d+) \|", table, flags=re.M) == ["0", "1", "2", "3", "4", "5"]
     common = (REPO / "evalhouse" / "cli" / "common.py").read_text(encoding="utf-8")
-    assert "EXIT_UNEXPECTED = 4" in common
+    assert "EXIT_UNEXPECTED = 4" in common and "EXIT_TORN = 5" in common

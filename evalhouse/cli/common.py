@@ -3,7 +3,9 @@
 here), how a command opens the warehouse, and how errors become one line and an exit code.
 
 Exit codes: 0 success; 1 bad input (the message names file and line); 2 bad usage; 3 the warehouse
-refused (locked, corpus exists, unknown view or corpus, no such warehouse); 4 an unexpected error. Library messages name arguments as Python does
+refused (locked, corpus exists, unknown view or corpus, no such warehouse); 4 the system failed (disk
+full, an I/O error) or an unexpected error; 5 the warehouse is torn (``evalhouse check``; ``evalhouse check
+--repair`` mends it). Library messages name arguments as Python does
 (```replace=True```, see :mod:`evalhouse.errors`); :func:`execute` writes them as this command's flags
 (``--replace``). Set ``EVALHOUSE_TRACEBACK=1`` (or pass ``--traceback``) to see Python tracebacks.
 """
@@ -29,7 +31,9 @@ from evalhouse.version import __version__
 warehouse = lazy_module("evalhouse.warehouse")  # executed by the first command that opens it: --help stays fast
 
 EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE = 1, 2, 3
-EXIT_UNEXPECTED = 4  # a bug or an environment problem (disk full, ...): the message names the Python error
+EXIT_UNEXPECTED = 4  # the system failed (disk full, I/O) or a bug: the message names the Python error
+EXIT_SYSTEM = EXIT_UNEXPECTED
+EXIT_TORN = 5  # rows that belong to nothing: `evalhouse check --repair`
 
 class _Root(typer.core.TyperGroup):
     """The root command: the global options ``--db`` and ``--memory-limit`` may also come after the
@@ -85,6 +89,13 @@ state = _State()
 # --- options several commands take -------------------------------------------------------------------
 Replace = Annotated[bool, typer.Option("--replace", help="Replace what is already stored under the same name "
                                                          "instead of refusing.")]
+DropJudgements = Annotated[bool, typer.Option(
+    "--drop-judgements", help="With --replace: allow deleting the human judgements whose judged sentence or segment "
+                              "is not in the new version (the others are kept); without it such a replacement is "
+                              "refused.")]
+DropSystems = Annotated[bool, typer.Option(
+    "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
+                           "does not ingest again; without it such a replacement is refused.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
@@ -120,9 +131,10 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False):
-    """The warehouse of ``--db`` (with ``--memory-limit``)."""
-    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit)
+def open_warehouse(read_only: bool = False, verify: bool = True):
+    """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
+    warehouse is refused, exit 5) unless ``verify`` is False."""
+    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify)
 
 
 class _RichTask(Task):
@@ -188,6 +200,13 @@ def _fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
+# DuckDB errors that are the machine's, not the user's: exit 4. A failed COMMIT on a full disk is a
+# TransactionException whose message carries the operating system's reason.
+SYSTEM_ERRORS = ("IOException", "OutOfMemoryException", "FatalException", "InternalException")
+SYSTEM_MESSAGES = ("No space left on device", "Disk quota exceeded", "Input/output error", "Could not write file",
+                   "Read-only file system")
+
+
 def execute(action: Callable[[], object]):
     """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
     try:
@@ -204,12 +223,14 @@ def execute(action: Callable[[], object]):
         if isinstance(err, InputError):
             _fail(str(err), EXIT_INPUT)
         if isinstance(err, WarehouseError):
-            _fail(str(err), EXIT_WAREHOUSE)
+            _fail(str(err), EXIT_TORN if type(err).__name__ == "TornWarehouseError" else EXIT_WAREHOUSE)
         if isinstance(err, ValueError):
             _fail(str(err), EXIT_USAGE)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
+        # a full disk or another I/O failure is the system's, not the input's (issue 17): exit 4
+        system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
         _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",
-              EXIT_INPUT if "duckdb" in type(err).__module__ else EXIT_UNEXPECTED)
+              EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT)
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Corpus, Replace, Run, Team, choices, execute, open_warehouse, progress
+from evalhouse.cli.common import (Corpus, DropJudgements, DropSystems, Replace, Run, Team, choices, execute,
+                                   open_warehouse, progress)
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -153,7 +154,13 @@ def evalb_command(
 
     Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
     """
-    execute(lambda: typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm)), nl=False))
+    def action():
+        notes: list[str] = []
+        typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm), notes=notes), nl=False)
+        for note in notes:
+            typer.echo(f"evalhouse: note: {note}", err=True)
+
+    execute(action)
 
 
 def _numbers(text: Optional[str], what: str) -> Optional[tuple[float, ...]]:
@@ -181,6 +188,8 @@ def apt(
     count_other_as_equal: Annotated[bool, typer.Option("--count-other-as-equal", help="OTHER in reference and output counts as identical.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write APT's PREFIX.score and PREFIX.detail files (needs one system).")] = None,
     replace: Replace = False,
+    drop_systems: DropSystems = False,
+    drop_judgements: DropJudgements = False,
 ) -> None:
     """APT scores: run an original APT configuration file, or add/show a configuration of an ingested corpus.
 
@@ -190,7 +199,8 @@ def apt(
         with open_warehouse() as wh:
             if config is not None:
                 report = apt_configs.run_apt_config(wh, config, corpus=corpus, team=team or "system", run=run,
-                                                    replace=replace)
+                                                    replace=replace, drop_systems=drop_systems,
+                                                    drop_judgements=drop_judgements)
             elif corpus is None:
                 raise OptionError("give `config` (an APT configuration file), or `corpus` (an ingested translation corpus)")
             else:

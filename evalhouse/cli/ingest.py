@@ -11,7 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Quiet, Replace, Run, Team, choices, execute, open_warehouse, progress
+from evalhouse.cli.common import (DropJudgements, DropSystems, Quiet, Replace, Run, Team, choices, execute,
+                                  open_warehouse, progress)
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -60,6 +61,8 @@ def ingest_treebank(
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")
                 for note in s.normalisations:
                     typer.echo(f"  normalised: {note}")
+                for note in s.links_dropped:
+                    typer.echo(f"  no longer its input (link in corpus_inputs deleted): {note}")
 
     execute(action)
 
@@ -74,6 +77,7 @@ def ingest_outputs(
     format: Annotated[OutputFormat, typer.Option("--format", help="Output format: sr (# sent_id/# text blocks), lines (one sentence per line), conllu, or auto.")] = OutputFormat.auto,
     manifest: Annotated[Optional[str], typer.Option(help="CSV with columns path, team, run[, format]: several files in one transaction.")] = None,
     replace: Replace = False,
+    drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
 ) -> None:
     """Ingest system outputs: align every output sentence to its reference tree and score it.
@@ -84,7 +88,8 @@ def ingest_outputs(
     def action():
         with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
-                                          manifest=manifest, replace=replace, progress=bars)
+                                          manifest=manifest, replace=replace, progress=bars,
+                                          drop_judgements=drop_judgements)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "
@@ -93,6 +98,9 @@ def ingest_outputs(
                     shown = ", ".join(map(str, s.missing_positions[:10]))
                     more = f" and {len(s.missing_positions) - 10} more" if len(s.missing_positions) > 10 else ""
                     typer.echo(f"  missing (scored as empty outputs): positions {shown}{more}")
+                if s.judgements_kept or s.judgements_dropped:
+                    typer.echo(f"  judgements: {s.judgements_kept:,} kept (their sentence is unchanged), "
+                               f"{s.judgements_dropped:,} deleted")
 
     execute(action)
 
@@ -208,6 +216,8 @@ def ingest_translations(
     source_output_alignment: Annotated[Optional[Path], typer.Option(help="Alignment of source and system output.")] = None,
     skip_bad_alignment_lines: Annotated[bool, typer.Option("--skip-bad-alignment-lines", help="Drop alignment lines with indices beyond their segment (recorded; their pronouns are not scored) instead of refusing the input.")] = False,
     replace: Replace = False,
+    drop_systems: DropSystems = False,
+    drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
 ) -> None:
     """Ingest a parallel corpus (source, reference, alignment) and/or a system translation (--team, --run,
@@ -222,7 +232,8 @@ def ingest_translations(
                 documents=documents, pronouns=pronouns, source_language=source_language,
                 target_language=target_language, team=team, run=run, output=output,
                 source_output_alignment=source_output_alignment, replace=replace,
-                skip_bad_alignment_lines=skip_bad_alignment_lines)
+                skip_bad_alignment_lines=skip_bad_alignment_lines, drop_systems=drop_systems,
+                drop_judgements=drop_judgements)
         if not quiet:
             what = f"{s.segments:,} segments" + (f", {s.documents:,} documents" if s.documents is not None else "")
             if s.system:
@@ -230,6 +241,11 @@ def ingest_translations(
             typer.echo(f"{s.corpus}: {what}")
             for note in s.normalisations:
                 typer.echo(f"  normalised: {note}")
+            if s.systems_dropped:
+                typer.echo(f"  systems deleted: {s.systems_dropped:,}")
+            if s.judgements_kept or s.judgements_dropped:
+                typer.echo(f"  pronoun judgements: {s.judgements_kept:,} kept (their segment is unchanged), "
+                           f"{s.judgements_dropped:,} deleted")
 
     execute(action)
 
@@ -262,6 +278,7 @@ def baseline(
     seed: Annotated[int, typer.Option(help="random: seed of the generator.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Also write the output (SR format) to this file.")] = None,
     replace: Replace = False,
+    drop_judgements: DropJudgements = False,
 ) -> None:
     """Realise a corpus with a baseline, then ingest and score it like any submission (team 'baseline'
     unless --team).
@@ -271,7 +288,7 @@ def baseline(
     def action():
         with open_warehouse() as wh:
             s = baselines.run_baseline(wh, kind.value, corpus, team=team, run=run, train=train, seed=seed, out=out,
-                                       replace=replace)
+                                       replace=replace, drop_judgements=drop_judgements)
             dea, bleu = wh.sql("SELECT dea, mean_bleu FROM submission_scores WHERE team = $t AND run = $r AND corpus = $c",
                                {"t": s.team, "r": s.run, "c": s.corpus}).fetchone()
         typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.sentences:,} sentences, DEA {dea:.4f}, mean BLEU {bleu:.4f}")

@@ -1,6 +1,8 @@
-"""``evalhouse sql``, ``evalhouse views`` and ``evalhouse demo``: look into a warehouse, or build the demo one.
+"""``evalhouse sql``, ``evalhouse views``, ``evalhouse check`` and ``evalhouse demo``: look into a warehouse,
+check it is whole (and repair it), or build the demo one.
 
-The rendering is :mod:`evalhouse.reports.text`; the demo is :mod:`evalhouse.demo`.
+The rendering is :mod:`evalhouse.reports.text`; the demo is :mod:`evalhouse.demo`; the check is
+:mod:`evalhouse.stored`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import choices, execute, open_warehouse, state, warehouse
+from evalhouse.cli.common import EXIT_TORN, choices, execute, open_warehouse, state, warehouse
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
@@ -81,6 +83,30 @@ def views(
             else:
                 for name, description in wh.views():
                     typer.echo(f"{name}\n    {description}")
+
+    execute(action)
+
+
+@commands.command("check")
+def check(
+    repair: Annotated[bool, typer.Option("--repair", help="Remove the rows that belong to nothing stored (one transaction).")] = False,
+) -> None:
+    """Check that every row belongs to a stored corpus, submission, run, system or analysis (a write killed
+    during COMMIT can leave rows that do not); exit 5 when the warehouse is torn. --repair removes them.
+    Every write command runs this check first and refuses a torn warehouse.
+
+    Example: evalhouse check && evalhouse check --repair
+    """
+    def action():
+        with open_warehouse(verify=False) as wh:
+            if not repair:
+                report = wh.check()
+                typer.echo(report.summary())
+                if report.torn:
+                    raise typer.Exit(EXIT_TORN)
+                return
+            removed = wh.repair()
+        typer.echo(removed.summary())
 
     execute(action)
 

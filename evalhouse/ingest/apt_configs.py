@@ -19,7 +19,7 @@ from evalhouse.reports.apt import AptReport, apt_report
 
 
 def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "system", run: str | None = None,
-                   replace: bool = False) -> AptReport:
+                   replace: bool = False, drop_systems: bool = False, drop_judgements: bool = False) -> AptReport:
     """Run an original APT configuration file: ingest its files as a corpus (default name: the config
     file's name) and one system, store the configuration, and return APT's report."""
     cfg = L.read_apt_config(config_path)
@@ -55,6 +55,6 @@ def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "syst
     ingest_translations(wh, corpus, source=cfg.source, reference=cfg.reference,
                         source_reference_alignment=cfg.alignment_source_reference, team=team, run=run,
                         output=cfg.target, source_output_alignment=cfg.alignment_source_target, replace=replace,
-                        _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
+                        drop_systems=drop_systems, drop_judgements=drop_judgements, _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
                         _configs=[spec])
     return apt_report(wh, corpus, "apt-config", team, run, cfg.max_length_matrix)

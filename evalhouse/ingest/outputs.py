@@ -26,6 +26,7 @@ import numpy as np
 
 from evalhouse.analysis import accuracy, alignment, bleu
 from evalhouse.errors import InputError, WarehouseError
+from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
                                        read_manifest, read_output_file)
 from evalhouse.progress import as_progress
@@ -52,6 +53,8 @@ class SubmissionSummary:
     sentences: int
     given_sentences: int
     missing_positions: tuple[int, ...]
+    judgements_kept: int = 0  # of a replaced submission: judgements whose sentence is still there
+    judgements_dropped: int = 0  # ... and those deleted (``drop_judgements=True``)
 
 
 @dataclass
@@ -126,10 +129,11 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
                 raise InputError(out.name, s.line, "sentence without '# sent_id' in a file whose other sentences "
                                  "have one")
             pos = index.get(s.key)
-            if pos is None and s.key.isdigit() and 1 <= int(s.key) <= ref.size:
-                pos = int(s.key)
+            number = integer(s.key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+            if pos is None and number is not None and 1 <= number <= ref.size:
+                pos = number
             if pos is None:
-                raise InputError(out.name, s.line, f"unknown sent_id {s.key!r}: not a sent_id or position of "
+                raise InputError(out.name, s.line, f"unknown sent_id {shown(s.key)}: not a sent_id or position of "
                                  f"reference corpus {ref.corpus}")
             if pos in by_pos:
                 raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
@@ -137,10 +141,10 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
         return by_pos
     for s in out.sentences:  # sr: sent_id is the reference position
         key = s.key
-        if not key.isdigit() or not 1 <= int(key) <= ref.size:
+        pos = integer(key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+        if pos is None or not 1 <= pos <= ref.size:
             raise InputError(out.name, s.line,
-                             f"unknown sent_id {key!r}: reference corpus {ref.corpus} has positions 1..{ref.size}")
-        pos = int(key)
+                             f"unknown sent_id {shown(key)}: reference corpus {ref.corpus} has positions 1..{ref.size}")
         if pos in by_pos:
             raise InputError(out.name, s.line, f"duplicate sent_id {key} (first at line {by_pos[pos].line})")
         by_pos[pos] = s
@@ -298,12 +302,16 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con, 
 def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
                    team: str | None = None, run: str | None = None, format: str = "auto",
                    manifest: str | os.PathLike | None = None, replace: bool = False,
-                   progress=None) -> list[SubmissionSummary]:
+                   progress=None, drop_judgements: bool = False) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
     ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
     ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
     Returns a :class:`SubmissionSummary` per file.
+
+    ``replace`` replaces submissions already stored; their human judgements are kept where the judged
+    sentence is still there (same reference corpus, position and output text). Replacing is refused
+    when a judgement would be lost, unless ``drop_judgements``.
     """
     if reference is None:
         raise WarehouseError("outputs need a reference corpus (`reference`)")
@@ -324,12 +332,13 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         if not team or not run:
             raise WarehouseError("an output file needs `team` and `run`")
         files = [SubmissionFile(os.fspath(path), team, run, format)]
-    return ingest_submissions(wh, files, reference, replace=replace, progress=progress)
+    return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
+                              drop_judgements=drop_judgements)
 
 
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
                        progress=None, configuration_note: str | None = None, workers: int = 0,
-                       names: Sequence[str] | None = None) -> list[SubmissionSummary]:
+                       names: Sequence[str] | None = None, drop_judgements: bool = False) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
@@ -354,19 +363,22 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
             if isinstance(scores, Exception):
                 raise scores
             key = keys[i]
-            wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
             sentences, tokens, links, stats, missing, given = scores
-            wh.insert("output_sentences", sentences)
-            wh.insert("output_tokens", tokens)
-            wh.insert("alignments", links)
-            wh.insert("sentence_statistics", stats)
-            wh.insert("submissions", [{
-                **key, "format": out.format, "source_file": names[i] if names else out.name,
-                "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
-                "missing_sentences": len(missing), "missing_positions": missing,
-                "normalisations": out.normalisations,
-                "configuration": signature(*SCORING, configuration_note or ""),
-                "evalhouse_version": __version__, "ingested_at": now}])
+            # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
+            with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
+                              drop_judgements=drop_judgements) as room:
+                wh.insert("output_sentences", sentences)
+                wh.insert("output_tokens", tokens)
+                wh.insert("alignments", links)
+                wh.insert("sentence_statistics", stats)
+                wh.insert("submissions", [{
+                    **key, "format": out.format, "source_file": names[i] if names else out.name,
+                    "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
+                    "missing_sentences": len(missing), "missing_positions": missing,
+                    "normalisations": out.normalisations,
+                    "configuration": signature(*SCORING, configuration_note or ""),
+                    "evalhouse_version": __version__, "ingested_at": now}])
             summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
-                                               out.format, ref.size, given, tuple(missing)))
+                                               out.format, ref.size, given, tuple(missing),
+                                               room.kept.get("judgements", 0), room.dropped.get("judgements", 0)))
     return summaries

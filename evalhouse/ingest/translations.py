@@ -67,6 +67,9 @@ class TranslationSummary:
     system: tuple[str, str] | None
     pronouns: int | None
     normalisations: tuple[str, ...]
+    judgements_kept: int = 0  # pronoun judgements of a replaced corpus or system whose segment is still there
+    judgements_dropped: int = 0  # ... and those deleted (``drop_judgements=True``)
+    systems_dropped: int = 0  # systems of a replaced corpus not ingested again (``drop_systems=True``)
 
 
 @dataclass(frozen=True)
@@ -214,9 +217,15 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                         documents=None, pronouns: str | None = None, source_language: str | None = None,
                         target_language: str | None = None, team: str | None = None, run: str | None = None,
                         output=None, source_output_alignment=None, replace: bool = False,
-                        skip_bad_alignment_lines: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
+                        skip_bad_alignment_lines: bool = False, drop_systems: bool = False,
+                        drop_judgements: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
     """Ingest a parallel corpus (source, reference, source-reference alignment, optional documents)
     and/or one system output (team, run, output, source-output alignment) in one transaction.
+
+    ``replace`` replaces a corpus or system of the same name. Replacing a corpus deletes its systems
+    (unless this call ingests them again) and is refused when any would go, unless ``drop_systems``;
+    pronoun judgements are kept where the judged segment is still there (same position, source and
+    output), and replacing is refused when one would be lost, unless ``drop_judgements``.
 
     Computes the pronoun analyses of every configuration of the corpus for the new system. Raises
     :class:`InputError` (bad input), :class:`OptionError` (bad usage) or :class:`WarehouseError`;
@@ -264,9 +273,13 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         normalisations += sys_norm
     now = _dt.datetime.now(_dt.timezone.utc)
     n = None
+    rooms = []
     with wh.transaction():
         if corpus_part:
-            wh.make_room("translation corpus", {"corpus": corpus}, replace, f"translation corpus '{corpus}'")
+            # systems and pronoun judgements that still apply stay (evalhouse.stored); finished at commit
+            rooms.append(wh.make_room("translation corpus", {"corpus": corpus}, replace,
+                                      f"translation corpus '{corpus}'", drop_systems=drop_systems,
+                                      drop_judgements=drop_judgements))
             _store_pronoun_set(wh, pset, prows, pfile, slang, tlang)
             wh.insert("translation_corpora", [{
                 "corpus": corpus, "source_language": slang, "target_language": tlang, "pronoun_set": pset,
@@ -280,8 +293,8 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
             for config in (_configs if _configs is not None else default_configs(pset)):
                 insert_config(wh, corpus, config, now)
         if system_part:
-            wh.make_room("translation system", {"corpus": corpus, "team": team, "run": run}, replace,
-                         f"system {team}/{run} of corpus '{corpus}'")
+            rooms.append(wh.make_room("translation system", {"corpus": corpus, "team": team, "run": run}, replace,
+                                      f"system {team}/{run} of corpus '{corpus}'", drop_judgements=drop_judgements))
             wh.insert("translation_systems", [{
                 "corpus": corpus, "team": team, "run": run, "source_files": [out.name, soa.name],
                 "sha256": [out.sha256, soa.sha256], "normalisations": sys_norm, "skipped_positions": so_skipped,
@@ -297,7 +310,10 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                 known[("source-reference", None, None)] = sr_links
             n = compute_analyses(wh, corpus, configs, [(team, run)], known) // max(len(configs), 1)
     docs = len(dict.fromkeys(doc_ids)) if corpus_part else None
-    return TranslationSummary(corpus, len(src_tok), docs, (team, run) if system_part else None, n, tuple(normalisations))
+    return TranslationSummary(corpus, len(src_tok), docs, (team, run) if system_part else None, n, tuple(normalisations),
+                              sum(r.kept.get("pronoun judgements", 0) for r in rooms),
+                              sum(r.dropped.get("pronoun judgements", 0) for r in rooms),
+                              sum(r.dropped.get("systems", 0) for r in rooms))
 
 
 # --- configurations -------------------------------------------------------------------------

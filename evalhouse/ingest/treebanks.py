@@ -13,6 +13,7 @@ reference (``corpus_inputs``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ class CorpusSummary:
     words: int
     edges: int
     normalisations: tuple[str, ...]
+    links_dropped: tuple[str, ...] = ()  # input corpora that no longer fit this replaced reference
 
 
 def _group(files: list[str], corpus: str | None, language: str | None):
@@ -73,16 +75,13 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
     task = as_progress(progress).task("reading", total=len(files), unit="files")
     with task, wh.transaction():
         for key, group in groups.items():
-            if wh.has("corpus", {"corpus": key}):
-                scored = wh.sql("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
-                if replace and scored:
-                    raise WarehouseError(
-                        f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
-                        "invalidate their scores (ingest the new version under another name)")
-            wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
+            # refused when submissions or dependency runs are scored against the corpus (evalhouse.stored)
+            room = wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
             summary = store_corpus(wh, key, group, *meta[key], progress=_file_steps(task))
             if input_of is not None:
                 link_input(wh, key, input_of, summary.files[0])
+            if room.replaced:
+                summary = dataclasses.replace(summary, links_dropped=recheck_inputs(wh, key))
             summaries.append(summary)
     return summaries
 
@@ -121,12 +120,10 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     return summary
 
 
-def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
-    """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
-    sentence i of one has as many words as sentence i of the other."""
-    if reference == corpus or reference not in wh.corpora():
-        raise WarehouseError(f"`input_of` {reference}: no such reference corpus in {wh.path}")
-    mismatch = wh.sql(
+def _mismatch(wh, corpus: str, reference: str):
+    """The first sentence where input corpus ``corpus`` does not fit ``reference`` (position, first line, words
+    of the input, words of the reference; None where a corpus has no such sentence), or None."""
+    return wh.sql(
         """WITH i AS (SELECT s.position, s.first_line, count(n.id) AS words FROM sentences s
                       LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $i GROUP BY ALL),
                 r AS (SELECT s.position, count(n.id) AS words FROM sentences s
@@ -134,6 +131,14 @@ def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
            SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
            FROM i FULL JOIN r USING (position)
            WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
+
+
+def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
+    """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
+    sentence i of one has as many words as sentence i of the other."""
+    if reference == corpus or reference not in wh.corpora():
+        raise WarehouseError(f"`input_of` {reference}: no such reference corpus in {wh.path}")
+    mismatch = _mismatch(wh, corpus, reference)
     if mismatch:
         pos, line, got, want = mismatch
         if got is None:
@@ -145,3 +150,25 @@ def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
                          f"corpus {reference} has {want}: it cannot be its input")
     n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
     wh.insert("corpus_inputs", [{"corpus": corpus, "reference": reference, "sentences": n}])
+
+
+def recheck_inputs(wh, reference: str) -> tuple[str, ...]:
+    """After ``reference`` was replaced: keep the ``corpus_inputs`` links of the input corpora that still fit
+    it sentence by sentence (the check of :func:`link_input`), delete the others (a stale link would
+    pair sentences that no longer correspond). Returns why each deleted link went."""
+    dropped = []
+    for (corpus,) in wh.sql("SELECT corpus FROM corpus_inputs WHERE reference = $r ORDER BY corpus",
+                            {"r": reference}).fetchall():
+        mismatch = _mismatch(wh, corpus, reference)
+        if mismatch is None:
+            continue
+        pos, _, got, want = mismatch
+        wh.sql("DELETE FROM corpus_inputs WHERE corpus = $c", {"c": corpus}).fetchall()
+        if got is None:
+            why = f"it has no sentence {pos}"
+        elif want is None:
+            why = f"the new {reference} has no sentence {pos}"
+        else:
+            why = f"its sentence {pos} has {got} words, that of the new {reference} {want}"
+        dropped.append(f"{corpus} ({why})")
+    return tuple(dropped)

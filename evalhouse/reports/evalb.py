@@ -47,13 +47,20 @@ def _pct(num, den) -> float:
 
 
 def evalb_report(gold_path: str | os.PathLike, test_path: str | os.PathLike, params: EvalbParams | None = None,
-                 cost: LabelCost | None = None) -> str:
+                 cost: LabelCost | None = None, notes: list[str] | None = None) -> str:
     """EVALB's report (per-sentence rows, totals row, summary for all and for len<=CUTOFF_LEN) of two
     files read one sentence per line, as EVALB reads them; mismatching sentences get EVALB's error
     status instead of stopping the run.  ``cost`` is accepted for compatibility and unused: the report
-    prints no leaf-ancestor score."""
+    prints no leaf-ancestor score.
+
+    When no sentence is within CUTOFF_LEN the len<=N summary counts none and prints 0.00 everywhere, as
+    EVALB's own summary does (its totals start at zero and every ratio guards its denominator); ``notes``,
+    when given, receives a sentence saying so."""
     params = params or COLLINS
     rows = geig_rows(gold_path, test_path, params)
+    if notes is not None and not any(r[1] <= params.cutoff_len for r in rows):
+        notes.append(f"no sentence is within CUTOFF_LEN {params.cutoff_len}: the len<={params.cutoff_len} "
+                     "summary counts none (0.00 everywhere, as EVALB prints it)")
     return format_report(rows, {subset: summarise(rows, subset, params) for subset in _subsets(params)}, params)
 
 
