@@ -87,7 +87,7 @@ print(duckdb.sql(f'''SELECT count(*) FROM (
     FROM read_csv('{sys.argv[1]}', columns = {{'line': 'VARCHAR'}}, delim = chr(1), quote = '', escape = '',
                   header = false, auto_detect = false, new_line = '\\n', max_line_size = 16777216)
     WHERE line IS NOT NULL AND NOT starts_with(line, '#'))
-WHERE regexp_full_match(f[1], '[0-9]+')''').fetchone()[0])
+WHERE regexp_full_match(f[1], '[0-9]+')''').fetchall()[0][0])
 """,
 }
 

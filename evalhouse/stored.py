@@ -237,7 +237,7 @@ def _delete_rows(con, table: str, condition: str | None, key: Mapping[str, objec
     where = " AND ".join(f"{ident(c)} IS NOT DISTINCT FROM ${c}" for c in key)
     if condition:
         where += f" AND {condition}"
-    return con.execute(f"DELETE FROM {ident(table)} WHERE {where}", dict(key)).fetchone()[0]
+    return con.execute(f"DELETE FROM {ident(table)} WHERE {where}", dict(key)).fetchall()[0][0]
 
 
 def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> None:
@@ -286,7 +286,7 @@ def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passe
 
 
 def _total(con, kind: Stored) -> int:
-    return sum(con.execute(f"SELECT count(*) FROM {ident(t)}" + (f" WHERE {c}" if c else "")).fetchone()[0]
+    return sum(con.execute(f"SELECT count(*) FROM {ident(t)}" + (f" WHERE {c}" if c else "")).fetchall()[0][0]
                for t, c in kind.table_list())
 
 
@@ -342,7 +342,7 @@ class Room:
                 lost = self.con.execute(
                     f"SELECT {dep.label} FROM temp.{name} AS d WHERE NOT ({again}) AND NOT ({survives}) "
                     f"ORDER BY ALL").fetchall()
-                n_again = self.con.execute(f"SELECT count(*) FROM temp.{name} AS d WHERE {again}").fetchone()[0]
+                n_again = self.con.execute(f"SELECT count(*) FROM temp.{name} AS d WHERE {again}").fetchall()[0][0]
                 if lost and not self._allowed.get(dep.flag or "", False):
                     raise _refusal(self.what, dep, [r[0] for r in lost], total)
                 kept = 0
@@ -352,7 +352,7 @@ class Room:
                         "ORDER BY column_index", {"t": dep.table}).fetchall())
                     kept = self.con.execute(
                         f"INSERT INTO {ident(dep.table)} ({columns}) SELECT {columns} FROM temp.{name} AS d "
-                        f"WHERE NOT ({again}) AND ({survives})").fetchone()[0]
+                        f"WHERE NOT ({again}) AND ({survives})").fetchall()[0][0]
                 self.kept[dep.what] = kept
                 self.dropped[dep.what] = len(lost)
                 self.again[dep.what] = n_again
@@ -392,7 +392,7 @@ def make_room(con, kind: Stored, key: Mapping[str, object], exists: bool, replac
         _stash_counter += 1
         name = f"eh_stash_{_stash_counter}"
         con.execute(f"CREATE TEMP TABLE {name} AS {dep.query}", params)
-        total = con.execute(f"SELECT count(*) FROM temp.{name}").fetchone()[0]
+        total = con.execute(f"SELECT count(*) FROM temp.{name}").fetchall()[0][0]
         if total:
             stashes.append((dep, name, total))
         else:

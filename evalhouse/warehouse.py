@@ -28,6 +28,7 @@ The ``ingest_*`` and ``export_*`` methods hand over to :mod:`evalhouse.ingest` a
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 from contextlib import contextmanager
@@ -236,6 +237,69 @@ def _is_lock_error(err: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
+# statements that answer with rows of their own (an INSERT, UPDATE or DELETE does only with RETURNING)
+_QUERIES = frozenset({"SELECT", "EXPLAIN", "CALL", "PRAGMA"})
+
+
+def _returns_rows(con, query: str) -> bool:
+    """Whether the last statement of ``query`` is a query (SELECT, EXPLAIN, CALL, PRAGMA)."""
+    statements = con.extract_statements(query)
+    return bool(statements) and statements[-1].type.name in _QUERIES
+
+
+class Result:
+    """What :meth:`Warehouse.sql` returns for a query: its DuckDB relation, with the DB-API ``fetchone()``
+    and ``fetchmany()`` that relations lost in duckdb 2.0.
+
+    Everything else is the relation's own (``.fetchall()``, ``.df()``/``.fetchdf()``, ``.fetchnumpy()``,
+    ``.arrow()``, ``.columns``, ``.limit()``, ``.show()``, ...), so a relation stays lazy: each of those runs
+    the query again. ``fetchone()`` and ``fetchmany()`` run it once, on the first call, and hand out its
+    rows one after the other (the rows are held in Python, as ``fetchall()`` holds them). Unlike
+    ``con.execute(...).fetchone()``, nothing is left unfinished on the connection (duckdb 2.0 refuses
+    ``con.sql()``, ``register()`` and the like while an ``execute()`` result is unfinished).
+
+    ``.relation`` is the relation itself: give that to what wants a relation, e.g. SQL that reads a Python
+    variable by its name (``r = wh.sql(q).relation`` then ``wh.con.sql("select * from r")``). The wrapper
+    has no Arrow stream of its own on purpose: duckdb 1.5.6 scanning it by name from the same connection
+    would wait for itself forever."""
+
+    __slots__ = ("relation", "_rows")
+
+    def __init__(self, relation: duckdb.DuckDBPyRelation):
+        self.relation = relation
+        self._rows: Iterator[tuple] | None = None
+
+    def _pending(self) -> Iterator[tuple]:
+        if self._rows is None:
+            self._rows = iter(self.relation.fetchall())
+        return self._rows
+
+    def fetchone(self) -> tuple | None:
+        """The next row, or None after the last."""
+        return next(self._pending(), None)
+
+    def fetchmany(self, size: int = 1) -> list[tuple]:
+        """The next ``size`` rows (fewer at the end)."""
+        return list(itertools.islice(self._pending(), size))
+
+    def __getattr__(self, name: str):
+        return getattr(self.relation, name)
+
+    def __len__(self) -> int:
+        return len(self.relation)
+
+    def __getitem__(self, column: str):
+        return self.relation[column]
+
+    def __contains__(self, column: str) -> bool:
+        return column in self.relation
+
+    def __repr__(self) -> str:
+        return repr(self.relation)
+
+    __str__ = __repr__
+
+
 class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
@@ -303,7 +367,7 @@ class Warehouse:
             "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
             "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'").fetchall()}
         macro = self.con.execute("SELECT any_value(macro_definition) FROM duckdb_functions() "
-                                 "WHERE function_name = 'evalhouse_schema'").fetchone()[0]
+                                 "WHERE function_name = 'evalhouse_schema'").fetchall()[0][0]
         stored = (sum(f.name in present for f in files), macro)
         if stored == (len(files), f"'{fingerprint}'"):
             return
@@ -365,7 +429,7 @@ class Warehouse:
         self.con.register("eh_key", _arrow([{c: key[c] for c in stored.key}]))
         try:
             return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} AS t WHERE EXISTS "
-                                         f"(SELECT 1 FROM eh_key AS k WHERE {match})").fetchone()[0])
+                                         f"(SELECT 1 FROM eh_key AS k WHERE {match})").fetchall()[0][0])
         finally:
             self.con.unregister("eh_key")
 
@@ -414,11 +478,19 @@ class Warehouse:
         return _stored.repair(self.con, STORED, self.path)
 
     # --- queries -------------------------------------------------------------------------------
-    def sql(self, query: str, params: Sequence | dict | None = None):
-        """Run a query; returns a DuckDB relation (``.df()``, ``.fetchall()``, ...) or None."""
-        if params is None:
-            return self.con.sql(query)
-        return self.con.execute(query, params)
+    def sql(self, query: str, params: Sequence | dict | None = None) -> "Result | None":
+        """Run a query; returns its :class:`Result` (a DuckDB relation: ``.df()``, ``.fetchall()``,
+        ``.fetchone()``, ``.arrow()``, ...), or None for a statement that returns no rows (CREATE, INSERT
+        without RETURNING, SET, ...; the same with duckdb 1.5 and 2.0). A statement with ``params`` that
+        returns no rows gives DuckDB's result of ``execute()`` instead, as it always did
+        (``.fetchall()`` is ``[(rows changed,)]``)."""
+        if params is not None and not _returns_rows(self.con, query):
+            return self.con.execute(query, params)
+        rel = self.con.sql(query) if params is None else self.con.sql(query, params=params)
+        # duckdb 2.0 also gives a relation for a statement (one row "Count", or no row "Success"), 1.5 gives None
+        if rel is None or (rel.columns in (["Count"], ["Success"]) and not _returns_rows(self.con, query)):
+            return None
+        return Result(rel)
 
     def corpora(self) -> list[str]:
         return [r[0] for r in self.con.execute("SELECT corpus FROM corpora ORDER BY corpus").fetchall()]

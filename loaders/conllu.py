@@ -416,7 +416,7 @@ def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
     total = 0
     for i, q in enumerate(queries):
         n, line, problem = con.execute(
-            f"SELECT count(*), min(line_no), arg_min(problem, line_no) FROM ({q}) AS p(line_no, problem)").fetchone()
+            f"SELECT count(*), min(line_no), arg_min(problem, line_no) FROM ({q}) AS p(line_no, problem)").fetchall()[0]
         if n:
             total += n
             found.append((line, i, problem))  # on a tie in line, the earlier check wins

@@ -605,7 +605,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult
 
     con.register("eh_file", pa.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
     try:
-        dup = con.execute(_DUPLICATE_SENT_ID).fetchone()
+        dup = next(iter(con.execute(_DUPLICATE_SENT_ID).fetchall()), None)  # all fetched: duckdb 2.0 (README)
     finally:
         con.unregister("eh_file")
     if dup:
@@ -634,7 +634,7 @@ def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
     thread (:class:`_Writer`), and a second DuckDB thread compressing the same appends raised the
     process's CPU time from 6.8 s to 9.3 s per million words on this 2-core machine (BENCHMARKS.md)."""
     results = []
-    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
     con.execute("SET threads = 1")
     try:
         for i, path in enumerate(files):

@@ -73,12 +73,12 @@ def _relations(wh) -> list[tuple[str, str]]:
 
 def _description(wh, name: str, kind: str) -> str:
     if kind == "table":
-        row = wh.con.execute("SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
-                             [name]).fetchone()
+        rows = wh.con.execute("SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
+                              [name]).fetchall()
     else:
-        row = wh.con.execute("SELECT comment FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?",
-                             [name]).fetchone()
-    return (row[0] if row else None) or ""
+        rows = wh.con.execute("SELECT comment FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?",
+                              [name]).fetchall()
+    return (rows[0][0] if rows else None) or ""
 
 
 # DuckDB's partitioned COPY keeps buffers for every partition it writes at once (about 2 MB each
@@ -162,7 +162,7 @@ def _ident(name: str) -> str:
 
 
 def _count(wh, name: str) -> int:
-    return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
+    return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchall()[0][0]
 
 
 def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, columns,
@@ -186,7 +186,7 @@ def postgres_csv_query(wh, table: str) -> str:
         if type_.endswith("]"):
             element = ("CASE WHEN x IS NULL THEN 'NULL' ELSE '\"' || replace(replace(CAST(x AS VARCHAR), "
                        "'\\', '\\\\'), '\"', '\\\"') || '\"' END")
-            col = f"'{{' || array_to_string(list_transform({col}, x -> {element}), ',') || '}}' AS {col}"
+            col = f"'{{' || array_to_string(list_transform({col}, lambda x: {element}), ',') || '}}' AS {col}"
         cols.append(col)
     return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
 

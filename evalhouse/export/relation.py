@@ -48,7 +48,7 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
     options = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER true", "json": "FORMAT json, ARRAY true"}[fmt]
     statement = f"COPY ({query.sql(dialect='duckdb')}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
     try:
-        rows = wh.con.execute(f"SELECT count(*) FROM ({query.sql(dialect='duckdb')})").fetchone()[0]
+        rows = wh.con.execute(f"SELECT count(*) FROM ({query.sql(dialect='duckdb')})").fetchall()[0][0]
         wh.con.execute(statement)
     finally:
         if corpus:

@@ -148,13 +148,13 @@ def _store_pronoun_set(wh, name: str, rows, file: str, src: str | None, tgt: str
 
 def settings_for(con, corpus: str, config: str) -> PronounSettings:
     """The settings of configuration ``config`` of ``corpus``, as :mod:`evalhouse.analysis.pronouns` takes them."""
-    row = con.execute(
+    rows = con.execute(
         "SELECT pronoun_set, target_list, equivalence, alignment_correction, count_other_as_equal, "
         "source_separator, target_separator FROM pronoun_configs WHERE corpus = $c AND config = $k",
-        {"c": corpus, "k": config}).fetchone()
-    if row is None:
+        {"c": corpus, "k": config}).fetchall()
+    if not rows:
         raise WarehouseError(f"no configuration '{config}' for corpus '{corpus}'")
-    pset, target_list, equivalence, correction, count_other, ssep, tsep = row
+    (pset, target_list, equivalence, correction, count_other, ssep, tsep), = rows
     rows = con.execute("SELECT role, pronoun, class, source_pronoun FROM pronoun_lists WHERE pronoun_set = $s "
                        "ORDER BY line", {"s": pset}).fetchall()
     by_role: dict[str, list] = {}
@@ -398,7 +398,7 @@ def compute_analyses(wh, corpus: str, configs: str | Sequence[str],
     ref_links = _links.get(("source-reference", None, None)) or _links_from_db(
         con, corpus, "source-reference", None, None, len(segs))
     corpus_skipped = set(con.execute("SELECT skipped_positions FROM translation_corpora WHERE corpus = $c",
-                                     {"c": corpus}).fetchone()[0])
+                                     {"c": corpus}).fetchall()[0][0])
     if systems is None:
         systems = con.execute("SELECT team, run FROM translation_systems WHERE corpus = $c ORDER BY team, run",
                               {"c": corpus}).fetchall()
@@ -411,7 +411,7 @@ def compute_analyses(wh, corpus: str, configs: str | Sequence[str],
             con, corpus, "source-output", team, run, len(segs))
         skipped = corpus_skipped | set(con.execute(
             "SELECT skipped_positions FROM translation_systems WHERE corpus = $c AND team = $t AND run = $r",
-            {"c": corpus, "t": team, "r": run}).fetchone()[0])
+            {"c": corpus, "t": team, "r": run}).fetchall()[0][0])
         rows = []
         inc = lambda xs: [x + 1 for x in xs]
         for config, settings in all_settings:

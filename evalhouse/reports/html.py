@@ -89,7 +89,7 @@ def build_report(wh, out, submission: str | None = None, team: str | None = None
     selected = Selection.of(submission, team, corpus, exclusive=True)
     subs = selected.submissions(wh)
     where, params = selected.where()
-    analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchone()[0]
+    analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchall()[0][0]
     if not analysed:
         raise WarehouseError("the selected submissions have not been analysed: run `analyze` on them first")
     out = Path(out)
