@@ -88,7 +88,7 @@ def test_ingest_sql_export_round_trip(tmp_path):
     assert r.exit_code == 0, r.output
     import duckdb
 
-    assert duckdb.sql(f"select count(*) from '{pq}'").fetchone()[0] == 42
+    assert duckdb.sql(f"select count(*) from '{pq}'").fetchall()[0][0] == 42
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])

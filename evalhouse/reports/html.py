@@ -357,7 +357,8 @@ class _Report:
         frame = self.frame(f"""SELECT s.team, s.run, s.corpus, c.length, c.depth, c.mean_dependency_distance,
                                       s.bleu, s.edges, s.matched_edges
                                FROM sentence_scores AS s JOIN sentence_complexity AS c USING (corpus, position)
-                               WHERE {self.selected.where('s.')[0]} AND c.length > 0""")
+                               WHERE {self.selected.where('s.')[0]} AND c.length > 0
+                               ORDER BY s.team, s.run, s.corpus, s.position""")  # sums in one order: same bits
         rows = []
         values = {}
         panels = []
