@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sample", type=int, default=2000, help="sentence rows compared after the rounds")
+    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
+                        "installed): adds the contender 'evalhouse before', the same script run by it")
     args = parser.parse_args(argv)
     reference = args.data / "ud-v2.3" / "en_ewt-ud-test.conllu"
     real = sorted((args.data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
@@ -191,12 +193,16 @@ def main(argv: list[str] | None = None) -> None:
             "evalhouse": [sys.executable, "-c", EVALHOUSE, str(reference), str(directory), str(db), ",".join(VIEWS)],
             "loop": [sys.executable, str(HERE / "campaign_loop.py"), str(reference), str(directory), str(out)],
         }
+        if args.before:
+            contenders["evalhouse before"] = [str(args.before)] + contenders["evalhouse"][1:3] + [
+                str(reference), str(directory), str(tmp / "before.duckdb"), ",".join(VIEWS)]
         results = {name: [] for name in contenders}
         for r in range(args.rounds):
             for name in contenders if r % 2 == 0 else reversed(contenders):
-                if name == "evalhouse":  # a new warehouse each time; the last one is checked below
-                    for suffix in ("", ".wal"):
-                        Path(str(db) + suffix).unlink(missing_ok=True)
+                if name.startswith("evalhouse"):  # a new warehouse each time; the last one is checked below
+                    for path in (db, tmp / "before.duckdb"):
+                        for suffix in ("", ".wal"):
+                            Path(str(path) + suffix).unlink(missing_ok=True)
                 results[name].append(run(contenders[name]))
                 print(f"#   round {r + 1} {name}: CPU {results[name][-1]['cpu']:.1f} s, "
                       f"wall {results[name][-1]['wall']:.1f} s", flush=True)
@@ -208,11 +214,13 @@ def main(argv: list[str] | None = None) -> None:
     for name, rs in results.items():
         print(f"{name:<12}{med[name]['wall']:>9.1f}{med[name]['cpu']:>9.1f}{max(x['tree_mb'] for x in rs):>9.0f}"
               f"{max(x['rss_mb'] for x in rs):>20.0f}")
-    e, p = med["evalhouse"], med["loop"]
-    peak = max(x["tree_mb"] for x in results["evalhouse"])
-    print(f"evalhouse / loop: CPU {e['cpu'] / p['cpu']:.2f}x (target <= 0.5x: {'met' if e['cpu'] <= 0.5 * p['cpu'] else 'not met'}), "
-          f"wall {e['wall'] / p['wall']:.2f}x; evalhouse peak {peak:.0f} MB "
-          f"(target <= 500 MB: {'met' if peak <= 500 else 'not met'})")
+    p = med["loop"]
+    for name in (n for n in med if n.startswith("evalhouse")):
+        e = med[name]
+        peak = max(x["tree_mb"] for x in results[name])
+        print(f"{name} / loop: CPU {e['cpu'] / p['cpu']:.2f}x (target <= 0.5x: "
+              f"{'met' if e['cpu'] <= 0.5 * p['cpu'] else 'not met'}), wall {e['wall'] / p['wall']:.2f}x; "
+              f"peak {peak:.0f} MB (target <= 500 MB: {'met' if peak <= 500 else 'not met'})")
     print(check.stdout.strip() or check.stderr.strip())
 
 

@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
+                        "installed): adds the contender 'evalhouse before', `python -m evalhouse` run by it")
     args = parser.parse_args(argv)
     reference = args.data / "ud-v2.3" / "en_ewt-ud-test.conllu"
     if not reference.exists():
@@ -104,6 +106,11 @@ def main(argv: list[str] | None = None) -> None:
                 "python -c pass": lambda k: [sys.executable, "-c", "pass"],
             },
         }
+        if args.before:
+            before = [str(args.before), "-m", "evalhouse"]
+            rows["new warehouse"]["evalhouse before"] = lambda k: before + [
+                "--db", str(tmp / f"new-b{k}.duckdb"), "ingest", "treebank", str(inputs[k]), "--corpus", "one"]
+            rows["query"]["evalhouse before"] = lambda k: before + ["--db", str(existing), "sql", QUERY, "--format", "csv"]
         results = {(row, name): [] for row, contenders in rows.items() for name in contenders}
         for r in range(args.rounds):
             order = [(row, name) for row, contenders in rows.items() for name in contenders]
