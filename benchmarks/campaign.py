@@ -18,7 +18,8 @@ Contenders, each a fresh process (imports included), alternating within each rou
   scores with the same tokeniser, aligner and edit counts, in memory.
 
 CPU time is user + system of the process and every child it waited for (evalhouse's workers included);
-peak memory is the largest sum of the resident sets of the process tree (see ``benchmarks/process.py``).
+peak memory is the largest PSS of the process tree (process and workers, shared pages once), sampled
+every 0.05 s, beside the largest peak RSS of any one process (see ``benchmarks/process.py``).
 After the rounds, the loop's numbers are compared with the warehouse's: every submission and relation row,
 and 2,000 sampled sentences (``tests/test_bench_campaign.py`` compares every number on a small campaign).
 """
@@ -210,10 +211,10 @@ def main(argv: list[str] | None = None) -> None:
         check = subprocess.run([sys.executable, "-c", CHECK, str(db), str(out), str(args.sample)],
                                capture_output=True, text=True, cwd=HERE.parent)
     med = {n: {k: statistics.median(x[k] for x in rs) for k in ("wall", "cpu")} for n, rs in results.items()}
-    print(f"{'contender':<12}{'wall s':>9}{'CPU s':>9}{'peak MB':>9}{'largest process MB':>20}")
+    print(f"{'contender':<18}{'wall s':>9}{'CPU s':>9}{'tree PSS MB':>12}{'largest RSS MB':>16}")
     for name, rs in results.items():
-        print(f"{name:<12}{med[name]['wall']:>9.1f}{med[name]['cpu']:>9.1f}{max(x['tree_mb'] for x in rs):>9.0f}"
-              f"{max(x['rss_mb'] for x in rs):>20.0f}")
+        print(f"{name:<18}{med[name]['wall']:>9.1f}{med[name]['cpu']:>9.1f}{max(x['tree_mb'] for x in rs):>12.0f}"
+              f"{max(x['rss_mb'] for x in rs):>16.0f}")
     p = med["loop"]
     for name in (n for n in med if n.startswith("evalhouse")):
         e = med[name]

@@ -4,9 +4,11 @@ Used by ``benchmarks.campaign`` and ``benchmarks.fixed_cost``. Peak memory is gi
 
 * ``rss_mb``: the largest peak resident set of any one process of the tree (``ru_maxrss`` from ``wait4``,
   which covers the process and the children it waited for, such as ``ingest outputs``' worker pool);
-* ``tree_mb``: the largest sum of the resident sets of the process and all its descendants, sampled every
-  ``interval`` seconds from ``/proc`` (Linux only; else None). Forked workers share pages with their
-  parent until either writes them, so this sum is an upper bound of what the tree holds in RAM.
+* ``tree_mb``: the largest sum of the proportional set sizes (PSS: a page shared by k processes counts
+  1/k in each) of the process and all its descendants, sampled every ``interval`` seconds from
+  ``/proc/PID/smaps_rollup`` (Linux only; else None): what the tree holds in RAM, forked workers' shared
+  pages counted once. A process whose PSS cannot be read counts with its whole resident set. Sampling
+  can miss a peak shorter than ``interval``.
 
 Linux counts the pages of the process that spawned the command in the command's ``ru_maxrss`` (the child
 runs in the parent's memory until it execs), so a benchmark keeps its own process small: no duckdb,
@@ -40,18 +42,29 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
-def tree_rss(pid: int) -> int:
-    """Bytes resident in ``pid`` and all its descendants now (0 when it is gone)."""
+def _memory(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except OSError:
+        return 0
+
+
+def tree_memory(pid: int) -> int:
+    """Bytes held in RAM by ``pid`` and all its descendants now (PSS; 0 when it is gone)."""
     kids = _children()
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         todo += kids.get(p, [])
-        try:
-            with open(f"/proc/{p}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * _PAGE
-        except OSError:
-            pass
+        total += _memory(p)
     return total
 
 
@@ -67,7 +80,7 @@ def run(cmd: list[str], interval: float = 0.05, env: dict | None = None) -> dict
 
         def watch():
             while not done.wait(interval):
-                peak[0] = max(peak[0], tree_rss(proc.pid))
+                peak[0] = max(peak[0], tree_memory(proc.pid))
 
         watcher = threading.Thread(target=watch, daemon=True) if sample else None
         if watcher:
@@ -84,7 +97,7 @@ def run(cmd: list[str], interval: float = 0.05, env: dict | None = None) -> dict
         raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{errors or text}")
     rss = usage.ru_maxrss / 1024
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": rss,
-            "tree_mb": max(peak[0] / 2**20, rss) if sample else None, "out": text}
+            "tree_mb": peak[0] / 2**20 if sample else None, "out": text}
 
 
 def machine() -> str:
