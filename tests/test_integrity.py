@@ -158,7 +158,12 @@ def test_torn_outputs_ingest_then_repair_and_retry_give_the_uninterrupted_scores
     assert rows(db) == rows(uninterrupted)
     scores = "SELECT team, run, dea, mean_bleu, corpus_bleu FROM submission_scores ORDER BY ALL"
     with evalhouse.connect(db, read_only=True) as a, evalhouse.connect(uninterrupted, read_only=True) as b:
-        assert a.sql(scores).fetchall() == b.sql(scores).fetchall()
+        got, want = a.sql(scores).fetchall(), b.sql(scores).fetchall()
+    # the same rows (asserted above), but stored in another order after the repair: duckdb 2.0 sums the
+    # doubles of a mean in storage order, which moves the last bit (0.32649474505296416 vs
+    # 0.3264947450529642); 1.5.6 happened to give the same bits
+    assert [r[:2] for r in got] == [r[:2] for r in want]
+    assert [r[2:] for r in got] == [pytest.approx(r[2:], rel=1e-14, abs=0) for r in want]
 
 
 def test_the_retry_is_idempotent_even_without_the_check(db, tmp_path):
