@@ -231,6 +231,20 @@ def _arrow(rows):
     return rows
 
 
+# `evalhouse sql` without --write (issue 17): once the warehouse file is open, the connection may touch no other
+# file or URL (COPY ... TO, read_text/read_csv/glob of any path, ATTACH, INSTALL/LOAD, EXPORT DATABASE, persistent
+# secrets) and no setting can be changed back (nor memory_limit, threads, temp_directory). DuckDB's own spill
+# files under <db>.tmp are still written. Set after the open: the database file itself is opened before.
+SANDBOX = ("SET enable_external_access = false", "SET lock_configuration = true")  # in this order
+
+
+def is_sandbox_refusal(err: Exception) -> bool:
+    """Whether a DuckDB error is the sandbox (:data:`SANDBOX`) refusing a statement."""
+    text = str(err)
+    return (type(err).__name__ == "PermissionException" or "disabled by configuration" in text
+            or "the configuration has been locked" in text)
+
+
 def _is_lock_error(err: Exception) -> bool:
     text = str(err).lower()
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
@@ -240,7 +254,7 @@ class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
-                 memory_limit: str | None = None, verify: bool = True):
+                 memory_limit: str | None = None, verify: bool = True, sandbox: bool = False):
         self.path = os.fspath(path)
         # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
         read_only = read_only and self.path != ":memory:"
@@ -277,6 +291,8 @@ class Warehouse:
                     report = self.check()
                     if report.torn:
                         raise TornWarehouseError(report)
+            for statement in SANDBOX if sandbox else ():
+                self.con.execute(statement)
         except BaseException:
             self.con.close()
             raise
@@ -479,7 +495,7 @@ class Warehouse:
 
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
-            memory_limit: str | None = None, verify: bool = True) -> Warehouse:
+            memory_limit: str | None = None, verify: bool = True, sandbox: bool = False) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -488,9 +504,15 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
     Opening an existing file read-write runs :meth:`Warehouse.check` first and raises
     :class:`evalhouse.stored.TornWarehouseError` when a write killed during COMMIT left rows that belong to
     nothing stored; ``verify=False`` skips that (to repair it: ``connect(path, verify=False).repair()``).
+
+    ``sandbox=True`` (``evalhouse sql`` without ``--write``) confines the connection to the warehouse: no
+    other file or URL is read or written, no database attached, no extension installed or loaded, no
+    setting changed (:data:`SANDBOX`); such statements raise ``duckdb.PermissionException`` or
+    ``duckdb.InvalidInputException`` (:func:`is_sandbox_refusal`). Queries, views and SQL functions work as usual.
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
-                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify)
+                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
+                     sandbox=sandbox)
 
 
 __all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",

@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from evalhouse.cli.common import EXIT_TORN, choices, execute, open_warehouse, state, warehouse
+from evalhouse.errors import WarehouseError
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
@@ -32,17 +33,29 @@ TableFormat = choices("TableFormat", ("table", "csv", "json"))
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],
     format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
-    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write (default read-only).")] = False,
+    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write and without the sandbox: "
+                                                         "DuckDB may then also read and write other files, ATTACH, "
+                                                         "INSTALL and LOAD.")] = False,
 ) -> None:
-    """Run a SQL query against the warehouse.
+    """Run a SQL query against the warehouse. Without --write the warehouse is read-only and sandboxed: a
+    query reads only the warehouse (no other file or URL, no COPY ... TO, ATTACH, INSTALL/LOAD or SET;
+    exit 3 when it tries).
 
     Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
     """
     def action():
-        with open_warehouse(read_only=not write) as wh:
-            rel = wh.sql(query)
-            if rel is not None:
-                _print_relation(rel, format)
+        with open_warehouse(read_only=not write, sandbox=not write) as wh:
+            try:
+                rel = wh.sql(query)
+                if rel is not None:
+                    _print_relation(rel, format)
+            except Exception as err:
+                if write or not warehouse.is_sandbox_refusal(err):
+                    raise
+                raise WarehouseError(
+                    f"refused: without --write, sql reads only the warehouse (no other file or URL, COPY ... TO, "
+                    f"ATTACH, INSTALL/LOAD or SET; write files with evalhouse export): "
+                    f"{str(err).splitlines()[0]}") from None
 
     execute(action)
 
