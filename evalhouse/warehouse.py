@@ -39,6 +39,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import duckdb
 
 from evalhouse.analysis.udfs import register_udfs
+from evalhouse import names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.export import conllu, relation
 from evalhouse.ingest import judgements, outputs, treebanks
@@ -245,6 +246,14 @@ def is_sandbox_refusal(err: Exception) -> bool:
             or "the configuration has been locked" in text)
 
 
+def _check_names(kind: str, key: Mapping[str, object]) -> None:
+    """A new thing of ``kind`` is named well (:mod:`evalhouse.names`): every ingest stores through
+    :meth:`Warehouse.make_room`, so none stores an empty name or a team or run with '/'. Results of stored
+    things (analyses, ensembles) are not new names: a warehouse written before the rule is analysed as before."""
+    if STORED[kind].owned:
+        names.check_names(**{c: key[c] for c in STORED[kind].key if c in names.NAMED})
+
+
 def _is_lock_error(err: Exception) -> bool:
     text = str(err).lower()
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
@@ -391,7 +400,9 @@ class Warehouse:
         _stored.delete(self.con, STORED[kind], keys)
 
     def check_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
-        """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it)."""
+        """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it), and
+        refused when a name in ``key`` cannot be stored (:mod:`evalhouse.names`)."""
+        _check_names(kind, key)
         if not self.has(kind, key):
             return False
         if not replace:
@@ -412,6 +423,7 @@ class Warehouse:
         transaction ends, before it commits. ``room.replaced`` says whether one was stored."""
         if kind not in STORED:
             raise KeyError(kind)
+        _check_names(kind, key)
         exists = self.has(kind, key)
         if exists and not replace:
             raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
