@@ -495,10 +495,12 @@ class Warehouse:
         return judgements.ingest_judgements(self, path)
 
     def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None) -> int:
+                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False) -> int:
         """Write a view or table to Parquet, CSV or JSON (an array of row objects); returns rows written.
-        ``corpus`` filters are bound parameters, never pasted into SQL (:mod:`evalhouse.export.relation`)."""
-        return relation.export_relation(self, view, out, format=format, corpus=corpus)
+        ``corpus`` filters are bound parameters, never pasted into SQL; ``neutralise_formulas`` puts a ``'``
+        before CSV text that a spreadsheet would run as a formula (:mod:`evalhouse.export.relation`)."""
+        return relation.export_relation(self, view, out, format=format, corpus=corpus,
+                                        neutralise_formulas=neutralise_formulas)
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:
         """Write a corpus back as CoNLL-U (byte-identical to a canonical input); returns sentences."""

@@ -96,6 +96,10 @@ DropJudgements = Annotated[bool, typer.Option(
 DropSystems = Annotated[bool, typer.Option(
     "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
                            "does not ingest again; without it such a replacement is refused.")]
+NeutraliseFormulas = Annotated[bool, typer.Option(
+    "--neutralise-formulas", help="CSV for a spreadsheet: write text values that start with =, +, -, @, tab or "
+                                  "carriage return with a ' in front, so that no spreadsheet runs them as formulas "
+                                  "(default: every value exactly as stored; numbers are never changed).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]

@@ -17,12 +17,13 @@ from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import EXIT_TORN, choices, execute, open_warehouse, state, warehouse
-from evalhouse.errors import WarehouseError
+from evalhouse.cli.common import EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse, state, warehouse
+from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
 text = lazy_module("evalhouse.reports.text")
+relation = lazy_module("evalhouse.export.relation")  # neutralise()
 
 commands = typer.Typer()
 
@@ -36,6 +37,7 @@ def sql(
     write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write and without the sandbox: "
                                                          "DuckDB may then also read and write other files, ATTACH, "
                                                          "INSTALL and LOAD.")] = False,
+    neutralise_formulas: NeutraliseFormulas = False,
 ) -> None:
     """Run a SQL query against the warehouse. Without --write the warehouse is read-only and sandboxed: a
     query reads only the warehouse (no other file or URL, no COPY ... TO, ATTACH, INSTALL/LOAD or SET;
@@ -44,11 +46,13 @@ def sql(
     Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
     """
     def action():
+        if neutralise_formulas and format is not TableFormat.csv:
+            raise OptionError("`neutralise_formulas` is for `format` csv")
         with open_warehouse(read_only=not write, sandbox=not write) as wh:
             try:
                 rel = wh.sql(query)
                 if rel is not None:
-                    _print_relation(rel, format)
+                    _print_relation(rel, format, neutralise_formulas)
             except Exception as err:
                 if write or not warehouse.is_sandbox_refusal(err):
                     raise
@@ -60,7 +64,7 @@ def sql(
     execute(action)
 
 
-def _print_relation(rel, format: TableFormat) -> None:
+def _print_relation(rel, format: TableFormat, neutralise_formulas: bool = False) -> None:
     columns = list(rel.columns)
     rows = rel.fetchall()
     if format is TableFormat.table:
@@ -68,6 +72,8 @@ def _print_relation(rel, format: TableFormat) -> None:
     elif format is TableFormat.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(columns)
+        if neutralise_formulas:  # text only: a number such as -0.5 is never a formula (evalhouse.export.relation)
+            rows = ([relation.neutralise(v) for v in row] for row in rows)
         writer.writerows(rows)
     else:
         # JSON has no NaN or infinity: they are written as null (json.dumps would write bare NaN, which parsers reject)
