@@ -49,7 +49,7 @@ class Selection:
         for i in range(1, len(parts)):
             candidate = Selection("/".join(parts[:i]), "/".join(parts[i:]), self.corpus, spelled=self.spelled)
             where, params = candidate.where()
-            if wh.sql(f"SELECT count(*) FROM submissions WHERE {where}", params).fetchone()[0]:
+            if wh.sql(f"SELECT count(*) FROM submissions WHERE {where}", params).fetchall()[0][0]:
                 found.append(candidate)
         if len(found) > 1:
             raise OptionError(f"`submission` '{self.spelled}' names several submissions ("
