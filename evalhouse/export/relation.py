@@ -31,7 +31,7 @@ def neutralise(value):
 
 def _neutralised_columns(wh, name: str) -> list[str]:
     """The select list of ``name`` with every text column through the SQL form of :func:`neutralise`."""
-    from sqlglot import exp
+    from sqlglot import exp  # late, as in export_relation: the warehouse imports this module
 
     starts = ", ".join(exp.Literal.string(c).sql(dialect="duckdb") for c in FORMULA_START)
     quote = exp.Literal.string("'").sql(dialect="duckdb")
