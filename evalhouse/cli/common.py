@@ -135,11 +135,12 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False, verify: bool = True, sandbox: bool = False):
+def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True, sandbox: bool = False):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
-    warehouse is refused, exit 5) unless ``verify`` is False; ``sandbox``: see :func:`evalhouse.warehouse.connect`."""
+    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False`` and ``sandbox``: see
+    :func:`evalhouse.warehouse.connect`."""
     return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify,
-                             sandbox=sandbox)
+                             functions=functions, sandbox=sandbox)
 
 
 class _RichTask(Task):
