@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from evalhouse.analysis import accuracy, alignment, bleu
+from evalhouse.names import check_names
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
@@ -329,8 +330,9 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         for f in files:
             f.format = format
     else:
-        if not team or not run:
+        if team is None or run is None:
             raise WarehouseError("an output file needs `team` and `run`")
+        check_names(team=team, run=run)
         files = [SubmissionFile(os.fspath(path), team, run, format)]
     return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
                               drop_judgements=drop_judgements)
