@@ -146,7 +146,9 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
         for c in cols:
             v = row.get(c.key)
             if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
-                raw = "" if v is None or (isinstance(v, float) and math.isnan(v)) else repr(float(v))
+                # 12 significant digits: a mean over many rows can differ in its last bit between runs (DuckDB
+                # 2.0 sums in parallel, in no fixed order), which must not change the page's bytes or its order
+                raw = "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{float(v):.12g}"
                 cells.append(f"<td class='n' data-v='{raw}'>{_esc(_number(v, c.digits))}</td>")
             else:
                 cells.append(f"<td>{_esc(_number(v))}</td>")
