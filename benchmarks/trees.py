@@ -165,7 +165,7 @@ def _edges_table(heads):
     frame = pd.DataFrame({"corpus": "c", "position": 1, "dependent": range(1, n + 1), "head": heads,
                           "deprel": "dep", "relation": "dep", "dependent_lemma": "w", "head_lemma": "w",
                           "dependent_upos": "X", "head_upos": "X", "distance": 0,
-                          "dependent_id": range(1, n + 1), "head_id": heads})
+                          "dependent_id": range(1, n + 1), "head_id": heads, "dependent_key": "w", "head_key": "w"})
     con.register("frame", frame)
     con.execute("INSERT INTO edges SELECT * FROM frame")
     return con

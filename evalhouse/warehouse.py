@@ -126,7 +126,7 @@ STORED: dict[str, Stored] = {
     "corpus": Stored(("corpus",), ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes",
                                    "multiword_tokens", "nodes", "sentences", "corpora")),
     "submission": Stored(("team", "run", "corpus"), (
-        "output_sentences", "output_tokens", "sentence_statistics", "judgements",
+        "output_sentences", "output_tokens", "sentence_statistics", "submission_sacrebleu", "judgements",
         ("alignments", "pair = 'output-reference'"), "submissions")),
     # gold parses are the run whose team and run are NULL
     "parse run": Stored(("corpus", "team", "run"), ("la_word_scores", "geig_counts", "constituents", "parse_leaves",
@@ -341,11 +341,13 @@ class Warehouse:
 
     def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
                        team: str | None = None, run: str | None = None, format: str = "auto",
-                       manifest: str | os.PathLike | None = None, replace: bool = False, progress=None):
+                       manifest: str | os.PathLike | None = None, replace: bool = False, progress=None,
+                       lexicon: bool = True, lexicon_min_count: int = 1, sacrebleu: bool = True):
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
         return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
-                                      manifest=manifest, replace=replace, progress=progress)
+                                      manifest=manifest, replace=replace, progress=progress, lexicon=lexicon,
+                                      lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
         """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):

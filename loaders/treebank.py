@@ -24,7 +24,9 @@ was.  Decisions on untidy input (documented in the README):
 The stripped tree (``edges``) follows Shimorina et al. (2021, section 4): words whose base
 relation is ``punct`` are removed; a removed word's dependents are attached to the nearest
 ancestor that is not punctuation (to 0, becoming roots, if there is none); the remaining words
-are renumbered 1..n in surface order.
+are renumbered 1..n in surface order. Each edge carries the keys DEA compares, ``head_key`` and
+``dependent_key``: :func:`evalhouse.analysis.text.word_key` (folded lemma, or folded form where the
+lemma is missing), computed in Python once per distinct (lemma, form) by :func:`stage_word_keys`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from evalhouse.analysis.text import word_keys
 from evalhouse.errors import InputError
 from evalhouse.loaders import conllu
 from evalhouse.loaders.conllu import Checks, check, stage
@@ -235,8 +238,10 @@ LIMIT 1
 _INSERT_EDGES = r"""
 INSERT INTO edges
 WITH words AS (
-    SELECT position, id, head, deprel, lemma, upos, split_part(deprel, ':', 1) = 'punct' AS is_punct
-    FROM nodes WHERE corpus = $corpus AND position > $offset
+    SELECT n.position, n.id, n.head, n.deprel, n.lemma, n.upos, split_part(n.deprel, ':', 1) = 'punct' AS is_punct,
+           k.key
+    FROM nodes n JOIN eh_word_keys k ON k.lemma = n.lemma AND k.form = n.form
+    WHERE n.corpus = $corpus AND n.position > $offset
 ), climb AS (
     -- walk up from each kept word whose head is punctuation until the candidate is not
     WITH RECURSIVE up(position, id, candidate, steps) AS (
@@ -249,16 +254,36 @@ WITH words AS (
     )
     SELECT position, id, arg_max(candidate, steps) AS head_id FROM up GROUP BY position, id
 ), kept AS (
-    SELECT w.position, w.id, coalesce(c.head_id, w.head) AS head_id, w.deprel, w.lemma, w.upos,
+    SELECT w.position, w.id, coalesce(c.head_id, w.head) AS head_id, w.deprel, w.lemma, w.upos, w.key,
            row_number() OVER (PARTITION BY w.position ORDER BY w.id) AS new_position
     FROM words w LEFT JOIN climb c USING (position, id)
     WHERE NOT w.is_punct
 )
 SELECT $corpus, d.position, d.new_position, coalesce(h.new_position, 0),
        d.deprel, split_part(d.deprel, ':', 1), d.lemma, h.lemma, d.upos, h.upos,
-       d.new_position - h.new_position, d.id, d.head_id
+       d.new_position - h.new_position, d.id, d.head_id, d.key, h.key
 FROM kept d LEFT JOIN kept h ON h.position = d.position AND h.id = d.head_id
 """
+
+
+def stage_word_keys(con, corpus: str, offset: int) -> None:
+    """The temporary table ``eh_word_keys(lemma, form, key)``: the word key
+    (:func:`evalhouse.analysis.text.word_keys`) of every distinct (lemma, form) among the nodes of
+    ``corpus`` after position ``offset``, which the ``edges`` insert joins. SQL never folds case
+    itself: DuckDB's lower() differs from the folding of the alignment (analysis/text.py)."""
+    # pyarrow (~0.1 s to import) only when a treebank is ingested: read-only commands do not pay for it
+    import pyarrow as pa
+
+    pairs = con.execute("SELECT DISTINCT lemma, form FROM nodes WHERE corpus = $corpus AND position > $offset",
+                        {"corpus": corpus, "offset": offset}).fetchall()
+    lemmas, forms = [p[0] for p in pairs], [p[1] for p in pairs]
+    con.register("eh_word_keys_input", pa.table({"lemma": pa.array(lemmas, pa.string()),
+                                                 "form": pa.array(forms, pa.string()),
+                                                 "key": pa.array(word_keys(lemmas, forms), pa.string())}))
+    try:
+        con.execute("CREATE OR REPLACE TEMP TABLE eh_word_keys AS SELECT * FROM eh_word_keys_input")
+    finally:
+        con.unregister("eh_word_keys_input")
 
 
 def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
@@ -273,6 +298,7 @@ def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
         line, sent_id, first_line, same_file = dup
         where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
         raise InputError(source.name, line, f"duplicate sent_id '{sent_id}' (first used at {where})")
+    stage_word_keys(con, corpus, offset)
     con.execute(_INSERT_EDGES, params)
     counts = con.execute(r"""
         SELECT (SELECT count(*) FROM eh_blocks),
@@ -298,6 +324,7 @@ def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
 def drop_staging(con) -> None:
     conllu.drop_staging(con)
     con.execute("DROP TABLE IF EXISTS eh_sentence_map")
+    con.execute("DROP TABLE IF EXISTS eh_word_keys")
 
 
 ProgressFn = Callable[[str, int, int], None]

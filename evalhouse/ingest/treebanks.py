@@ -35,6 +35,19 @@ class CorpusSummary:
     words: int
     edges: int
     normalisations: tuple[str, ...]
+    missing_lemmas: int = 0  # words whose LEMMA is _ (see corpora.missing_lemmas)
+
+    @property
+    def missing_lemmas_note(self) -> str:
+        """What the ingest summary says about missing lemmas ("" when every word has one)."""
+        if not self.missing_lemmas:
+            return ""
+        if self.missing_lemmas == self.words:
+            return (f"no word has a lemma (LEMMA _ for all {self.words:,}): outputs cannot be scored against "
+                    "this corpus")
+        share = self.missing_lemmas / self.words
+        return (f"{self.missing_lemmas:,} of {self.words:,} words ({share:.1%}) have no lemma (LEMMA _): DEA and "
+                "lemma BLEU compare them by their case-folded form")
 
 
 def _group(files: list[str], corpus: str | None, language: str | None):
@@ -94,16 +107,25 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     results = ingest_files(wh.con, files, corpus, progress=progress)
     store_tree_metrics(wh, corpus)
     normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
+    missing = count_missing_lemmas(wh, corpus)
     summary = CorpusSummary(corpus, tuple(r.source.name for r in results), sum(r.sentences for r in results),
-                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations))
+                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations),
+                            missing)
     wh.insert("corpora", [{
         "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
         "sha256": [r.source.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
         "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
         "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
         "normalisations": normalisations, "evalhouse_version": __version__,
-        "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
+        "ingested_at": _dt.datetime.now(_dt.timezone.utc), "missing_lemmas": missing}])
     return summary
+
+
+def count_missing_lemmas(wh, corpus: str) -> int:
+    """Words of ``corpus`` without a lemma: LEMMA ``_``, except an underscore word (FORM ``_`` too), whose
+    lemma is itself. Stored in ``corpora.missing_lemmas`` and said in the ingest summary."""
+    return wh.sql("SELECT count(*) FROM nodes WHERE corpus = $c AND lemma = '_' AND form <> '_'",
+                  {"c": corpus}).fetchone()[0]
 
 
 def store_tree_metrics(wh, corpus: str) -> None:
