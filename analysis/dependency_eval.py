@@ -41,6 +41,12 @@ def universal(deprel: str) -> str:
     return deprel.split(":", 1)[0]
 
 
+def _universal_all(deprels: list[str]) -> list[str]:
+    """:func:`universal` of every relation (a file has few distinct ones)."""
+    memo: dict[str, str] = {}
+    return [memo[d] if d in memo else memo.setdefault(d, universal(d)) for d in deprels]
+
+
 def align(g, s) -> list[int]:
     """For each gold word, the index of its aligned system word, or -1 (the CoNLL 2018 procedure)."""
     if g.characters != s.characters:
@@ -125,52 +131,67 @@ def _depths(head: list[int]) -> list[int]:
     return depth
 
 
-def _lineages_and_parts(w) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
+def _lineages_and_parts(w, rel: list[str] | None = None
+                        ) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
     """Lineages (see the module docstring) and, per word k, (x, tail): read from the root end, the
     lineage of k is the relations on the path from the root down to x followed by ``tail``
     (x = -1: the whole lineage is the tail).  x is the first word above the markers of k, so
     ``tail`` holds k's markers and the relations below them; the tails of a file have O(n)
     symbols in all, because the words of a run of equal leftmost (rightmost) descendants belong to
-    one word's marker segment only."""
+    one word's marker segment only.
+
+    The relations above the markers are the path of x, so each word's path is built once, as its
+    head's path with one relation more (tuples shared from the root down, issue 18), and a lineage
+    is its marker segment followed by that path: O(n) Python steps plus the copying of the tuples."""
     n = len(w.form)
     head = w.head
     depth = _depths(head)
     left = list(range(n))
     right = list(range(n))
-    for k in sorted(range(n), key=depth.__getitem__, reverse=True):  # children before their heads
+    order = sorted(range(n), key=depth.__getitem__)  # heads before their children
+    for k in reversed(order):  # children before their heads
         j = head[k]
         if j != -1:
             if left[k] < left[j]:
                 left[j] = left[k]
             if right[k] > right[j]:
                 right[j] = right[k]
-    rel = [universal(d) for d in w.deprel]
+    if rel is None:
+        rel = [universal(d) for d in w.deprel]
+    path: list[tuple[str, ...]] = [()] * n  # relations from each word up to the root
+    for k in order:
+        j = head[k]
+        path[k] = (rel[k],) + path[j] if j != -1 else (rel[k],)
     lineages, above, tails = [], [], []
     for k in range(n):
-        path = [k]
-        while head[path[-1]] != -1:
-            path.append(head[path[-1]])
+        # the marker segment: the words on k's path whose leftmost or rightmost word is k form a
+        # bottom segment of the path (issue 17); walk it, nothing more
+        segment = []
         top_l = top_r = -1
-        last = -1  # index in path of the highest node carrying a marker of k
-        for i, j in enumerate(path):
-            if left[j] == k:
-                top_l, last = j, i
-            if right[j] == k:
-                top_r, last = j, max(last, i)
-            if left[j] != k and right[j] != k:
-                break  # nodes with leftmost (rightmost) word k form a bottom segment of the path
+        j = k
+        while j != -1:
+            is_left, is_right = left[j] == k, right[j] == k
+            if not (is_left or is_right):
+                break
+            if is_left:
+                top_l = j
+            if is_right:
+                top_r = j
+            segment.append(j)
+            j = head[j]
         symbols: list[str] = []
-        for j in path:
-            if j == top_l:
+        for u in segment:
+            if u == top_l:
                 symbols.append(LEFT)
-            symbols.append(rel[j])
-            if j == top_r:
+            symbols.append(rel[u])
+            if u == top_r:
                 symbols.append(RIGHT)
-        lineage = tuple(symbols)
-        lineages.append(lineage)
-        rest = len(path) - (last + 1)  # relations above the markers
-        above.append(path[last + 1] if rest else -1)
-        tails.append(lineage[:len(lineage) - rest][::-1])
+        if j == -1:
+            lineages.append(tuple(symbols))
+        else:
+            lineages.append(tuple(symbols) + path[j] if symbols else path[j])
+        above.append(j)
+        tails.append(tuple(reversed(symbols)))
     return lineages, above, tails
 
 
@@ -282,34 +303,45 @@ class WordScores:
 def score(g, s, cost: LabelCost = STRICT) -> WordScores:
     a = align(g, s)
     back = {si: gi for gi, si in enumerate(a) if si >= 0}  # system word -> gold word
-    gl, g_above, g_tails = _lineages_and_parts(g)
-    sl, s_above, s_tails = _lineages_and_parts(s)
+    g_rel, s_rel = _universal_all(g.deprel), _universal_all(s.deprel)
+    gl, g_above, g_tails = _lineages_and_parts(g, g_rel)
+    sl, s_above, s_tails = _lineages_and_parts(s, s_rel)
     scorer = Scorer(cost)
-    shared = _PathTables(g, s, [universal(d) for d in g.deprel], [universal(d) for d in s.deprel], cost) \
-        if exact_sums(cost) else None
-    uas, las, slin, dist, la = [], [], [], [], []
+    shared = _PathTables(g, s, g_rel, s_rel, cost) if exact_sums(cost) else None
+    n = len(a)
+    uas, las = [False] * n, [False] * n
+    slin: list[str | None] = [None] * n
+    dist: list[float | None] = [None] * n
+    la = [0.0] * n
+    g_head, s_head = g.head, s.head
+    known: dict[tuple, tuple[float, float]] = {}  # (gold, system lineage) -> (distance, score)
+    s_text: dict[int, str] = {}
     for gi, si in enumerate(a):
         if si < 0:
-            uas.append(False)
-            las.append(False)
-            slin.append(None)
-            dist.append(None)
-            la.append(0.0)
-            continue
-        gh, sh = g.head[gi], s.head[si]
+            continue  # unaligned: not correct, no system lineage, LA 0
+        gh, sh = g_head[gi], s_head[si]
         head_ok = (gh == -1 and sh == -1) or (gh != -1 and sh != -1 and back.get(sh) == gh)
-        uas.append(head_ok)
-        las.append(head_ok and universal(g.deprel[gi]) == universal(s.deprel[si]))
+        uas[gi] = head_ok
+        las[gi] = head_ok and g_rel[gi] == s_rel[si]
         gold, system = gl[gi], sl[si]
-        d = v = None
-        if shared is not None and gold != system:
-            start, g_end, s_end = trim_common_ends(gold, system)
-            if (g_end - start) * (s_end - start) > SHARED_DP_FACTOR * (len(gold) + len(system)):
-                d = shared.distance(g_above[gi], g_tails[gi], s_above[si], s_tails[si])
-                v = 1.0 - d / (len(gold) + len(system))
-        if d is None:
-            d, v = scorer(gold, system)
-        slin.append(" ".join(system))
-        dist.append(d)
-        la.append(v)
+        if gold == system:
+            d, v = 0.0, 1.0
+        else:
+            hit = known.get((gold, system))
+            if hit is None:
+                d = None
+                if shared is not None:
+                    start, g_end, s_end = trim_common_ends(gold, system)
+                    if (g_end - start) * (s_end - start) > SHARED_DP_FACTOR * (len(gold) + len(system)):
+                        d = shared.distance(g_above[gi], g_tails[gi], s_above[si], s_tails[si])
+                        v = 1.0 - d / (len(gold) + len(system))
+                if d is None:
+                    d, v = scorer(gold, system)
+                # every path gives the same float for a pair (exact sums, or the plain DP only)
+                hit = known[(gold, system)] = (d, v)
+            d, v = hit
+        text = s_text.get(si)
+        slin[gi] = text if text is not None else s_text.setdefault(si, " ".join(system))
+        dist[gi] = d
+        la[gi] = v
     return WordScores(a, uas, las, [" ".join(x) for x in gl], slin, dist, la, len(s.form))

@@ -46,6 +46,27 @@ class LabelCost:
 
     def __post_init__(self):
         object.__setattr__(self, "_lookup", {(g, c): v for g, c, v in self.table})
+        object.__setattr__(self, "_exact", all(float(v * 2 ** 20).is_integer() for _, _, v in self.table))
+        # symbols met so far -> index, and matrix[i][j] = self(symbol i, symbol j): the DP reads costs
+        # from lists instead of calling this object a million times (issue 18); same values
+        object.__setattr__(self, "_ids", {})
+        object.__setattr__(self, "_symbols", [])
+        object.__setattr__(self, "matrix", [])
+
+    def indices(self, symbols: Sequence[str]) -> list[int]:
+        """Row and column indices of ``symbols`` in :attr:`matrix` (grown for new symbols)."""
+        ids = self._ids
+        out = []
+        for x in symbols:
+            i = ids.get(x)
+            if i is None:
+                i = ids[x] = len(self._symbols)
+                self._symbols.append(x)
+                for row, y in zip(self.matrix, self._symbols):
+                    row.append(self(y, x))
+                self.matrix.append([self(x, y) for y in self._symbols])
+            out.append(i)
+        return out
 
     def __call__(self, gold: str, cand: str) -> float:
         if gold == cand:
@@ -94,33 +115,44 @@ def cost_function(name: str) -> LabelCost:
 def lineages(nodes: Sequence[tuple[str, int, int, int]], n_words: int) -> list[tuple[str, ...]]:
     """Lineage of every word (leaf end first), with boundary markers by rules (i) and (ii).
 
-    ``nodes`` are (label, parent, start, end) in preorder with half-open word spans.
+    ``nodes`` are (label, parent, start, end) in preorder with half-open word spans.  The nodes that
+    begin (end) with a word form a bottom segment of its chain to the root (they contain the word and
+    lie inside one another), so only that segment is walked; the labels above it are the path of the
+    first node above, built once per node as its parent's path with one label more (issue 18).
     """
     lowest = [-1] * n_words
     for k, (_, _, start, end) in enumerate(nodes):  # preorder: later containing nodes are lower
-        for i in range(start, end):
-            lowest[i] = k
+        lowest[start:end] = [k] * (end - start)
+    path: list[tuple[str, ...]] = []  # labels from each node up to the root
+    for label, parent, _, _ in nodes:
+        path.append((label,) + path[parent] if parent >= 0 else (label,))
     out = []
     for i in range(n_words):
-        chain = []
         k = lowest[i]
-        while k != -1:
-            chain.append(k)
-            k = nodes[k][1]
+        segment = []
         top_start = top_end = -1
-        for k in chain:  # nodes beginning (ending) with the word form a bottom segment of the chain
-            if nodes[k][2] == i:
+        while k != -1:
+            _, parent, start, end = nodes[k]
+            begins, ends = start == i, end == i + 1
+            if not (begins or ends):
+                break
+            if begins:
                 top_start = k
-            if nodes[k][3] == i + 1:
+            if ends:
                 top_end = k
+            segment.append(k)
+            k = parent
+        if not segment:
+            out.append(path[k] if k != -1 else ())
+            continue
         symbols: list[str] = []
-        for k in chain:
-            if k == top_start:
+        for u in segment:
+            if u == top_start:
                 symbols.append(LEFT)
-            symbols.append(nodes[k][0])
-            if k == top_end:
+            symbols.append(nodes[u][0])
+            if u == top_end:
                 symbols.append(RIGHT)
-        out.append(tuple(symbols))
+        out.append(tuple(symbols) + path[k] if k != -1 else tuple(symbols))
     return out
 
 
@@ -128,7 +160,7 @@ def exact_sums(cost: LabelCost) -> bool:
     """Whether every sum of costs along an alignment is exact in floating point: all substitution
     costs are multiples of 2**-20 (default: 0, 0.5, 2; strict: 0, 2).  Then the order in which the DP
     adds them cannot change a result, and the shortcuts below give bit-identical distances."""
-    return all(float(v * 2 ** 20).is_integer() for _, _, v in cost.table)
+    return cost._exact
 
 
 def trim_common_ends(gold: Sequence[str], cand: Sequence[str]) -> tuple[int, int, int]:
@@ -152,16 +184,29 @@ def lineage_distance(gold: Sequence[str], cand: Sequence[str], cost: LabelCost =
     an insertion or deletion 1), so with exact sums (:func:`exact_sums`) the DP runs on the differing
     middles only: lineages of neighbouring words differ near the leaf, share the path to the root.
     """
-    if exact_sums(cost):
+    if cost._exact:
         start, g_end, c_end = trim_common_ends(gold, cand)
         gold, cand = gold[start:g_end], cand[start:c_end]
     n, m = len(gold), len(cand)
+    matrix = cost.matrix
+    rows = cost.indices(gold)
+    cols = cost.indices(cand)
     prev = [float(j) for j in range(m + 1)]
     for i in range(1, n + 1):
-        g = gold[i - 1]
-        cur = [float(i)] + [0.0] * m
+        costs = matrix[rows[i - 1]]
+        left = float(i)
+        cur = [left]
         for j in range(1, m + 1):
-            cur[j] = min(prev[j] + 1.0, cur[j - 1] + 1.0, prev[j - 1] + cost(g, cand[j - 1]))
+            # min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost(gold[i - 1], cand[j - 1])), written out
+            best = prev[j] + 1.0
+            other = left + 1.0
+            if other < best:
+                best = other
+            other = prev[j - 1] + costs[cols[j - 1]]
+            if other < best:
+                best = other
+            cur.append(best)
+            left = best
         prev = cur
     return prev[m]
 

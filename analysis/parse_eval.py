@@ -29,9 +29,12 @@ without nesting); words and correctly tagged words.
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
+
+from evalhouse.analysis import _evalb
 
 _KEEP_WHOLE = re.compile(r"^-[^-]+-$")
 _CUT = re.compile(r"[-=]")
@@ -63,14 +66,28 @@ class EvalbParams:
     quote_labels: tuple[str, ...] = ()
     _label_map: dict = field(default=None, compare=False, hash=False, repr=False)
     _word_map: dict = field(default=None, compare=False, hash=False, repr=False)
+    _classified: dict = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "_label_map", _classes(self.eq_labels))
         object.__setattr__(self, "_word_map", _classes(self.eq_words))
+        object.__setattr__(self, "_classified", {})
 
     def label(self, raw: str) -> str:
         b = base_label(raw)
         return self._label_map.get(b, b)
+
+    def classify(self, raw: str) -> tuple[str, bool, bool]:
+        """(EVALB label, deleted, not counted for length) of a raw label, the one rule for POS tags and
+        nonterminals alike: DELETE_LABEL applies to the mapped or the base label, DELETE_LABEL_FOR_LENGTH
+        to the base label.  Cached: a treebank has few distinct labels."""
+        hit = self._classified.get(raw)
+        if hit is None:
+            b = base_label(raw)
+            mapped = self._label_map.get(b, b)
+            hit = self._classified[raw] = (mapped, mapped in self.delete_labels or b in self.delete_labels,
+                                           b in self.delete_labels_for_length)
+        return hit
 
     def word(self, raw: str) -> str:
         return self._word_map.get(raw, raw)
@@ -126,31 +143,31 @@ class Prepared:
 def prepare(words: Sequence[str], pos: Sequence[str | None], nodes: Sequence[tuple[str, int, int, int]],
             params: EvalbParams) -> Prepared:
     """Apply DELETE_LABEL, function-tag stripping and EQ_LABEL to a parsed tree."""
-    delete = params.delete_labels
+    classify = params.classify
     length = 0
-    keep_index = []  # new index of each old leaf, or -1
     new_words, new_pos = [], []
+    before = [0]  # kept leaves before each leaf -> new spans
+    kept = 0
     for w, p in zip(words, pos):
-        label = params.label(p) if p is not None else None
-        if label is None or base_label(p) not in params.delete_labels_for_length:
+        if p is None:  # seed 002's notation: no POS, nothing deleted
             length += 1
-        if label is not None and (label in delete or base_label(p) in delete):
-            keep_index.append(-1)
-            continue
-        keep_index.append(len(new_words))
-        new_words.append(w)
-        new_pos.append(label)
-    # prefix counts of kept leaves -> new spans
-    before = [0]
-    for k in keep_index:
-        before.append(before[-1] + (k >= 0))
+            label, deleted = None, False
+        else:
+            label, deleted, not_counted = classify(p)
+            if not not_counted:
+                length += 1
+        if not deleted:
+            kept += 1
+            new_words.append(w)
+            new_pos.append(label)
+        before.append(kept)
     new_nodes: list[tuple[str, int, int, int]] = []
     remap: list[int] = []
     for label, parent, start, end in nodes:
-        lab = params.label(label)
+        lab, deleted, _ = classify(label)
         s, e = before[start], before[end]
         up = remap[parent] if parent >= 0 else -1
-        if e == s or lab in delete or base_label(label) in delete:
+        if e == s or deleted:
             remap.append(up)  # children attach to the nearest kept ancestor
             continue
         remap.append(len(new_nodes))
@@ -200,6 +217,33 @@ def compare(gold: Prepared, test: Prepared, params: EvalbParams) -> BracketCount
     tags = sum(1 for a, b in zip(gold.pos, test.pos) if a == b)
     return BracketCounts(STATUS_OK, None, gold.length, len(gold.words), len(gold.nodes), len(test.nodes),
                          matched_l, matched_u, crossing, tags)
+
+
+GEIG_COLUMNS = ("status_code", "length", "words", "gold_brackets", "test_brackets", "matched_labelled",
+                "matched_unlabelled", "crossing", "correct_tags")
+
+
+def geig_counts_of_lines(gold_text: str, test_text: str, params: EvalbParams) -> list[tuple[int, ...]] | None:
+    """Per sentence, :data:`GEIG_COLUMNS` of two texts with one Penn Treebank tree per line (EVALB's
+    layout), computed in C (``_evalb.c``) with this module's rules; ``None`` when the Python reader must
+    read the texts: different line counts, seed 002's notation, or any malformed line (whose error the
+    loader then reports).  Equal, sentence by sentence, to :func:`prepare` and :func:`compare` over
+    :func:`evalhouse.loaders.brackets.read_trees` (``tests/test_parses_fast.py``)."""
+    ids: dict[str, int] = {}
+
+    def classify(raw: str) -> tuple[int, bool, bool]:
+        label, deleted, not_counted = params.classify(raw)
+        return ids.setdefault(label, len(ids)), deleted, not_counted
+
+    def word_equal(gold: str, test: str) -> bool:
+        return params.word(gold) == params.word(test)
+
+    data = _evalb.geig_lines(gold_text, test_text, classify, word_equal if params.eq_words else None)
+    if data is None:
+        return None
+    values = array("i")
+    values.frombytes(data)
+    return list(zip(*[iter(values)] * len(GEIG_COLUMNS)))
 
 
 def f_score(matched: int, gold: int, test: int) -> float:

@@ -2,6 +2,8 @@
 
 * :func:`spearman` -- Spearman's rho and its two-sided p (scipy.stats.spearmanr) with missing values
   ignored pairwise.
+* :func:`pearson` -- Pearson's r and its two-sided p (scipy.stats.pearsonr), missing values ignored
+  pairwise, as seed 003 section 4 reports its correlations with human judgements.
 * :func:`holm` -- Holm-Bonferroni step-down adjusted p-values.
 * :func:`mann_whitney` -- two-sided Mann-Whitney U; the U returned is the one of the *first* sample
   (U1 = R1 - n1 (n1 + 1) / 2, scipy's convention).
@@ -41,6 +43,28 @@ def spearman(x, y, min_n: int = 3) -> tuple[int, float, float] | None:
     if math.isnan(rho):
         return None
     return n, rho, p
+
+
+def pearson(x, y, min_n: int = 3) -> tuple[int, float, float] | None:
+    """(n, r, p) over the pairs where both values are present (p: two-sided, from the t distribution
+    with n - 2 degrees of freedom, scipy.stats.pearsonr); None when fewer than ``min_n`` pairs or either
+    side is constant (r undefined)."""
+    from scipy import stats
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    n = int(keep.sum())
+    if n < min_n:
+        return None
+    x, y = x[keep], y[keep]
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        return None
+    result = stats.pearsonr(x, y)
+    r, p = float(result.statistic), float(result.pvalue)
+    if math.isnan(r):
+        return None
+    return n, r, p
 
 
 def holm(pvalues) -> np.ndarray:
@@ -201,3 +225,33 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
     p = (1 + exceed) / (resamples + 1)
     return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
             for a, b, dl, pv in zip(ia, ib, deltas, p)]
+
+
+def significance_groups(values, better) -> dict:
+    """Rank ranges and significance groups of systems from pairwise tests (the report's leaderboard).
+
+    ``values``: system -> score (higher is better); ``better``: the set of (winner, loser) pairs whose
+    difference is significant (after the adjustment the caller chose). Returns system ->
+    (group, best_rank, worst_rank):
+
+    * best_rank = 1 + number of systems significantly better than it; worst_rank = number of systems
+      - number of systems significantly worse than it (WMT's rank ranges, from pairwise tests);
+    * groups: systems sorted by score (ties by name); group 1 opens with the best; a system opens the
+      next group when it is significantly worse than the system that opened the current group. So
+      every system in a group is statistically tied with the group's best, and two systems in
+      different groups may or may not differ from each other (their rank ranges say which).
+
+    >>> significance_groups({"a": 0.9, "b": 0.8, "c": 0.5}, {("a", "c"), ("b", "c")})
+    {'a': (1, 1, 2), 'b': (1, 1, 2), 'c': (2, 3, 3)}
+    """
+    order = sorted(values, key=lambda k: (-values[k], str(k)))
+    n = len(order)
+    out = {}
+    group, leader = 0, None
+    for k in order:
+        if leader is None or (leader, k) in better:
+            group, leader = group + 1, k
+        wins = sum((k, o) in better for o in order if o != k)
+        losses = sum((o, k) in better for o in order if o != k)
+        out[k] = (group, 1 + losses, n - wins)
+    return out

@@ -176,7 +176,8 @@ def naive_scores(wh, files: list[Path], corpus: str) -> int:
                         k += 1
                         if t.reference_id is not None:
                             where[t.reference_id] = k
-                accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref.stripped_ids[pos - 1]])
+                accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref.stripped_ids[pos - 1]],
+                                     output_length=k)
                 scored += 1
     return scored
 

@@ -1,38 +1,56 @@
-"""Benchmark of parse evaluation: the 3,914-tree Penn Treebank sample against a perturbed copy.
+"""Parse evaluation against its peers, whole process against whole process (issue 18).
 
-    $ python -m benchmarks.parses [--zip ../shared/data/constituency/ptb-sample/treebank.zip] [--seed 1]
+    $ python -m benchmarks.parses --evalb /tmp/evalb/evalb --conll18 /tmp/conll18_ud_eval.py [--rounds 3]
 
-Measures, on this machine, in a fresh on-disk warehouse:
+Every contender is a fresh process (imports, reading, scoring and writing included), timed for wall and
+CPU (user + system of the process, from ``wait4``); within a round the contenders of a row alternate,
+and the table gives the median over ``--rounds`` rounds. Ratios are evalhouse's time divided by the
+peer's (below 1: evalhouse is faster). Results are compared wherever they overlap.
 
-1. ingest of the gold trees (parse, validate, store constituents and leaves);
-2. ingest of a perturbed copy as a candidate run, which scores every sentence: EVALB preparation,
-   bracket matching (GEIG), lineages and weighted Levenshtein (LA), all stored;
-3. the views ``parse_scores``, ``geig_sentences`` (all rows), ``la_sentences`` and ``metric_deciles``.
+Rows:
 
-The target of issue 5 is LA and GEIG over the sample against a perturbed copy in under 10 s (steps
-1 + 2).  The perturbed copy (:func:`perturb`) relabels, flattens and retags nodes at random with a
-fixed seed; nothing is written into the project.
+* ``evalb``: ``evalhouse evalb GOLD TEST --prm COLLINS.prm`` against EVALB in C (``--evalb``, built from
+  its public source) with the same file: the 3,914 trees of NLTK's PTB sample (``ptb-sample``) against a
+  perturbed copy (:func:`perturb`, seed 1), one tree per line; and EVALB's own 24-sentence sample
+  (fixed cost). The per-sentence rows and the summary figures must be equal (the C build may print an
+  F-measure line and a different totals row: those lines are not compared).
+* ``dependency-run``: ``evalhouse --db W ingest dependency-run SYSTEM --gold GOLD ...`` against the
+  official ``conll18_ud_eval.py GOLD SYSTEM`` (``--conll18``) on the CoNLL 2018 outputs: 20 sentences
+  (the first sentences of en_ewt up to a boundary where both files spell the same text), en_ewt (25k
+  words), zh_gsd and fr_gsd. Two evalhouse figures: a *later* run (the gold treebank is in the warehouse
+  already, as for every run after a corpus's first; a prepared warehouse is copied before each run,
+  untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
+  ``ingest treebank``, then the run). LAS F1 must equal the script's.
+* ``ingest parses`` (no peer): the PTB sample as gold, then the perturbed copy as a stored candidate run
+  (GEIG and leaf-ancestor scores stored), into a new warehouse, each a fresh process.
+
+A peer that is not given is reported loudly and its rows show evalhouse alone. Nothing is written into
+the project; inputs are distinct (no file is repeated to make it bigger).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import os
 import platform
 import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-import duckdb
-
-import evalhouse
-from evalhouse.ingest.parses import ingest_parses
 from evalhouse.loaders.brackets import Tree, read_trees, render
-from evalhouse.version import __version__
+
+HERE = Path(__file__).resolve().parent
+EVALHOUSE = [sys.executable, "-m", "evalhouse"]
 
 
 def ptb_sample_text(zip_path: Path) -> str:
@@ -67,45 +85,243 @@ def perturb(tree: Tree, rng: random.Random, rate: float = 0.3) -> Tree:
     return replace(tree, nodes=out, pos=pos)
 
 
-def main(argv: list[str] | None = None) -> None:
-    here = Path(__file__).resolve().parent.parent
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--zip", type=Path, default=here.parent / "shared" / "data" / "constituency" / "ptb-sample" / "treebank.zip")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+def evalb_files(zip_path: Path, directory: Path, seed: int = 1) -> tuple[Path, Path]:
+    """The PTB sample and its perturbed copy (:func:`perturb`, ``seed``), one tree per line as EVALB reads
+    them, written into ``directory``; returns (gold, test)."""
+    rng = random.Random(seed)
+    trees = list(read_trees(io.StringIO(ptb_sample_text(zip_path)), str(zip_path)))
+    gold, test = Path(directory) / "ptb-gold.txt", Path(directory) / "ptb-perturbed.txt"
+    gold.write_text("".join(render(t) + "\n" for t in trees), encoding="utf-8")
+    test.write_text("".join(render(perturb(t, rng)) + "\n" for t in trees), encoding="utf-8")
+    return gold, test
 
+
+# --- CoNLL-U inputs ------------------------------------------------------------------------------
+
+def _blocks(path: Path) -> list[tuple[str, int]]:
+    """(sentence text with its blank line, characters of its tokens without spaces) per sentence."""
+    out = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        if not block.strip():
+            continue
+        chars, covered = 0, 0
+        for line in block.split("\n"):
+            cols = line.split("\t")
+            if line.startswith("#") or len(cols) < 2 or "." in cols[0]:
+                continue
+            if "-" in cols[0]:
+                covered = int(cols[0].split("-")[1])
+                chars += len("".join(cols[1].split()))
+            elif int(cols[0]) > covered:
+                chars += len("".join(cols[1].split()))
+        out.append((block + "\n\n", chars))
+    return out
+
+
+def prefix_pair(gold: Path, system: Path, directory: Path, sentences: int) -> tuple[Path, Path, int]:
+    """The first ``sentences`` or more gold sentences and the system sentences spelling the same text
+    (the first boundary both files share); returns the two files and the gold sentence count."""
+    g, s = _blocks(gold), _blocks(system)
+    gi = si = gc = sc = 0
+    while True:
+        if gc <= sc:
+            gc += g[gi][1]
+            gi += 1
+        else:
+            sc += s[si][1]
+            si += 1
+        if gc == sc and gi >= sentences:
+            break
+    out_g, out_s = directory / f"prefix-{gold.name}", directory / f"prefix-{system.parent.name}-{system.name}"
+    out_g.write_text("".join(b for b, _ in g[:gi]), encoding="utf-8")
+    out_s.write_text("".join(b for b, _ in s[:si]), encoding="utf-8")
+    return out_g, out_s, gi
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+def run(cmd: list[str], before=None) -> dict:
+    """One process: wall and CPU time (user + system, its children included), and its output."""
+    if before is not None:
+        before()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        out.seek(0)
+        err.seek(0)
+        text, errors = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{errors or text}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "out": text}
+
+
+def measure(contenders: dict[str, tuple[list[str], object]], rounds: int) -> dict[str, dict]:
+    """Alternating runs of the contenders, ``rounds`` times; medians and the last output of each."""
+    runs: dict[str, list[dict]] = {n: [] for n in contenders}
+    for _ in range(rounds):
+        for name, (cmd, before) in contenders.items():
+            runs[name].append(run(cmd, before))
+    return {n: {"wall": statistics.median(r["wall"] for r in rs), "cpu": statistics.median(r["cpu"] for r in rs),
+                "out": rs[-1]["out"]} for n, rs in runs.items()}
+
+
+def report(row: str, results: dict[str, dict], peer: str | None, check: str) -> None:
+    for name, r in results.items():
+        ratio = ""
+        if peer in results and name != peer:
+            p = results[peer]
+            ratio = f"{r['wall'] / p['wall']:7.2f}x wall {r['cpu'] / p['cpu']:7.2f}x CPU"
+        print(f"{row:<34}{name:<26}{r['wall']:>8.3f}{r['cpu']:>8.3f}   {ratio}")
+    if check:
+        print(f"{'':<34}{check}")
+
+
+# --- evalb ---------------------------------------------------------------------------------------
+
+def _evalb_rows(text: str) -> tuple[list[list[str]], dict[str, str]]:
+    """Per-sentence rows (fields) and summary figures (section: key -> value) of an EVALB report."""
+    rows, summary, section = [], {}, None
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) == 12 and fields[0].isdigit():
+            rows.append(fields)
+        elif line.startswith("-- "):
+            section = line.strip("- ")
+        elif section and "=" in line and "FMeasure" not in line:
+            key, value = line.split("=")
+            summary[f"{section}: {key.strip()}"] = value.strip()
+    return rows, summary
+
+
+def bench_evalb(args, tmp: Path) -> None:
+    prm = args.data / "constituency" / "evalb" / "COLLINS.prm"
+    ptb = evalb_files(args.data / "constituency" / "ptb-sample" / "treebank.zip", tmp, seed=1)
+    sample_dir = args.data / "constituency" / "evalb"
+    cases = [("evalb PTB sample, 3,914 trees", ptb, prm),
+             ("evalb EVALB's sample, 24 lines", (sample_dir / "sample.gld", sample_dir / "sample.tst"),
+              sample_dir / "sample.prm")]
+    for row, (gold, test), params in cases:
+        contenders = {"evalhouse evalb": (EVALHOUSE + ["evalb", str(gold), str(test), "--prm", str(params)], None)}
+        if args.evalb:
+            contenders["EVALB (C)"] = ([str(args.evalb), "-p", str(params), str(gold), str(test)], None)
+        results = measure(contenders, args.rounds)
+        check = ""
+        if "EVALB (C)" in results:
+            mine, theirs = _evalb_rows(results["evalhouse evalb"]["out"]), _evalb_rows(results["EVALB (C)"]["out"])
+            ok_rows = [r for r in theirs[0] if r[2] == "0"]
+            same_rows = [r for r in mine[0] if r[2] == "0"] == ok_rows and len(mine[0]) == len(theirs[0])
+            same = same_rows and mine[1] == theirs[1]
+            check = (f"equal: {len(ok_rows):,} valid sentence rows and {len(mine[1])} summary figures" if same
+                     else "RESULTS DIFFER from EVALB's")
+        report(row, results, "EVALB (C)", check)
+
+
+# --- dependency runs -----------------------------------------------------------------------------
+
+def _las(text: str, official: bool) -> str:
+    m = re.search(r"LAS F1 Score: ([0-9.]+)" if official else r"LAS ([0-9.]+)", text)
+    return m.group(1) if m else "?"
+
+
+def bench_dependency(args, tmp: Path) -> None:
+    d = args.data / "parsing" / "conll2018"
+    gold_en = d / "gold" / "en_ewt.conllu"
+    g20, s20, n20 = prefix_pair(gold_en, d / "Stanford-18" / "en_ewt.conllu", tmp, 20)
+    cases = [(f"dependency-run {n20} sentences", g20, s20, "en20"),
+             ("dependency-run en_ewt (25k words)", gold_en, d / "HIT-SCIR-18" / "en_ewt.conllu", "en_ewt"),
+             ("dependency-run zh_gsd", d / "gold" / "zh_gsd.conllu", d / "HIT-SCIR-18" / "zh_gsd.conllu", "zh_gsd"),
+             ("dependency-run fr_gsd", d / "gold" / "fr_gsd.conllu", d / "UDPipe-Future" / "fr_gsd.conllu", "fr_gsd")]
+    for row, gold, system, corpus in cases:
+        prepared = tmp / f"{corpus}-prepared.duckdb"
+        run(EVALHOUSE + ["--db", str(prepared), "ingest", "dependency-run", str(system), "--gold", str(gold),
+                         "--corpus", corpus, "--team", "setup", "--run", "0"])
+        later, first = tmp / f"{corpus}-later.duckdb", tmp / f"{corpus}-first.duckdb"
+
+        def copy_prepared(later=later, prepared=prepared):
+            for suffix in ("", ".wal"):
+                src = Path(str(prepared) + suffix)
+                dst = Path(str(later) + suffix)
+                dst.unlink(missing_ok=True)
+                if src.exists():
+                    shutil.copyfile(src, dst)
+
+        def remove_first(first=first):
+            for suffix in ("", ".wal"):
+                Path(str(first) + suffix).unlink(missing_ok=True)
+
+        command = ["ingest", "dependency-run", str(system), "--gold", str(gold), "--corpus", corpus,
+                   "--team", "bench", "--run", "1"]
+        contenders = {"evalhouse (gold stored)": (EVALHOUSE + ["--db", str(later)] + command, copy_prepared),
+                      "evalhouse (first run)": (EVALHOUSE + ["--db", str(first)] + command, remove_first)}
+        if args.conll18:
+            contenders["conll18_ud_eval.py"] = ([sys.executable, str(args.conll18), str(gold), str(system)], None)
+        results = measure(contenders, args.rounds)
+        check = ""
+        if "conll18_ud_eval.py" in results:
+            official = _las(results["conll18_ud_eval.py"]["out"], True)
+            mine = {_las(results[n]["out"], False) for n in results if n.startswith("evalhouse")}
+            check = (f"LAS F1 equal: {official}" if mine == {official}
+                     else f"LAS DIFFERS: official {official}, evalhouse {sorted(mine)}")
+        report(row, results, "conll18_ud_eval.py", check)
+
+
+def bench_ingest_parses(args, tmp: Path) -> None:
+    gold, test = evalb_files(args.data / "constituency" / "ptb-sample" / "treebank.zip", tmp, seed=1)
+    db = tmp / "parses.duckdb"
+
+    def fresh():
+        for suffix in ("", ".wal"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+
+    gold_cmd = EVALHOUSE + ["--db", str(db), "ingest", "parses", str(gold), "--corpus", "ptb", "--gold"]
+    test_cmd = EVALHOUSE + ["--db", str(db), "ingest", "parses", str(test), "--corpus", "ptb", "--team", "bench",
+                            "--run", "perturbed"]
+    gold_runs, test_runs = [], []
+    for _ in range(args.rounds):
+        gold_runs.append(run(gold_cmd, fresh))
+        test_runs.append(run(test_cmd))
+    for row, runs in (("ingest parses gold (3,914 trees)", gold_runs),
+                      ("ingest parses candidate (GEIG+LA)", test_runs)):
+        med = {"wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs)}
+        report(row, {"evalhouse": med}, None, "")
+    print(f"{'':<34}{test_runs[-1]['out'].strip()}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
+    parser.add_argument("--evalb", type=Path, help="EVALB's C program (built from its public source)")
+    parser.add_argument("--conll18", type=Path, help="the official conll18_ud_eval.py")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="*", choices=["evalb", "dependency", "ingest"], default=None)
+    args = parser.parse_args(argv)
+    if not (args.data / "constituency" / "ptb-sample" / "treebank.zip").exists():
+        sys.exit(f"REAL DATA MISSING under {args.data}")
+    for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
+        if path is None or not path.exists():
+            print(f"!!! PEER MISSING: {option} {'not given' if path is None else f'{path} does not exist'}; "
+                  "its rows show evalhouse alone, with no ratio !!!", file=sys.stderr)
+            setattr(args, option[2:], None)
+    import duckdb
+
+    import evalhouse
+    load_before = os.getloadavg()
+    print(f"# parse evaluation against its peers, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}; {args.rounds} rounds, median")
+    print(f"{'row':<34}{'contender':<26}{'wall s':>8}{'CPU s':>8}   ratio to the peer")
+    only = args.only or ["evalb", "dependency", "ingest"]
     with tempfile.TemporaryDirectory() as tmp:
-        gold = Path(tmp) / "gold.mrg"
-        gold.write_text(ptb_sample_text(args.zip), encoding="utf-8")
-        rng = random.Random(args.seed)
-        trees = list(read_trees(io.StringIO(gold.read_text(encoding="utf-8")), str(gold)))
-        test = Path(tmp) / "perturbed.mrg"
-        test.write_text("".join(render(perturb(t, rng)) + "\n" for t in trees), encoding="utf-8")
-        words = sum(len(t.words) for t in trees)
-        print(f"# evalhouse {__version__} parse-evaluation benchmark")
-        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}")
-        print(f"input: {len(trees):,} trees, {words:,} leaves (traces included)")
-        db = Path(tmp) / "w.duckdb"
-        with evalhouse.connect(db) as wh:
-            t0 = time.perf_counter()
-            ingest_parses(wh, gold, "ptb", gold=True)
-            t1 = time.perf_counter()
-            s = ingest_parses(wh, test, "ptb", team="bench", run="perturbed")
-            t2 = time.perf_counter()
-            print(f"ingest gold: {t1 - t0:.2f} s")
-            print(f"ingest + score perturbed copy (GEIG + LA, stored): {t2 - t1:.2f} s "
-                  f"({s.ok:,} ok, {s.errors} error, {s.skipped} skip)")
-            print(f"total (target < 10 s): {t2 - t0:.2f} s")
-            for name, query in [("parse_scores", "SELECT * FROM parse_scores"),
-                                ("geig_sentences (all rows)", "SELECT count(*), sum(labelled_f) FROM geig_sentences"),
-                                ("la_sentences (all rows)", "SELECT count(*), sum(la) FROM la_sentences"),
-                                ("metric_deciles", "SELECT count(*), sum(sentences) FROM metric_deciles")]:
-                start = time.perf_counter()
-                rows = wh.sql(query).fetchall()
-                print(f"view {name}: {time.perf_counter() - start:.3f} s")
-            print("scores:", wh.sql("SELECT subset, round(labelled_f, 4), round(unlabelled_f, 4), "
-                                    "round(la_sentence_mean, 4), round(la_word_mean, 4) FROM parse_scores "
-                                    "ORDER BY subset").fetchall())
+        if "evalb" in only:
+            bench_evalb(args, Path(tmp))
+        if "dependency" in only:
+            bench_dependency(args, Path(tmp))
+        if "ingest" in only:
+            bench_ingest_parses(args, Path(tmp))
+    load_after = os.getloadavg()
+    print(f"load average (1 min): {load_before[0]:.2f} before, {load_after[0]:.2f} after")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """``evalhouse demo``: the bundled sample treebank in a fresh warehouse, two baselines scored against it,
-``analyze`` over them, and a short report of the main views (the whole data flow on 42 sentences).
+``analyze`` over them, a short report of the main views, and the HTML report (the whole data flow on 42
+sentences).
 
     $ evalhouse demo --out /tmp/evalhouse-demo
 
@@ -19,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from evalhouse.ingest.baselines import run_baseline
+from evalhouse.reports.html import build_report
 from evalhouse.reports.text import render_table
 from evalhouse.statistics.analyze import analyze
 from evalhouse.warehouse import connect
@@ -100,6 +102,9 @@ def run_demo(out: str | os.PathLike) -> str:
     csv_out = out / "sentence_complexity.csv"
     with connect(db, read_only=True) as wh:
         rows = wh.export_view("sentence_complexity", csv_out, format="csv")
+        page = build_report(wh, out / "report", corpus="sample").path
     lines += ["", f"Exported {rows} rows of sentence_complexity to {csv_out}.",
+              f"Wrote the HTML report {page} (open it in a browser; figures as SVG, PDF and PNG in "
+              f"{page.parent / 'figures'}).",
               f"Next: evalhouse --db {db} views   |   evalhouse --db {db} sql \"select * from corpus_complexity\""]
     return "\n".join(lines)

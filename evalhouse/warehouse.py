@@ -16,7 +16,7 @@ This module holds the plumbing every ingest path shares, and nothing else:
   :mod:`evalhouse.analysis.udfs`);
 * the schema: ``schema/<kind>/<table>.sql`` and ``sql/<family>/<view>.sql``, applied when a
   warehouse is opened read-write (CREATE TABLE IF NOT EXISTS; CREATE OR REPLACE VIEW in dependency
-  order, found with sqlglot); opening read-only changes nothing;
+  order); opening read-only changes nothing;
 * :meth:`Warehouse.transaction` (an ingest is one transaction), :meth:`Warehouse.insert` (rows into a
   base table, columns by name) and :data:`STORED` with :meth:`Warehouse.make_room` (what a user stores, the tables that
   hold it, and its refusal or replacement).
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,6 +43,8 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.export import conllu, relation
 from evalhouse.ingest import judgements, outputs, treebanks
 from evalhouse.ingest.treebanks import CorpusSummary
+from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
+from evalhouse import stored as _stored
 
 DEFAULT_DB = "warehouse.duckdb"
 
@@ -72,20 +75,23 @@ def schema_files() -> tuple[SqlFile, ...]:
     return tuple(_read_sql_package("evalhouse.schema", "table"))
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_COMMENTS_AND_STRINGS = re.compile(r"--[^\n]*|'(?:[^']|'')*'")
+
+
+def view_references(text: str, names: Iterable[str]) -> set[str]:
+    """The names among ``names`` that the SQL ``text`` mentions outside comments and string literals:
+    the views a view reads, and perhaps an alias or two (every table sqlglot finds is among them: tested
+    in tests/test_sql_files.py; sqlglot took 0.1 s to import and up to 0.8 s to parse every view, most
+    of the cost of creating a warehouse)."""
+    return set(_IDENTIFIER.findall(_COMMENTS_AND_STRINGS.sub(" ", text))) & set(names)
+
+
 @lru_cache(maxsize=1)
 def view_files() -> tuple[SqlFile, ...]:
     """View definitions (``sql/<family>/``) in dependency order: a view comes after the views it reads."""
-    # sqlglot (~0.1 s to import) only when views are created or listed: `evalhouse sql` does not pay for it
-    import sqlglot.expressions
-
     files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view")}
-    depends: dict[str, set[str]] = {}
-    for name, f in files.items():
-        refs: set[str] = set()
-        for statement in sqlglot.parse(f.text, read="duckdb"):
-            if statement is not None:
-                refs |= {t.name for t in statement.find_all(sqlglot.expressions.Table)}
-        depends[name] = (refs & files.keys()) - {name}
+    depends = {name: view_references(f.text, files) - {name} for name, f in files.items()}
     ordered: list[str] = []
     seen: set[str] = set()
 
@@ -106,47 +112,106 @@ def view_files() -> tuple[SqlFile, ...]:
 
 # --- what users store ------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Stored:
-    """A kind of thing stored in the warehouse: the key columns that name one, and the tables that hold
-    its rows, owner (the table that says it exists) last. A table may be given as ``(table, condition)``
-    when only some of its rows belong to this kind (``alignments`` holds several kinds of links)."""
+# What a replacement would lose (see evalhouse.stored): human judgements survive when the sentence they
+# judged is still there (same reference corpus, position and output text); pronoun judgements when the
+# judged segment is (same corpus, system, position, source and output text).
+JUDGEMENTS = Dependent(
+    "judgements",
+    "SELECT j.*, o.text AS judged_text FROM judgements j LEFT JOIN output_sentences o USING (team, run, corpus, position) "
+    "WHERE j.team = $team AND j.run = $run AND j.corpus = $corpus",
+    label="'position ' || d.position",
+    reason="the output sentence they judged is no longer there (its text changed, or it is missing)",
+    flag="drop_judgements", table="judgements",
+    survives="EXISTS (SELECT 1 FROM output_sentences n WHERE n.team = d.team AND n.run = d.run AND n.corpus = d.corpus "
+             "AND n.position = d.position AND n.text IS NOT DISTINCT FROM d.judged_text)")
+_PRONOUN_JUDGEMENTS = (
+    "SELECT pj.*, o.output AS judged_output, s.source AS judged_source FROM pronoun_judgements pj "
+    "LEFT JOIN translation_outputs o USING (corpus, team, run, position) LEFT JOIN segments s USING (corpus, position) "
+    "WHERE pj.corpus = $corpus")
 
-    key: tuple[str, ...]
-    tables: tuple[str | tuple[str, str], ...]
 
-    @property
-    def owner(self) -> str:
-        last = self.tables[-1]
-        return last if isinstance(last, str) else last[0]
+def _pronoun_judgements(systems: str) -> Dependent:
+    return Dependent(
+        "pronoun judgements", _PRONOUN_JUDGEMENTS + systems,
+        label="d.team || '/' || d.run || ' segment ' || d.position || ' token ' || d.source_index",
+        reason="the segment they judged is no longer there (another source or output, or no such system)",
+        flag="drop_judgements", table="pronoun_judgements",
+        survives="EXISTS (SELECT 1 FROM translation_outputs n JOIN segments s USING (corpus, position) "
+                 "WHERE n.corpus = d.corpus AND n.team = d.team AND n.run = d.run AND n.position = d.position "
+                 "AND n.output = d.judged_output AND s.source = d.judged_source)")
 
 
 # Deleting one of these removes its rows from every table listed, in this order; nothing else deletes.
 STORED: dict[str, Stored] = {
     "corpus": Stored(("corpus",), ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes",
-                                   "multiword_tokens", "nodes", "sentences", "corpora")),
+                                   "multiword_tokens", "nodes", "sentences", "corpora"),
+                     counts=(("sentences", "sentences"), ("nodes", "words"), ("edges", "edges"),
+                             ("multiword_tokens", "multiword_tokens"), ("empty_nodes", "empty_nodes")),
+                     dependents=(
+                         Dependent("submissions", "SELECT team, run FROM submissions WHERE corpus = $corpus",
+                                   label="d.team || '/' || d.run",
+                                   reason="are scored against it ({shown}); replacing it would invalidate their "
+                                          "scores: ingest the new version under another name"),
+                         Dependent("dependency runs", "SELECT team, run FROM dependency_runs WHERE corpus = $corpus",
+                                   label="d.team || '/' || d.run",
+                                   reason="are scored against its trees ({shown}); replacing it would invalidate "
+                                          "their scores: ingest the new version under another name"))),
     "submission": Stored(("team", "run", "corpus"), (
         "output_sentences", "output_tokens", "sentence_statistics", "submission_sacrebleu", "judgements",
-        ("alignments", "pair = 'output-reference'"), "submissions")),
+        ("alignments", "pair = 'output-reference'"), "submissions"),
+        parents=(Parent("corpus", ("corpus",)),),
+        counts=(("output_sentences", "sentences"), ("sentence_statistics", "sentences")),
+        dependents=(JUDGEMENTS,)),
     # gold parses are the run whose team and run are NULL
     "parse run": Stored(("corpus", "team", "run"), ("la_word_scores", "geig_counts", "constituents", "parse_leaves",
-                                                    "parse_sentences", "parse_runs")),
-    "dependency run": Stored(("corpus", "team", "run"), ("dependency_word_scores", "dependency_runs")),
+                                                    "parse_sentences", "parse_runs"),
+                        counts=(("parse_sentences", "sentences"), ("parse_leaves", "leaves"),
+                                ("constituents", "constituents")),
+                        dependents=(Dependent(
+                            "candidate runs", "SELECT team, run FROM parse_runs WHERE corpus = $corpus "
+                            "AND role = 'candidate' AND $team IS NULL",
+                            label="d.team || '/' || d.run",
+                            reason="are scored against them ({shown}); ingest the new gold parses under another "
+                                   "corpus name"),)),
+    "dependency run": Stored(("corpus", "team", "run"), ("dependency_word_scores", "dependency_runs"),
+                             parents=(Parent("corpus", ("corpus",)),),
+                             counts=(("dependency_word_scores", "gold_words"),)),
     "translation corpus": Stored(("corpus",), (
         "pronoun_judgements", "pronoun_analyses", "pronoun_configs", "translation_outputs", "translation_systems",
-        ("alignments", "pair IN ('source-reference', 'source-output')"), "segments", "translation_corpora")),
+        ("alignments", "pair IN ('source-reference', 'source-output')"), "segments", "translation_corpora"),
+        counts=(("segments", "segments"),),
+        dependents=(
+            Dependent("systems", "SELECT corpus, team, run FROM translation_systems WHERE corpus = $corpus",
+                      label="d.team || '/' || d.run",
+                      reason="their translations and pronoun analyses belong to the corpus replaced (ingest them "
+                             "again in the same command to keep them)",
+                      flag="drop_systems",
+                      again="EXISTS (SELECT 1 FROM translation_systems n WHERE n.corpus = d.corpus "
+                            "AND n.team = d.team AND n.run = d.run)"),
+            _pronoun_judgements(""))),
     "translation system": Stored(("corpus", "team", "run"), (
-        "pronoun_analyses", "translation_outputs", ("alignments", "pair = 'source-output'"), "translation_systems")),
-    "pronoun configuration": Stored(("corpus", "config"), ("pronoun_analyses", "pronoun_configs")),
-    "pronoun analyses": Stored(("corpus", "config", "team", "run"), ("pronoun_analyses",)),
-    "pronoun judgements": Stored(("corpus",), ("pronoun_judgements",)),
-    "pronoun set": Stored(("pronoun_set",), ("pronoun_lists",)),
+        "pronoun_judgements", "pronoun_analyses", "translation_outputs", ("alignments", "pair = 'source-output'"),
+        "translation_systems"),
+        parents=(Parent("translation corpus", ("corpus",)),),
+        dependents=(_pronoun_judgements(" AND pj.team = $team AND pj.run = $run"),)),
+    "pronoun configuration": Stored(("corpus", "config"), ("pronoun_analyses", "pronoun_configs"),
+                                    parents=(Parent("translation corpus", ("corpus",)),)),
+    "pronoun analyses": Stored(("corpus", "config", "team", "run"), ("pronoun_analyses",), owned=False),
+    "pronoun judgements": Stored(("corpus",), ("pronoun_judgements",), owned=False,
+                                 parents=(Parent("translation corpus", ("corpus",)),)),
+    "pronoun set": Stored(("pronoun_set",), ("pronoun_lists",), owned=False),
     # results of `evalhouse analyze`: per submission, per corpus, per pair of submissions
-    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "projectivity_tests",
-                                                   "entropy_dea_correlation", "suspicious_subtrees",
-                                                   "dea_relation_intervals")),
-    "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores")),
-    "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",)),
+    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "judgement_correlations",
+                                                   "projectivity_tests", "entropy_dea_correlation",
+                                                   "suspicious_subtrees", "suspicious_subtree_submissions",
+                                                   "dea_relation_intervals"), owned=False,
+                       parents=(Parent("submission", ("team", "run", "corpus")),)),
+    # an ensemble is computed from all the submissions on a corpus: without one of them it is stale, whole
+    "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores"), owned=False,
+                       parents=(Parent("corpus", ("corpus",)), Parent("submission", ("team", "run", "corpus"), whole=True))),
+    "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",), owned=False,
+                           parents=(Parent("submission", ("team_a", "run_a", "corpus")),
+                                    Parent("submission", ("team_b", "run_b", "corpus")))),
 }
 
 
@@ -175,10 +240,14 @@ class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
-                 memory_limit: str | None = None):
+                 memory_limit: str | None = None, verify: bool = True):
         self.path = os.fspath(path)
+        # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
+        read_only = read_only and self.path != ":memory:"
         self.read_only = read_only
-        if read_only and self.path != ":memory:" and not os.path.exists(self.path):
+        self._rooms: list[Room] | None = None  # the rooms made in the open transaction (make_room)
+        existed = self.path != ":memory:" and os.path.exists(self.path)
+        if read_only and self.path != ":memory:" and not existed:
             raise WarehouseError(f"{self.path}: no such warehouse")
         # DuckDB's buffer manager (its cache of table blocks and the working memory of joins and
         # aggregates) grows up to memory_limit, 80% of RAM by default; past it, operators spill to
@@ -189,14 +258,28 @@ class Warehouse:
         except duckdb.ParserException as err:
             raise OptionError(f"`memory_limit` {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
         except duckdb.IOException as err:
+            if _is_lock_error(err) and read_only:
+                raise WarehouseError(
+                    f"{self.path}: database is locked: another process is writing to it, and DuckDB lets no "
+                    "other process open the file, not even to read, until it has finished; try again then, or "
+                    "read a copy of the file or an exported dataset (evalhouse export-dataset)") from None
             if _is_lock_error(err):
                 raise WarehouseError(
-                    f"{self.path}: database is locked: another process is writing to it; "
-                    "try again when it has finished (readers can open it with read-only access)") from None
+                    f"{self.path}: database is locked: another process has it open; try again when it has "
+                    "finished (only one process can write to a warehouse at a time)") from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
-        register_udfs(self.con)
-        if not read_only:
-            self.apply_schema()
+        try:
+            register_udfs(self.con)
+            if not read_only:
+                self.apply_schema()
+                # nothing is built on a warehouse that a write killed during COMMIT left torn (issue 17)
+                if verify and existed:
+                    report = self.check()
+                    if report.torn:
+                        raise TornWarehouseError(report)
+        except BaseException:
+            self.con.close()
+            raise
 
     # --- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Warehouse":
@@ -215,12 +298,13 @@ class Warehouse:
         fingerprint is kept in the macro ``evalhouse_schema()``."""
         files = schema_files() + view_files()
         fingerprint = hashlib.sha256("\n".join(f.text for f in files).encode("utf-8")).hexdigest()
-        stored = self.con.execute(
-            "SELECT (SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN $tables) "
-            "+ (SELECT count(*) FROM duckdb_views() WHERE schema_name = 'main' AND view_name IN $views), "
-            "(SELECT any_value(macro_definition) FROM duckdb_functions() WHERE function_name = 'evalhouse_schema')",
-            {"tables": [f.name for f in files if f.kind == "table"],
-             "views": [f.name for f in files if f.kind == "view"]}).fetchone()
+        # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
+        present = {r[0] for r in self.con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+            "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'").fetchall()}
+        macro = self.con.execute("SELECT any_value(macro_definition) FROM duckdb_functions() "
+                                 "WHERE function_name = 'evalhouse_schema'").fetchone()[0]
+        stored = (sum(f.name in present for f in files), macro)
         if stored == (len(files), f"'{fingerprint}'"):
             return
         with self.transaction():
@@ -233,11 +317,23 @@ class Warehouse:
         """One transaction: committed when the block ends, rolled back (and the error re-raised) when
         anything in it fails, so the warehouse is exactly as it was."""
         self.con.execute("BEGIN")
+        self._rooms = []
         try:
             yield self
-        except BaseException:
-            self.con.execute("ROLLBACK")
+            for room in self._rooms:  # what still applies to the new versions goes back in (evalhouse.stored)
+                room.finish()
+        except BaseException as err:
+            for room in self._rooms:
+                room.discard()
+            self._rooms = None
+            try:
+                self.con.execute("ROLLBACK")
+            except duckdb.Error as rollback_error:
+                # DuckDB may have ended the transaction itself (a full disk, an invalidated database): the
+                # error that caused it is the one to report, never "no transaction is active"
+                err.add_note(f"(and the rollback failed: {str(rollback_error).splitlines()[0]})")
             raise
+        self._rooms = None
         self.con.execute("COMMIT")
 
     def insert(self, table: str, rows) -> int:
@@ -263,26 +359,20 @@ class Warehouse:
     def has(self, kind: str, key: Mapping[str, object]) -> bool:
         """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
         stored = STORED[kind]
-        where = " AND ".join(f"{_ident(c)} IS NOT DISTINCT FROM ${c}" for c in stored.key)
-        return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} WHERE {where}",
-                                     {c: key[c] for c in stored.key}).fetchone()[0])
+        # the key as a registered Arrow row, not query parameters: binding any parameter makes duckdb
+        # 1.5.6 import pandas, 0.3 s of every ingest command
+        match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
+        self.con.register("eh_key", _arrow([{c: key[c] for c in stored.key}]))
+        try:
+            return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} AS t WHERE EXISTS "
+                                         f"(SELECT 1 FROM eh_key AS k WHERE {match})").fetchone()[0])
+        finally:
+            self.con.unregister("eh_key")
 
     def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
         """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the
         tables that hold it. Call it inside :meth:`transaction`."""
-        stored = STORED[kind]
-        frame = _arrow([{c: k[c] for c in stored.key} for k in keys])
-        if not frame.num_rows:
-            return
-        match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
-        self.con.register("eh_delete", frame)
-        try:
-            for table in stored.tables:
-                table, condition = (table, None) if isinstance(table, str) else table
-                self.con.execute(f"DELETE FROM {_ident(table)} AS t WHERE EXISTS (SELECT 1 FROM eh_delete AS k "
-                                 f"WHERE {match})" + (f" AND {condition}" if condition else ""))
-        finally:
-            self.con.unregister("eh_delete")
+        _stored.delete(self.con, STORED[kind], keys)
 
     def check_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
         """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it)."""
@@ -293,13 +383,35 @@ class Warehouse:
                                  option="replace")
         return True
 
-    def make_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
-        """Before storing a ``kind`` under ``key``: refuse when one is stored and not ``replace``, delete it
-        when ``replace``; returns whether one was replaced."""
-        if self.check_room(kind, key, replace, what):
-            self.delete(kind, [key])
-            return True
-        return False
+    def make_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str, **allowed: bool) -> Room:
+        """Before storing a ``kind`` under ``key``: refuse when one is stored and not ``replace``; else delete
+        every row of ``key`` from all its tables (also when no owner row says it exists: a retry after a
+        torn write never doubles rows). Call it inside :meth:`transaction`.
+
+        A replacement is refused when it would lose a dependent (:class:`evalhouse.stored.Dependent`: human
+        judgements, the systems of a translation corpus, the submissions scored against a corpus) unless
+        ``allowed`` passes its flag (``drop_judgements=True``). Use the returned :class:`Room` as a context
+        manager around the inserts of the new version: on leaving it, the dependents that still apply are
+        put back (``room.kept``, ``room.dropped``); rooms not left by then are finished when the
+        transaction ends, before it commits. ``room.replaced`` says whether one was stored."""
+        if kind not in STORED:
+            raise KeyError(kind)
+        exists = self.has(kind, key)
+        if exists and not replace:
+            raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
+                                 option="replace")
+        room = _stored.make_room(self.con, STORED[kind], key, exists, replace, what, allowed)
+        if getattr(self, "_rooms", None) is not None:
+            self._rooms.append(room)  # finished before COMMIT, if the caller has not left it already
+        return room
+
+    def check(self) -> CheckReport:
+        """Rows that belong to nothing stored, left by a write killed during COMMIT (:func:`evalhouse.stored.check`)."""
+        return _stored.check(self.con, STORED, self.path)
+
+    def repair(self) -> CheckReport:
+        """Remove what :meth:`check` finds, in one transaction; returns what was removed."""
+        return _stored.repair(self.con, STORED, self.path)
 
     # --- queries -------------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence | dict | None = None):
@@ -342,11 +454,13 @@ class Warehouse:
     def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
                        team: str | None = None, run: str | None = None, format: str = "auto",
                        manifest: str | os.PathLike | None = None, replace: bool = False, progress=None,
-                       lexicon: bool = True, lexicon_min_count: int = 1, sacrebleu: bool = True):
+                       drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
+                       sacrebleu: bool = True):
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
         return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
-                                      manifest=manifest, replace=replace, progress=progress, lexicon=lexicon,
+                                      manifest=manifest, replace=replace, progress=progress,
+                                      drop_judgements=drop_judgements, lexicon=lexicon,
                                       lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
@@ -367,15 +481,19 @@ class Warehouse:
 
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
-            memory_limit: str | None = None) -> Warehouse:
+            memory_limit: str | None = None, verify: bool = True) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
     of RAM) caps DuckDB's memory; larger work spills to a temporary directory beside the file.
+
+    Opening an existing file read-write runs :meth:`Warehouse.check` first and raises
+    :class:`evalhouse.stored.TornWarehouseError` when a write killed during COMMIT left rows that belong to
+    nothing stored; ``verify=False`` skips that (to repair it: ``connect(path, verify=False).repair()``).
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
-                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None)
+                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify)
 
 
-__all__ = ["Warehouse", "WarehouseError", "InputError", "CorpusSummary", "STORED", "connect", "schema_files",
-           "view_files"]
+__all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",
+           "schema_files", "view_files"]

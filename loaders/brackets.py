@@ -28,11 +28,14 @@ words, a constituent without a label below the root.
 from __future__ import annotations
 
 import io
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterator, TextIO
 
 from evalhouse.errors import InputError
+from evalhouse.loaders.source import Source, open_source
 
 _PTB_TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
@@ -239,6 +242,16 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
     if tokens:  # the file ends inside a tree: name the innermost bracket left open
         (_finish_square if notation == "square" else _finish_ptb)(tokens, name, start_line)
         raise InputError(name, start_line, "the tree starting here is never closed (unbalanced brackets at end of file)")
+
+
+def read_text(path: str | os.PathLike) -> tuple[str, Source]:
+    """The whole text of a bracketed file (``'-'``: standard input) after :func:`open_source`'s byte
+    checks, and its :class:`Source`.  ``read_trees(io.StringIO(text), source.name)`` reads it as the
+    file itself would be read; :func:`evalhouse.reports.evalb.evalb_report` hands the text to its
+    counting kernel first."""
+    ctx = open_source(sys.stdin.buffer, name="<stdin>") if os.fspath(path) == "-" else open_source(path)
+    with ctx as src, open(src.path, encoding="utf-8") as handle:
+        return handle.read(), src
 
 
 def parse_tree(text: str, name: str = "<string>") -> Tree:

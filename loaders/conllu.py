@@ -4,68 +4,305 @@
     $ evalhouse ingest dependency-run parser.conllu --gold gold.conllu ...  # parser outputs
     $ evalhouse ingest outputs realiser.conllu --format conllu ...       # realiser outputs
 
-:func:`stage` streams a source checked by :func:`evalhouse.loaders.source.open_source` through
-DuckDB's CSV reader into three temporary tables on the connection given: ``eh_lines`` (every line,
-numbered, classified blank/comment/token, with its sentence block), ``eh_tokens`` (the token lines
-split into their columns, IDs typed word/range/empty/bad, HEAD as an integer) and ``eh_blocks`` (one
-row per sentence). What a file must satisfy depends on what it is, so each reader passes its own
-:class:`Checks` to :func:`check`, set-based SQL queries over those tables, and reads what it needs
-from them: :mod:`evalhouse.loaders.treebank` (every UD rule; shredded into ``nodes`` and ``edges``),
-:mod:`evalhouse.loaders.conllu_words` (as the CoNLL 2018 evaluation script reads parser outputs) and
-:mod:`evalhouse.loaders.outputs` (FORM and LEMMA of realiser outputs). The first problem by line is
-reported as ``InputError(file, line, problem)``.
+:func:`chunks` cuts validated, normalised bytes (:class:`evalhouse.loaders.source.ByteStream`) into
+:class:`Chunk` s of whole sentences (about :data:`CHUNK_BYTES` each, more when one sentence is longer)
+and splits each with a few numpy passes over its bytes, never a Python loop over lines: line and tab
+positions, line kinds (blank, comment, token) and sentence blocks, the ten columns of every token line
+as byte offsets, IDs typed word (``7``), range (``3-4``), empty node (``8.1``) or bad with their
+numbers, HEAD as an integer, and each word's ordinal in its sentence.  Columns become Arrow strings
+only when asked for (:meth:`Chunk.column`), by one gather per column.  What a file must satisfy
+depends on what it is:
+
+* :mod:`evalhouse.loaders.treebank` checks every UD rule on these arrays, chunk by chunk, and stores
+  the chunk (``evalhouse ingest treebank``: memory bounded by the chunk, not the file);
+* parser and realiser outputs, small files checked by SQL queries (:class:`Checks`), are staged by
+  :func:`stage` from the same chunks into three temporary tables: ``eh_lines`` (every line, numbered,
+  classified blank/comment/token, with its sentence block), ``eh_tokens`` (token lines split into
+  their columns, IDs typed, HEAD as an integer) and ``eh_blocks`` (one row per sentence), and read
+  by :mod:`evalhouse.loaders.conllu_words` (as the CoNLL 2018 evaluation script reads parser
+  outputs) and :mod:`evalhouse.loaders.outputs` (FORM and LEMMA of realiser outputs).
+
+Line numbers are those of the file as a user sees it (1-based; a last line without a line feed
+counts).  A sentence block is the run of lines up to and including the blank line that ends it; a
+block's number is the number of blank lines before its first line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
 import numpy as np
 
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
-from evalhouse.loaders.source import MAX_LINE_BYTES, Source
+from evalhouse.loaders.source import BLOCK, Source
+
+# Bytes of whole sentences per chunk: the numpy arrays of a chunk take about 40 bytes per byte of
+# CoNLL-U at their peak (a few hundred bytes per word), so 8 MiB keeps a chunk near 100 MB of
+# transient memory whatever the file's size (BENCHMARKS.md measures it).
+CHUNK_BYTES = 1 << 23
+
+BLANK, COMMENT, TOKEN = 0, 1, 2
+KIND_NAMES = ("blank", "comment", "token")
+WORD, RANGE, EMPTY, BAD = 0, 1, 2, 3
+ID_NAMES = ("word", "range", "empty", "bad")
+COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+_NO_HEAD = -1
+_WIDTH = 20  # bytes of an ID looked at: the longest valid one, 123456789.123456789, has 19
+
+
+@dataclass
+class Chunk:
+    """Whole sentences of a file, split into arrays (see the module docstring).
+
+    Per line (``n_lines``): ``start``/``end`` byte offsets into ``data`` (end excludes the line feed),
+    ``kind``, ``block`` and ``line_no``.  Per token line, in line order: ``line`` (its index among the
+    chunk's lines), ``n_fields``, ``id_kind``, ``major``/``minor`` (``7`` -> 7, 0; ``3-4`` -> 3, 4;
+    ``8.1`` -> 8, 1), ``head`` (-1 when HEAD is not a plain integer or the line is not a word of ten
+    columns), ``ordinal`` (1-based rank among the lines of its kind in its block) and, for lines of ten
+    columns, ``fields``: the (start, end) byte offsets of each column.
+    """
+
+    data: bytes
+    buf: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    kind: np.ndarray
+    block: np.ndarray
+    line_no: np.ndarray
+    line: np.ndarray
+    n_fields: np.ndarray
+    id_kind: np.ndarray
+    major: np.ndarray
+    minor: np.ndarray
+    head: np.ndarray
+    ordinal: np.ndarray
+    fields: np.ndarray  # (n_tokens, 10, 2) int64; zero for lines that do not have ten columns
+    first_tab: np.ndarray  # per token line: end of its first column
+    _pieces: object = field(default=None, repr=False)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.start)
+
+    def text(self, line: int) -> str:
+        """The text of line ``line`` (an index into this chunk's lines)."""
+        return self.data[int(self.start[line]):int(self.end[line])].decode("utf-8")
+
+    def field_text(self, token: int, column: int) -> str:
+        """Column ``column`` (0 = ID) of token line ``token``, as ``string_split(line, tab)[column + 1]``."""
+        text = self.text(int(self.line[token])).split("\t")
+        return text[column] if column < len(text) else ""
+
+    def column(self, column: int, tokens: np.ndarray):
+        """Column ``column`` of the ten-column token lines ``tokens`` as an Arrow string array."""
+        import pyarrow as pa
+
+        if self._pieces is None:
+            # One string array over the chunk's bytes whose strings are, per ten-column line, its
+            # fields and the tabs between them, then the gap to the next such line: field k of the
+            # i-th ten-column line is string 20 i + 2 k.  Taking strings copies only their bytes.
+            ten = np.flatnonzero(self.n_fields == 10)
+            bounds = np.empty((len(ten), 20), dtype=np.int32)
+            f = self.fields[ten]
+            bounds[:, 0:20:2] = f[:, :, 0]
+            bounds[:, 1:20:2] = f[:, :, 1]
+            offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
+            pieces = pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(self.data))
+            rank = np.full(len(self.n_fields), -1, dtype=np.int64)
+            rank[ten] = np.arange(len(ten))
+            self._pieces = (pieces, rank)
+        pieces, rank = self._pieces
+        return pieces.take(pa.array(rank[tokens] * 20 + 2 * column))
+
+    def lines(self, lines: np.ndarray):
+        """The text of ``lines`` (indices into this chunk's lines) as an Arrow string array."""
+        import pyarrow as pa
+
+        bounds = np.empty((self.n_lines, 2), dtype=np.int32)
+        bounds[:, 0] = self.start
+        bounds[:, 1] = self.end
+        offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
+        every = pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(self.data))
+        return every.take(pa.array(np.asarray(lines, dtype=np.int64) * 2))
+
+
+def chunks(blocks: Iterable[bytes], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
+    """Validated, normalised bytes (LF line ends) cut after blank lines into chunks of whole sentences.
+
+    The last chunk gets a line feed when the text does not end with one.  A cut always follows a
+    blank line, so a sentence never spans two chunks; line and block numbers run on across chunks.
+    """
+    pending = bytearray()
+    first_line, first_block = 1, 0
+    searched = 0  # pending[:searched] holds no cut point
+    for block in blocks:
+        pending += block
+        if len(pending) < chunk_bytes:
+            continue
+        cut = pending.rfind(b"\n\n", max(searched - 1, 0))
+        if cut < 0:
+            searched = len(pending)
+            continue
+        data = bytes(pending[:cut + 2])
+        del pending[:cut + 2]
+        searched = 0
+        chunk = split(data, first_line, first_block)
+        first_line += chunk.n_lines
+        first_block += int(np.count_nonzero(chunk.kind == BLANK))
+        yield chunk
+    if pending:
+        if not pending.endswith(b"\n"):
+            pending += b"\n"
+        yield split(bytes(pending), first_line, first_block)
+
+
+def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
+    """Split whole lines (``data`` ends with a line feed) into a :class:`Chunk`."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    # After source validation the only bytes below 0x0B are TAB (9) and LF (10).
+    seps = np.flatnonzero(buf < 11)
+    is_nl = buf[seps] == 10
+    nl = seps[is_nl]
+    tabs = seps[~is_nl]
+    n_lines = len(nl)
+    start = np.empty(n_lines, dtype=np.int64)
+    start[:1] = 0
+    start[1:] = nl[:-1] + 1
+    end = nl
+    blank = start == end
+    first_byte = buf[np.minimum(start, len(buf) - 1)]
+    kind = np.full(n_lines, TOKEN, dtype=np.int8)
+    kind[first_byte == ord("#")] = COMMENT
+    kind[blank] = BLANK
+    blanks_before = np.cumsum(blank) - blank
+    block = first_block + blanks_before
+    line_no = first_line + np.arange(n_lines, dtype=np.int64)
+
+    # tabs of each line
+    sep_line = np.cumsum(is_nl) - is_nl
+    tab_line = sep_line[~is_nl]
+    tab_count = np.bincount(tab_line, minlength=n_lines)
+    tab_first = np.cumsum(tab_count) - tab_count
+
+    tok = np.flatnonzero(kind == TOKEN)
+    n_fields = tab_count[tok] + 1
+    t_start, t_end = start[tok], end[tok]
+    first_tab = t_end.copy()
+    has_tab = n_fields > 1
+    first_tab[has_tab] = tabs[tab_first[tok[has_tab]]]
+    id_kind, major, minor = _parse_ids(buf, t_start, first_tab)
+
+    ten = np.flatnonzero(n_fields == 10)
+    fields = np.zeros((len(tok), 10, 2), dtype=np.int64)
+    if len(ten):
+        t = tabs[tab_first[tok[ten]][:, None] + np.arange(9)]
+        fields[ten, 0, 0] = t_start[ten]
+        fields[ten, 1:, 0] = t + 1
+        fields[ten, :9, 1] = t
+        fields[ten, 9, 1] = t_end[ten]
+    head = np.full(len(tok), _NO_HEAD, dtype=np.int64)
+    words10 = ten[id_kind[ten] == WORD]
+    if len(words10):
+        value, ok = _parse_head(buf, fields[words10, 6, 0], fields[words10, 6, 1])
+        head[words10[ok]] = value[ok]
+
+    # rank among the token lines of the same kind in the same block (lines are in order)
+    t_block = block[tok]
+    ordinal = np.zeros(len(tok), dtype=np.int64)
+    for k in (WORD, RANGE, EMPTY, BAD):
+        rows = np.flatnonzero(id_kind == k)
+        if len(rows):
+            b = t_block[rows]
+            ordinal[rows] = np.arange(len(rows)) - np.searchsorted(b, b, side="left") + 1
+    return Chunk(data, buf, start, end, kind, block, line_no, tok, n_fields, id_kind, major, minor, head,
+                 ordinal, fields, first_tab)
+
+
+def _digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
+    """The first bytes of each field [start, end) as a matrix as wide as the longest field (at most
+    _WIDTH; 0 past a field's end), and the lengths."""
+    length = end - start
+    width = int(min(length.max(), _WIDTH)) if len(length) else 1
+    width = max(width, 1)
+    if len(buf) == 0:
+        return np.zeros((len(start), width), np.uint8), length
+    m = np.empty((len(start), width), dtype=np.uint8)
+    last = len(buf) - 1
+    for k in range(width):  # column by column: a few passes over 1-D arrays
+        m[:, k] = np.where(length > k, buf[np.minimum(start + k, last)], 0)
+    return m, length
+
+
+def _parse_ids(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
+    """Type IDs as the UD format allows them: ``[1-9][0-9]{0,8}`` (word), ``[1-9][0-9]{0,8}-[1-9][0-9]{0,8}``
+    (range), ``(0|[1-9][0-9]{0,8})\\.[1-9][0-9]{0,8}`` (empty node), anything else bad."""
+    n = len(start)
+    m, length = _digits(buf, start, end)
+    width = m.shape[1]
+    major = np.zeros(n, dtype=np.int64)
+    minor = np.zeros(n, dtype=np.int64)
+    n_other = np.zeros(n, dtype=np.int64)
+    pos = length.copy()  # the first non-digit, or the end
+    for k in range(width):  # Horner's rule, digits before the separator into major, after it into minor
+        ch = m[:, k]
+        inside = length > k
+        digit = (ch >= 48) & (ch <= 57) & inside
+        other = inside & ~digit
+        pos = np.where(other & (n_other == 0), k, pos)
+        n_other += other
+        d = ch.astype(np.int64) - 48
+        before = digit & (n_other == 0)
+        after = digit & (n_other == 1)
+        major = np.where(before, major * 10 + d, major)
+        minor = np.where(after, minor * 10 + d, minor)
+    rows = np.arange(n)
+    sep = m[rows, np.minimum(pos, width - 1)] if n else np.zeros(0, np.uint8)
+    left = pos
+    right = length - pos - 1
+    first = m[:, 0] if n else np.zeros(0, np.uint8)
+    after_sep = m[rows, np.minimum(pos + 1, width - 1)] if n else np.zeros(0, np.uint8)
+    fits = (length >= 1) & (length <= 19)
+    word = fits & (n_other == 0) & (length <= 9) & (first != 48)
+    parts = fits & (n_other == 1) & (left >= 1) & (left <= 9) & (right >= 1) & (right <= 9) & (after_sep != 48)
+    range_ = parts & (sep == 45) & (first != 48)
+    empty = parts & (sep == 46) & ((first != 48) | (left == 1))
+    kind = np.full(n, BAD, dtype=np.int8)
+    kind[word] = WORD
+    kind[range_] = RANGE
+    kind[empty] = EMPTY
+    major = np.where(kind == BAD, 0, major)
+    minor = np.where((kind == RANGE) | (kind == EMPTY), minor, 0)
+    return kind, major, minor
+
+
+def _parse_head(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
+    """HEAD values: a plain non-negative integer of at most 9 digits without a leading zero."""
+    m, length = _digits(buf, start, end)
+    value = np.zeros(len(start), dtype=np.int64)
+    ok = (length >= 1) & (length <= 9)
+    for k in range(m.shape[1]):
+        ch = m[:, k]
+        inside = length > k
+        digit = (ch >= 48) & (ch <= 57)
+        ok &= digit | ~inside
+        value = np.where(inside & digit, value * 10 + (ch.astype(np.int64) - 48), value)
+    if len(start):
+        ok &= (m[:, 0] != 48) | (length == 1)
+    return value, ok
+
+
+# --- staged tables, for the readers that check by SQL ------------------------------------------------
 
 STAGING_TABLES = ("eh_lines", "eh_tokens", "eh_blocks")
 
-_STAGE_LINES = r"""
-CREATE OR REPLACE TEMP TABLE eh_lines AS
-WITH numbered AS (
-    SELECT row_number() OVER () AS line_no, line
-    FROM read_csv($path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
-                  header = false, auto_detect = false, strict_mode = true, new_line = '\n',
-                  max_line_size = $max_line, buffer_size = 2 * $max_line)
-), blocks AS (
-    SELECT line_no, line,
-           CASE WHEN line IS NULL THEN 'blank' WHEN starts_with(line, '#') THEN 'comment' ELSE 'token' END AS kind,
-           sum((line IS NULL)::INTEGER) OVER (ORDER BY line_no ROWS UNBOUNDED PRECEDING) - (line IS NULL)::INTEGER AS block
-    FROM numbered
-)
-SELECT * FROM blocks
-"""
-
 _STAGE_TOKENS = r"""
 CREATE OR REPLACE TEMP TABLE eh_tokens AS
-WITH split AS (
-    SELECT block, line_no, string_split(line, chr(9)) AS f FROM eh_lines WHERE kind = 'token'
-), typed AS (
-    SELECT block, line_no, f, len(f) AS n_fields,
-           CASE WHEN TRY_CAST(f[1] AS UINTEGER)::VARCHAR = f[1] AND f[1] <> '0' AND length(f[1]) <= 9 THEN 'word'
-                WHEN regexp_full_match(f[1], '[1-9][0-9]{0,8}-[1-9][0-9]{0,8}') THEN 'range'
-                WHEN regexp_full_match(f[1], '(0|[1-9][0-9]{0,8})\.[1-9][0-9]{0,8}') THEN 'empty'
-                ELSE 'bad' END AS id_kind
-    FROM split
-)
-SELECT block, line_no, f, n_fields, id_kind,
-       CASE id_kind WHEN 'word' THEN f[1]::INTEGER
-                    WHEN 'range' THEN split_part(f[1], '-', 1)::INTEGER
-                    WHEN 'empty' THEN split_part(f[1], '.', 1)::INTEGER END AS major,
-       CASE id_kind WHEN 'range' THEN split_part(f[1], '-', 2)::INTEGER
-                    WHEN 'empty' THEN split_part(f[1], '.', 2)::INTEGER ELSE 0 END AS minor,
-       CASE WHEN id_kind = 'word' AND n_fields = 10 AND TRY_CAST(f[7] AS UINTEGER)::VARCHAR = f[7] AND length(f[7]) <= 9
-            THEN f[7]::INTEGER END AS head,
-       row_number() OVER (PARTITION BY block, id_kind ORDER BY line_no) AS ordinal
-FROM typed
+SELECT t.block, t.line_no, string_split(l.line, chr(9)) AS f, t.n_fields, t.id_kind,
+       t.major, t.minor, t.head, t.ordinal
+FROM eh_staged_tokens t JOIN eh_lines l USING (line_no)
+ORDER BY t.line_no
 """
 
 _STAGE_SENTENCES = r"""
@@ -98,10 +335,47 @@ class Checks:
     cycle: str | None = None
 
 
+def _read_blocks(path: str) -> Iterator[bytes]:
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(BLOCK)
+            if not block:
+                return
+            yield block
+
+
 def stage(con, source: Source) -> None:
-    """Read ``source`` into the staging tables (replacing what they held)."""
-    con.execute(_STAGE_LINES, {"path": source.path, "max_line": MAX_LINE_BYTES})
-    con.execute(_STAGE_TOKENS)
+    """Read ``source`` (validated and normalised by ``open_source``) into the staging tables (replacing
+    what they held), through :func:`chunks`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lines, tokens = [], []
+    for c in chunks(_read_blocks(source.path)):
+        text = c.lines(np.arange(c.n_lines))
+        lines.append(pa.table({
+            "line_no": c.line_no, "line": pc.if_else(pa.array(c.kind == BLANK), pa.scalar(None, pa.string()), text),
+            "kind": pa.array(np.array(KIND_NAMES)[c.kind]), "block": c.block}))
+        tokens.append(pa.table({
+            "block": c.block[c.line], "line_no": c.line_no[c.line], "n_fields": c.n_fields,
+            "id_kind": pa.array(np.array(ID_NAMES)[c.id_kind]),
+            "major": pa.array(c.major, mask=c.id_kind == BAD),
+            "minor": c.minor, "head": pa.array(c.head, mask=c.head == _NO_HEAD), "ordinal": c.ordinal}))
+    schema_lines = pa.schema([("line_no", pa.int64()), ("line", pa.string()), ("kind", pa.string()),
+                              ("block", pa.int64())])
+    schema_tokens = pa.schema([("block", pa.int64()), ("line_no", pa.int64()), ("n_fields", pa.int64()),
+                               ("id_kind", pa.string()), ("major", pa.int64()), ("minor", pa.int64()),
+                               ("head", pa.int64()), ("ordinal", pa.int64())])
+    staged_lines = pa.concat_tables([t.cast(schema_lines) for t in lines]) if lines else schema_lines.empty_table()
+    staged_tokens = pa.concat_tables([t.cast(schema_tokens) for t in tokens]) if tokens else schema_tokens.empty_table()
+    con.register("eh_staged_lines", staged_lines)
+    con.register("eh_staged_tokens", staged_tokens)
+    try:
+        con.execute("CREATE OR REPLACE TEMP TABLE eh_lines AS SELECT line_no, line, kind, block FROM eh_staged_lines")
+        con.execute(_STAGE_TOKENS)
+    finally:
+        con.unregister("eh_staged_lines")
+        con.unregister("eh_staged_tokens")
     con.execute(_STAGE_SENTENCES)
 
 

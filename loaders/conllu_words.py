@@ -94,6 +94,11 @@ ORDER BY t.line_no
 
 
 def _no_spaces(form: str) -> str:
+    """FORM without its Unicode space separators (category Zs), as the CoNLL 2018 script removes them.
+    Every Zs character but U+0020 is unprintable (str.isprintable), so a printable form needs only
+    U+0020 removed; the others are checked character by character."""
+    if form.isprintable():
+        return form.replace(" ", "") if " " in form else form
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 

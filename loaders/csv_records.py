@@ -26,6 +26,8 @@ def csv_records(name: str, lines: Iterable[str], required: Sequence[str], option
         header = [h.strip() for h in next(reader)]
     except StopIteration:
         raise InputError(name, None, "empty file") from None
+    except csv.Error as err:
+        raise _csv_problem(name, 1, err) from None
     need = ", ".join(required) + (f"[, {', '.join(optional)}]" if optional else "")
     missing = [c for c in required if c not in header]
     if missing:
@@ -36,14 +38,31 @@ def csv_records(name: str, lines: Iterable[str], required: Sequence[str], option
             raise InputError(name, 1, f"unknown column {unknown[0]!r} (valid: {need})")
     nonempty = required if nonempty is None else nonempty
     out = []
-    for line, row in enumerate(reader, start=2):
+    line = reader.line_num + 1  # where the next record starts (a quoted field may span lines)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            raise _csv_problem(name, line, err) from None
+        start, line = line, reader.line_num + 1
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise InputError(name, line, f"{len(row)} fields, the header has {len(header)}")
+            raise InputError(name, start, f"{len(row)} fields, the header has {len(header)}")
         record = dict(zip(header, (cell.strip() for cell in row)))
         for column in nonempty:
             if not record[column]:
-                raise InputError(name, line, f"empty {column}")
-        out.append((line, record))
+                raise InputError(name, start, f"empty {column}")
+        out.append((start, record))
     return out
+
+
+def _csv_problem(name: str, line: int, err: csv.Error) -> InputError:
+    """Python's CSV errors in evalhouse's words: a field over the reader's limit, or broken quoting."""
+    text = str(err)
+    if "field larger than field limit" in text:
+        return InputError(name, line, f"a field longer than {csv.field_size_limit():,} characters "
+                                      "(is this a CSV file of judgements or runs?)")
+    return InputError(name, line, f"not valid CSV: {text}")

@@ -19,6 +19,7 @@ import os
 from evalhouse.analysis.leaf_ancestor import LabelCost, cost_table
 from evalhouse.analysis.parse_eval import EvalbParams
 from evalhouse.errors import InputError
+from evalhouse.loaders.numbers import decimal, integer, shown
 from evalhouse.loaders.source import open_source
 
 PRM_KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL", "DELETE_LABEL_FOR_LENGTH",
@@ -46,10 +47,9 @@ def read_prm(path: str | os.PathLike) -> EvalbParams:
         if len(args) != want:
             raise InputError(name, lineno, f"{key} takes {want} value{'s' if want > 1 else ''}, found {len(args)}")
         if key in ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED"):
-            try:
-                value = int(args[0])
-            except ValueError:
-                raise InputError(name, lineno, f"{key} needs an integer, found '{args[0]}'") from None
+            value = integer(args[0], signed=True)  # ASCII digits only (loaders/numbers.py)
+            if value is None:
+                raise InputError(name, lineno, f"{key} needs an integer, found {shown(args[0])}")
             if key == "CUTOFF_LEN":
                 cutoff = value
             elif key == "LABELED":
@@ -81,10 +81,9 @@ def read_cost_table(path: str | os.PathLike) -> LabelCost:
         if len(parts) != 3:
             raise InputError(name, lineno, f"expected GOLD_LABEL CANDIDATE_LABEL COST, found {len(parts)} fields")
         g, c, v = parts
-        try:
-            cost = float(v)
-        except ValueError:
-            raise InputError(name, lineno, f"cost '{v}' is not a number") from None
+        cost = decimal(v)  # ASCII, finite (loaders/numbers.py)
+        if cost is None:
+            raise InputError(name, lineno, f"cost {shown(v)} is not a number")
         if not 0.0 <= cost <= 2.0:
             raise InputError(name, lineno, f"cost {v} is outside [0, 2]")
         if g == c and cost != 0.0:

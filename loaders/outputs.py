@@ -35,6 +35,7 @@ import duckdb
 from evalhouse.errors import InputError, OptionError
 from evalhouse.loaders.conllu import Checks, read
 from evalhouse.loaders.csv_records import csv_records
+from evalhouse.loaders.numbers import decimal, shown
 from evalhouse.loaders.source import Source, open_source
 
 FORMATS = ("auto", "sr", "lines", "conllu")
@@ -226,13 +227,13 @@ def read_judgements(path: str | os.PathLike) -> tuple[str, str, list[Judgement]]
         records = csv_records(name, handle, JUDGEMENT_COLUMNS)
     out = []
     for k, rec in records:
-        try:
-            score = float(rec["score"])
-        except ValueError:
-            raise InputError(name, k, f"score {rec['score']!r} is not a number") from None
-        if score != score or score in (float("inf"), float("-inf")):
-            raise InputError(name, k, f"score {rec['score']!r} is not a finite number")
+        score = decimal(rec["score"])  # ASCII, finite (loaders/numbers.py)
+        if score is None:
+            infinite = re.fullmatch(r"[+-]?(nan|inf|infinity)", rec["score"], re.IGNORECASE)
+            raise InputError(name, k, f"score {shown(rec['score'])} is not a {'finite ' if infinite else ''}number")
         out.append(Judgement(k, rec["team"], rec["run"], rec["corpus"], rec["sent_id"], rec["annotator"],
                              rec["criterion"], score))
+    if not out:
+        raise InputError(name, 1, "no judgements: the file has its header only")
     return name, sha, out
 

@@ -12,8 +12,12 @@ standard input) in blocks, so pipes work and memory stays flat, and it
   line ends (turned into LF).  A carriage return that is not followed by a line feed is
   an error: it would silently change the line structure.
 
-When the bytes are already canonical the original path is handed on untouched (the fast path:
-DuckDB reads it directly); otherwise a normalised copy is spooled to a temporary file.
+The pass itself is :class:`ByteStream`, which yields the validated, normalised blocks: a reader that
+parses those blocks (``ingest treebank``) reads each file once, and the digest is of exactly the bytes
+it stored (issue 17).  :func:`open_source` wraps it for readers that need a path: when the bytes are
+already canonical the original path is handed on untouched (the fast path: DuckDB or ``open`` reads it
+again), and a file whose identity changed in between is refused; otherwise a normalised copy is spooled
+to a temporary file.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator
 
+import numpy as np
+
 from evalhouse.errors import InputError
 
 BLOCK = 1 << 22
@@ -35,6 +41,10 @@ MAX_LINE_BYTES = 1 << 24  # 16 MiB; the read_csv calls use max_line_size = this,
 assert MAX_LINE_BYTES > BLOCK
 BOM = b"\xef\xbb\xbf"
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# the same bytes as a lookup table: one numpy pass finds whether a block has any (ten times faster
+# than the regular expression, which then only locates the first)
+_CONTROL_BYTE = np.zeros(256, dtype=bool)
+_CONTROL_BYTE[[*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]] = True
 
 
 @dataclass
@@ -66,22 +76,28 @@ def _line_of(data: bytes, offset: int, lines_before: int) -> int:
     return lines_before + data.count(b"\n", 0, offset) + 1
 
 
-@contextmanager
-def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[Source]:
-    """Validate and (when needed) normalise a text source; yields a :class:`Source`."""
-    if isinstance(path_or_handle, (str, os.PathLike)):
-        name = name or os.fspath(path_or_handle)
-        try:
-            handle = open(path_or_handle, "rb")
-        except OSError as err:
-            raise InputError(name, None, f"cannot read: {err.strerror or err}") from None
-        owns = True
-        original_path: str | None = os.fspath(path_or_handle)
-    else:
-        handle, owns, original_path = path_or_handle, False, None
-        name = name or getattr(path_or_handle, "name", "<stream>")
-    spool = None
-    try:
+class ByteStream:
+    """One pass over a file or binary handle: iterating yields its bytes in blocks, validated and
+    normalised (no BOM, LF line ends); :class:`InputError` names the first bad line.  After the last
+    block, ``sha256`` is the digest of exactly the bytes that were read (before normalisation),
+    ``size`` their number, ``normalisations`` what was changed and ``ends_with_newline`` whether the
+    text ends with a line feed.  A consumer that parses the blocks it is given therefore parses
+    exactly the bytes the digest describes (issue 17: no second read of the path)."""
+
+    def __init__(self, handle: BinaryIO, name: str, block: int | None = None):
+        self.handle = handle
+        self.name = name
+        self.block = block
+        self.sha256: str | None = None
+        self.size = 0
+        self.ends_with_newline = False
+        self.saw_bom = self.saw_crlf = False  # so far
+        self.raw_before = 0  # bytes read before the block last yielded
+        self.normalisations: list[str] = []
+
+    def __iter__(self) -> Iterator[bytes]:
+        name, handle = self.name, self.handle
+        block_size = self.block or BLOCK
         digest = hashlib.sha256()
         decoder = codecs.getincrementaldecoder("utf-8")("strict")
         lines_before = 0
@@ -92,11 +108,8 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
         saw_bom = False
         last_byte = b""
         line_bytes = 0  # bytes of the current line read so far (it began in an earlier block)
-        # Without a BOM or CR we never need a copy, unless the input is a stream.
-        if original_path is None:
-            spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
         while True:
-            block = handle.read(BLOCK)
+            block = handle.read(block_size)
             if not block:
                 break
             digest.update(block)
@@ -110,7 +123,7 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
             # Collect this block's problems and report the first by line (a PNG header is
             # invalid UTF-8 on line 1 before its control characters on line 2).
             problems: list[tuple[int, str]] = []
-            bad = _CONTROL.search(data)
+            bad = _CONTROL.search(data) if _CONTROL_BYTE[np.frombuffer(data, dtype=np.uint8)].any() else None
             if bad:
                 ch = data[bad.start()]
                 line = _line_of(data, bad.start(), lines_before)
@@ -140,12 +153,6 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
                 data = data.replace(b"\r\n", b"\n")
                 if pending_cr:
                     data = data[:-1]
-            if (saw_bom or saw_crlf) and spool is None:
-                # First block that needs normalising: copy what the fast path had skipped.
-                spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
-                _copy_prefix(original_path, spool, start=len(BOM) if saw_bom else 0, stop=size - len(block))
-            if spool is not None:
-                spool.write(data)
             if data:
                 last_byte = data[-1:]
             first_newline = data.find(b"\n")
@@ -153,6 +160,9 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
                 raise InputError(name, lines_before + 1, f"line longer than {MAX_LINE_BYTES >> 20} MiB")
             line_bytes = line_bytes + len(data) if first_newline == -1 else len(data) - data.rfind(b"\n") - 1
             lines_before += data.count(b"\n")
+            self.saw_bom, self.saw_crlf, self.raw_before = saw_bom, saw_crlf, size - len(block)
+            if data:
+                yield data
         if pending_cr:
             raise InputError(name, lines_before + 1, "carriage return (CR) not followed by a line feed")
         try:
@@ -161,24 +171,74 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
             raise InputError(name, lines_before + 1, f"invalid UTF-8 at end of file ({err.reason})") from None
         if size == 0 or (saw_bom and size == len(BOM)):
             raise InputError(name, None, "empty file")
-        normalisations = []
+        self.normalisations = []
         if saw_bom:
-            normalisations.append("byte-order mark removed")
+            self.normalisations.append("byte-order mark removed")
         if saw_crlf:
-            normalisations.append("CRLF line ends read as LF")
-        if spool is not None:
-            spool.close()
-            path = spool.name
-        else:
-            path = original_path
-        yield Source(name=name, path=path, sha256=digest.hexdigest(), size=size,
-                     ends_with_newline=last_byte == b"\n", normalisations=normalisations)
-    finally:
-        if owns:
+            self.normalisations.append("CRLF line ends read as LF")
+        self.sha256 = digest.hexdigest()
+        self.size = size
+        self.ends_with_newline = last_byte == b"\n"
+
+
+@contextmanager
+def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[ByteStream]:
+    """A :class:`ByteStream` over a path (opened and closed here) or a binary handle (left open)."""
+    if isinstance(path_or_handle, (str, os.PathLike)):
+        name = name or os.fspath(path_or_handle)
+        try:
+            handle = open(path_or_handle, "rb")
+        except OSError as err:
+            raise InputError(name, None, f"cannot read: {err.strerror or err}") from None
+        try:
+            yield ByteStream(handle, name)
+        finally:
             handle.close()
-        if spool is not None:
-            spool.close()
-            try:
-                os.unlink(spool.name)
-            except OSError:
-                pass
+    else:
+        yield ByteStream(path_or_handle, name or getattr(path_or_handle, "name", "<stream>"))
+
+
+def _identity(st: os.stat_result) -> tuple:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+@contextmanager
+def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[Source]:
+    """Validate and (when needed) normalise a text source; yields a :class:`Source`.
+
+    On the fast path (a canonical file read again by its consumer, DuckDB or ``open``) the file's
+    identity (device, inode, size, modification and change times) is taken before the validating read
+    and compared when the block ends: a file changed in between is refused, so that ``sha256`` never
+    describes other bytes than those read (issue 17).  Readers that parse the validated blocks
+    themselves (``evalhouse ingest treebank``) use :class:`ByteStream` and read once."""
+    with open_bytes(path_or_handle, name) as stream:
+        original_path = os.fspath(path_or_handle) if isinstance(path_or_handle, (str, os.PathLike)) else None
+        before = _identity(os.fstat(stream.handle.fileno())) if original_path is not None else None
+        spool = None
+        try:
+            # Without a BOM or CR we never need a copy, unless the input is a stream.
+            if original_path is None:
+                spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
+            for data in stream:
+                if spool is None and (stream.saw_bom or stream.saw_crlf):
+                    # First block that needs normalising: copy what the fast path had skipped.
+                    spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
+                    _copy_prefix(original_path, spool, start=len(BOM) if stream.saw_bom else 0,
+                                 stop=stream.raw_before)
+                if spool is not None:
+                    spool.write(data)
+            if spool is not None:
+                spool.close()
+            yield Source(name=stream.name, path=spool.name if spool is not None else original_path,
+                         sha256=stream.sha256, size=stream.size, ends_with_newline=stream.ends_with_newline,
+                         normalisations=list(stream.normalisations))
+            if spool is None and _identity(os.stat(original_path)) != before:
+                raise InputError(stream.name, None, "the file changed while it was being read; "
+                                 "nothing was stored (try again when it is no longer being written)")
+        finally:
+            if spool is not None:
+                spool.close()
+                try:
+                    os.unlink(spool.name)
+                except OSError:
+                    pass

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from evalhouse.errors import InputError
 from evalhouse.loaders.csv_records import csv_records
+from evalhouse.loaders.numbers import decimal, integer, shown
 from evalhouse.loaders.source import open_source
 
-_LINK = re.compile(r"^(\d+)-(\d+)$")
+_LINK = re.compile(r"^([0-9]{1,18})-([0-9]{1,18})$", re.ASCII)  # ASCII digits: '١-0' is no link
 ROLES = ("source", "target", "identical", "equivalent", "correction-source", "correction-target")
 JUDGEMENTS = ("correct", "incorrect", "unjudgeable")
 
@@ -78,7 +79,8 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
         for item in line.split():
             m = _LINK.match(item)
             if not m:
-                raise InputError(f.name, i + 1, f"'{item}' is not an alignment link i-j (0-based source-target token indices)")
+                raise InputError(f.name, i + 1, f"{shown(item)} is not an alignment link i-j (0-based source-target "
+                                                "token indices)")
             s, t = int(m.group(1)), int(m.group(2))
             problem = None
             if s >= ns:
@@ -95,9 +97,9 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
             seg.setdefault(s, []).append(t)
         links.append({s: ts if len(ts) == 1 else sorted(set(ts)) for s, ts in seg.items()})
     if skipped:
-        shown = ", ".join(str(n) for n in skipped[:20]) + (", ..." if len(skipped) > 20 else "")
+        listed = ", ".join(str(n) for n in skipped[:20]) + (", ..." if len(skipped) > 20 else "")
         f.normalisations.append(f"{Path(f.name).name}: {len(skipped)} line{'s' if len(skipped) > 1 else ''} with indices "
-                                f"beyond the segment dropped, their pronouns not scored (lines {shown})")
+                                f"beyond the segment dropped, their pronouns not scored (lines {listed})")
     return f, links, skipped
 
 
@@ -112,9 +114,10 @@ def read_documents(path, segments: int) -> tuple[TextFile, list[str]]:
             if all(not l.strip() for l in f.lines[i:]):
                 break
             raise InputError(f.name, i + 1, "empty line in a document-boundary file")
-        if len(parts) > 2 or not parts[0].isdigit():
-            raise InputError(f.name, i + 1, f"expected 'FIRST_SEGMENT [DOCUMENT_ID]' (0-based segment number), got '{line}'")
-        start = int(parts[0])
+        start = integer(parts[0])  # ASCII digits only (loaders/numbers.py)
+        if len(parts) > 2 or start is None:
+            raise InputError(f.name, i + 1, f"expected 'FIRST_SEGMENT [DOCUMENT_ID]' (0-based segment number), "
+                                            f"got {shown(line)}")
         if start >= segments:
             raise InputError(f.name, i + 1, f"document starts at segment {start} (0-based) but the corpus has {segments} segments")
         if starts and start <= starts[-1][0]:
@@ -203,18 +206,23 @@ def read_judgements(path) -> tuple[TextFile, list[Judgement]]:
     seen = {}
     for lineno, values in csv_records(f.name, f.lines, JUDGEMENT_COLUMNS,
                                       nonempty=("team", "run", "category")):
+        numbers = {}
         for c in ("position", "source_index"):
-            if not values[c].isdigit() or int(values[c]) < 1:
-                raise InputError(f.name, lineno, f"{c} must be a 1-based integer, got '{values[c]}'")
+            numbers[c] = integer(values[c])  # ASCII digits only (loaders/numbers.py)
+            if numbers[c] is None or numbers[c] < 1:
+                raise InputError(f.name, lineno, f"{c} must be a 1-based integer, got {shown(values[c])}")
         judgement = values["judgement"].lower()
         if judgement not in JUDGEMENTS:
-            raise InputError(f.name, lineno, f"judgement '{values['judgement']}' is not one of {', '.join(JUDGEMENTS)}")
-        key = (values["team"], values["run"], int(values["position"]), int(values["source_index"]))
+            raise InputError(f.name, lineno, f"judgement {shown(values['judgement'])} is not one of "
+                                             f"{', '.join(JUDGEMENTS)}")
+        key = (values["team"], values["run"], numbers["position"], numbers["source_index"])
         if key in seen:
             raise InputError(f.name, lineno, f"second judgement of the same pronoun (first on line {seen[key]})")
         seen[key] = lineno
-        out.append(Judgement(values["team"], values["run"], int(values["position"]), int(values["source_index"]),
+        out.append(Judgement(values["team"], values["run"], numbers["position"], numbers["source_index"],
                              values["category"], judgement, lineno))
+    if not out:  # with --replace, an empty set would silently replace every stored judgement by none
+        raise InputError(f.name, 1, "no judgements: the file has its header only")
     return f, out
 
 
@@ -261,6 +269,14 @@ def _resolve(config_path: str, value: str, optional: bool, key: str) -> str | No
                                         f"directory, {base}, {base.parent}, and for {Path(value).name} in {base})")
 
 
+def _key_line(text: str, key: str) -> int | None:
+    """The line on which an INI file sets ``key`` (configparser does not say), or None."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if re.match(rf"\s*{re.escape(key)}\s*[:=]", line, re.IGNORECASE):
+            return number
+    return None
+
+
 def read_apt_config(path) -> AptConfig:
     """Read an original APT configuration file (idiap/APT ``config_*``: INI sections lang, files,
     dictionary, cases, output). File paths are looked up as given, relative to the config's folder and
@@ -287,21 +303,22 @@ def read_apt_config(path) -> AptConfig:
     if input_type != "word":
         raise InputError(name, None, f"input_type '{input_type}' is not supported (only 'word')")
     cases_text = get("cases", "cases_to_use")
-    try:
-        cases = [int(c) for c in cases_text.split(",") if c.strip()]
-        weights = [float(w) for w in get("cases", "weigths_per_case").split(",") if w.strip()]
-    except ValueError as err:
-        raise InputError(name, None, f"[cases]: {err}") from None
-    bad = [c for c in cases if c not in range(1, 7)]
-    if bad or not cases:
-        raise InputError(name, None, f"cases_to_use must list cases 1-6, got '{cases_text.strip()}'")
+    weights_text = get("cases", "weigths_per_case")
+    cases_line, weights_line = _key_line(text, "cases_to_use"), _key_line(text, "weigths_per_case")
+    cases = [integer(c.strip()) for c in cases_text.split(",") if c.strip()]  # ASCII digits only
+    if not cases or any(c not in range(1, 7) for c in cases):
+        raise InputError(name, cases_line, f"cases_to_use must list cases 1-6, got {shown(cases_text.strip())}")
+    weights = [decimal(w.strip()) for w in weights_text.split(",") if w.strip()]
+    if any(w is None or not 0 <= w <= 1 for w in weights):
+        raise InputError(name, weights_line, f"weigths_per_case must be numbers in [0, 1] (APT: 1 correct, "
+                                             f"0 incorrect), got {shown(weights_text.strip())}")
     if len(weights) != len(cases):
-        raise InputError(name, None, f"{len(cases)} cases_to_use but {len(weights)} weigths_per_case")
+        raise InputError(name, weights_line, f"{len(cases)} cases_to_use but {len(weights)} weigths_per_case")
     count_other = get("cases", "count_OTHER_as_equal", "false").strip().lower() in ("1", "yes", "true", "on")
-    try:
-        max_len = int(get("output", "max_length_matrix", "10"))
-    except ValueError:
-        raise InputError(name, None, "[output] max_length_matrix must be an integer") from None
+    max_len = integer(get("output", "max_length_matrix", "10").strip())
+    if max_len is None:
+        raise InputError(name, _key_line(text, "max_length_matrix"), "[output] max_length_matrix must be an "
+                                                                     "integer") from None
     return AptConfig(
         name, get("lang", "source").strip(), get("lang", "target").strip(),
         _resolve(name, get("files", "source"), False, "source"),

@@ -5,44 +5,55 @@ Command::
     $ evalhouse ingest treebank ../shared/data/ud/UD_English-EWT/en_ewt-ud-test.conllu
     en_ewt-test: 2,077 sentences, 25,094 words, 21,182 edges
 
-One code path for every source: :mod:`evalhouse.loaders.conllu` stages the lines (the one CoNLL-U
-reader), every UD check below is a set-based SQL statement over them, and the rows go into
-``sentences``, ``nodes``, ``multiword_tokens``, ``empty_nodes`` and ``edges`` by SQL as well. The flux
-weights and projectivity that need Python are computed by :mod:`evalhouse.ingest.treebanks`, which
-calls this module.
+One pass over each file, in chunks of whole sentences (:func:`evalhouse.loaders.conllu.chunks`, the one
+CoNLL-U reader): the bytes are read once (:class:`evalhouse.loaders.source.ByteStream` hashes and
+validates exactly the bytes that are parsed), every UD check below runs on the chunk's numpy arrays
+(:class:`_Checker`), and the chunk goes into ``sentences``, ``nodes``, ``multiword_tokens``,
+``empty_nodes``, ``edges`` (the stripped tree with each word's ``depth``) and ``sentence_tree_metrics``
+(flux weights and projectivity) as Arrow tables, before the next chunk is read.  Memory is that of one
+chunk (about :data:`evalhouse.loaders.conllu.CHUNK_BYTES` of text, or one sentence when it is longer)
+plus what DuckDB holds, which ``--memory-limit`` bounds.  Every tree algorithm is linear or n log n in
+sentence length (:mod:`evalhouse.analysis.trees`).
 
 Ingest is one transaction (the caller opens it): any problem in any file raises
-:class:`InputError` naming the file, the line and the problem, and the warehouse is left as it
+:class:`InputError` naming the file, the line and the problem (the first by line, and how many more
+the file has: the rest of the file is still checked, not stored), and the warehouse is left as it
 was.  Decisions on untidy input (documented in the README):
 
 * accepted and recorded in ``corpora.normalisations``: a UTF-8 byte-order mark, CRLF line ends,
   a missing blank line after the last sentence, blank lines at the very end of the file;
 * rejected: two blank lines in a row inside the file (an empty sentence), a comment after the
   words of a sentence, a sentence with comments but no words, a duplicate ``sent_id``, and every
-  violation of the CoNLL-U format that would break a tree metric (see ``_CHECKS``).
+  violation of the CoNLL-U format that would break a tree metric (see :data:`CHECKS`).
 
 The stripped tree (``edges``) follows Shimorina et al. (2021, section 4): words whose base
 relation is ``punct`` are removed; a removed word's dependents are attached to the nearest
 ancestor that is not punctuation (to 0, becoming roots, if there is none); the remaining words
-are renumbered 1..n in surface order. Each edge carries the keys DEA compares, ``head_key`` and
-``dependent_key``: :func:`evalhouse.analysis.text.word_key` (folded lemma, or folded form where the
-lemma is missing), computed in Python once per distinct (lemma, form) by :func:`stage_word_keys`.
+are renumbered 1..n in surface order (:func:`evalhouse.analysis.trees.strip_punctuation`).
+Each edge carries the keys DEA compares, ``head_key`` and ``dependent_key``:
+:func:`evalhouse.analysis.text.word_key` (the folded lemma, or the folded form where the lemma is
+missing), computed once per distinct string of a chunk (:func:`_word_keys`).  Words without a lemma
+(LEMMA ``_`` where FORM is not ``_``) are counted (``FileResult.missing_lemmas``).
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import re
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from evalhouse.analysis.text import word_keys
+import numpy as np
+
+from evalhouse.analysis.text import MISSING_LEMMAS, fold
+from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.errors import InputError
-from evalhouse.loaders import conllu
-from evalhouse.loaders.conllu import Checks, check, stage
-from evalhouse.loaders.source import Source, open_source
+from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
+from evalhouse.loaders.source import ByteStream, open_bytes
 
 _UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
 
@@ -85,7 +96,8 @@ def expand_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
 
 @dataclass
 class FileResult:
-    source: Source
+    name: str
+    sha256: str
     sentences: int
     words: int
     tokens: int
@@ -93,238 +105,547 @@ class FileResult:
     empty_nodes: int
     edges: int
     normalisations: list[str]
+    missing_lemmas: int = 0  # words whose LEMMA is _ and FORM is not (corpora.missing_lemmas)
 
 
-# Each check returns (line_no, problem); the first by line is reported.
-_CHECKS = [
-    # structure of blocks
-    r"""SELECT first_line, 'sentence with comments but no words'
-        FROM eh_blocks WHERE token_lines = 0""",
-    r"""SELECT l.line_no, 'empty sentence: two blank lines in a row'
-        FROM eh_lines l JOIN eh_lines p ON p.line_no = l.line_no - 1
-        WHERE l.kind = 'blank' AND p.kind = 'blank'
-          AND l.line_no < (SELECT max(line_no) FROM eh_lines WHERE kind <> 'blank')""",
-    r"""SELECT l.line_no, 'comment line after the words of the sentence (comments must come first)'
-        FROM eh_lines l JOIN eh_blocks b USING (block)
-        WHERE l.kind = 'comment' AND l.line_no > b.first_token""",
-    r"""SELECT line_no, 'line holds only white space (a sentence break must be an empty line)'
-        FROM eh_lines WHERE kind = 'token' AND ltrim(line, ' ' || chr(9)) = ''""",
-    # columns
-    r"""SELECT line_no, 'expected 10 tab-separated columns, found ' || n_fields
-        FROM eh_tokens WHERE n_fields <> 10""",
-    r"""SELECT line_no, 'empty ' || ['ID','FORM','LEMMA','UPOS','XPOS','FEATS','HEAD','DEPREL','DEPS','MISC'][list_position(f, '')] || ' column (use _ for an unknown value)'
-        FROM eh_tokens WHERE n_fields = 10 AND list_contains(f, '')""",
-    r"""SELECT line_no, 'invalid ID ' || '''' || f[1] || ''' (expected 7, 3-4 or 8.1)'
-        FROM eh_tokens WHERE id_kind = 'bad'""",
-    # words: IDs, heads, roots
-    r"""SELECT line_no,
-               CASE WHEN major < ordinal THEN 'duplicate word ID ' || major ELSE 'word ID ' || major || ' where ' || ordinal || ' was expected (IDs must run 1, 2, 3, ...)' END
-        FROM eh_tokens WHERE id_kind = 'word' AND major <> ordinal""",
-    r"""SELECT line_no, 'HEAD ' || '''' || f[7] || ''' is not an integer'
-        FROM eh_tokens WHERE id_kind = 'word' AND n_fields = 10 AND head IS NULL""",
-    r"""SELECT t.line_no, 'HEAD ' || t.head || ' is out of range (the sentence has ' || b.n_words || ' words)'
-        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'word' AND t.head > b.n_words""",
-    r"""SELECT line_no, 'word ' || major || ' is its own head'
-        FROM eh_tokens WHERE id_kind = 'word' AND head = major""",
-    r"""SELECT first_token, 'no root: no word has HEAD 0'
-        FROM eh_blocks b WHERE n_words > 0 AND NOT EXISTS
-            (SELECT 1 FROM eh_tokens t WHERE t.block = b.block AND t.id_kind = 'word' AND t.head = 0)
-          AND NOT EXISTS (SELECT 1 FROM eh_tokens t WHERE t.block = b.block
-                          AND (t.id_kind = 'bad' OR (t.id_kind = 'word' AND (t.head IS NULL OR t.n_fields <> 10))))""",
-    r"""SELECT line_no, 'second root: words ' || first_root || ' and ' || major || ' both have HEAD 0'
-        FROM (SELECT line_no, major, head, first_value(major) OVER w AS first_root, row_number() OVER w AS k
-              FROM eh_tokens WHERE id_kind = 'word' AND head = 0
-              WINDOW w AS (PARTITION BY block ORDER BY line_no))
-        WHERE k > 1""",
-    # multiword-token ranges and empty nodes
-    r"""SELECT line_no, 'range ' || f[1] || ' must span two or more words'
-        FROM eh_tokens WHERE id_kind = 'range' AND minor <= major""",
-    r"""SELECT t.line_no, 'range ' || t.f[1] || ' goes beyond the last word (' || b.n_words || ')'
-        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'range' AND t.minor > b.n_words""",
-    r"""SELECT line_no, 'range ' || f[1] || ' overlaps the range before it'
-        FROM (SELECT line_no, f, major, lag(minor) OVER (PARTITION BY block ORDER BY line_no) AS previous_end
-              FROM eh_tokens WHERE id_kind = 'range')
-        WHERE major <= previous_end""",
-    r"""SELECT t.line_no, 'empty node ' || t.f[1] || ' follows a word that does not exist (the sentence has ' || b.n_words || ' words)'
-        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'empty' AND t.major > b.n_words""",
-    r"""SELECT line_no, 'empty node ' || f[1] || ': expected ' || major || '.' || expected
-        FROM (SELECT line_no, f, major, minor,
-                     row_number() OVER (PARTITION BY block, major ORDER BY line_no) AS expected
-              FROM eh_tokens WHERE id_kind = 'empty')
-        WHERE minor <> expected""",
-    # Words are in order (IDs run 1, 2, 3, ...), so a misplaced line is a range that is not
-    # directly followed by its first word, or an empty node k.m not preceded by exactly k words.
-    r"""SELECT line_no, CASE id_kind WHEN 'range' THEN 'range ' || f[1] || ' must come just before word ' || major
-                                 ELSE 'empty node ' || f[1] || ' must come after word ' || major || ' and before word ' || (major + 1) END
-        FROM (SELECT line_no, f, id_kind, major,
-                     sum((id_kind = 'word')::INTEGER) OVER w AS words_so_far,
-                     lead(id_kind) OVER w AS next_kind, lead(major) OVER w AS next_major
-              FROM eh_tokens WHERE id_kind <> 'bad'
-              WINDOW w AS (PARTITION BY block ORDER BY line_no))
-        WHERE (id_kind = 'range' AND (next_kind IS DISTINCT FROM 'word' OR next_major <> major))
-           OR (id_kind = 'empty' AND words_so_far <> major)""",
-    # comments
-    r"""SELECT line_no, 'second sent_id comment in one sentence'
-        FROM (SELECT line_no, row_number() OVER (PARTITION BY block ORDER BY line_no) AS k
-              FROM eh_lines WHERE kind = 'comment' AND regexp_matches(line, '^#\s*sent_id\s*='))
-        WHERE k > 1""",
-]
+# The checks, in the order that breaks ties between problems on one line (the first wins), with
+# the message of each.  Each is a function of a chunk's arrays in _Checker.problems.
+CHECKS = (
+    "sentence with comments but no words",
+    "empty sentence: two blank lines in a row",
+    "comment line after the words of the sentence (comments must come first)",
+    "line holds only white space (a sentence break must be an empty line)",
+    "expected 10 tab-separated columns, found {n}",
+    "empty {column} column (use _ for an unknown value)",
+    "invalid ID '{id}' (expected 7, 3-4 or 8.1)",
+    "duplicate word ID {id} | word ID {id} where {ordinal} was expected (IDs must run 1, 2, 3, ...)",
+    "HEAD '{head}' is not an integer",
+    "HEAD {head} is out of range (the sentence has {words} words)",
+    "word {id} is its own head",
+    "no root: no word has HEAD 0",
+    "second root: words {first} and {id} both have HEAD 0",
+    "range {id} must span two or more words",
+    "range {id} goes beyond the last word ({words})",
+    "range {id} overlaps the range before it",
+    "empty node {id} follows a word that does not exist (the sentence has {words} words)",
+    "empty node {id}: expected {major}.{expected}",
+    "range {id} must come just before word {major} | empty node {id} must come after word {major} and before word {next}",
+    "second sent_id comment in one sentence",
+)
+CYCLE = "cycle: word {word} is not connected to the root (its heads loop)"
 
-TREEBANK = Checks(tuple(_CHECKS), cycle="cycle: word {word} is not connected to the root (its heads loop)")
+_SENT_ID = r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$"  # RE2, as DuckDB's regexp_extract read them before
+_TEXT = r"^#\s*text\s*=\s?(?P<v>.*)$"
 
 
-def stage_file(con, source: Source) -> None:
-    """Read ``source`` into the staging tables (:mod:`evalhouse.loaders.conllu`) and validate it."""
-    stage(con, source)
-    if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'token'").fetchone()[0] == 0:
-        if con.execute("SELECT count(*) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]:
-            first = con.execute("SELECT min(line_no) FROM eh_lines WHERE kind = 'comment'").fetchone()[0]
-            raise InputError(source.name, first, "sentence with comments but no words")
-        raise InputError(source.name, None, "empty file: no sentence")
-    check(con, source, TREEBANK)
+@dataclass
+class _Blocks:
+    """The sentence blocks of a chunk (runs of non-blank lines), and where each token line falls."""
+
+    first_line: np.ndarray
+    last_line: np.ndarray
+    token_lines: np.ndarray
+    first_token: np.ndarray  # line number; 0 when the block has no token line
+    n_words: np.ndarray
+    of_line: np.ndarray  # per non-blank line: its block (index into these arrays)
+    of_token: np.ndarray  # per token line
 
 
-_INSERT_SENTENCES = r"""
-CREATE OR REPLACE TEMP TABLE eh_sentence_map AS
-SELECT block, $offset + row_number() OVER (ORDER BY block) AS position FROM eh_blocks;
+def _blocks(c: Chunk) -> _Blocks:
+    nonblank = np.flatnonzero(c.kind != BLANK)
+    b = c.block[nonblank]
+    starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, np.int64)
+    stops = np.r_[starts[1:], len(b)].astype(np.int64) if len(b) else np.zeros(0, np.int64)
+    of_line = np.repeat(np.arange(len(starts)), stops - starts)
+    first_line = c.line_no[nonblank[starts]]
+    last_line = c.line_no[nonblank[stops - 1]]
+    of_token = np.searchsorted(c.block[nonblank[starts]], c.block[c.line])
+    token_lines = np.bincount(of_token, minlength=len(starts))
+    first_token = np.zeros(len(starts), dtype=np.int64)
+    has = token_lines > 0
+    first_token[has] = c.line_no[c.line][np.searchsorted(of_token, np.flatnonzero(has))]
+    n_words = np.bincount(of_token[c.id_kind == WORD], minlength=len(starts))
+    return _Blocks(first_line, last_line, token_lines, first_token, n_words, of_line, of_token)
 
-INSERT INTO sentences
-SELECT $corpus, m.position,
-       coalesce(b.sent_id, m.position::VARCHAR),
-       c.text,
-       coalesce(c.comments, []::VARCHAR[]),
-       b.first_line
-FROM eh_sentence_map m
-JOIN eh_blocks b USING (block)
-LEFT JOIN (
-    SELECT block,
-           list(line ORDER BY line_no) AS comments,
-           first(regexp_extract(line, '^#\s*text\s*=\s?(.*)$', 1) ORDER BY line_no)
-               FILTER (WHERE regexp_matches(line, '^#\s*text\s*=')) AS text
-    FROM eh_lines WHERE kind = 'comment' GROUP BY block
-) c USING (block)
-ORDER BY m.position;
 
-INSERT INTO nodes
-SELECT $corpus, m.position, t.major, t.f[2], t.f[3], t.f[4], t.f[5], t.f[6], t.head, t.f[8], t.f[9], t.f[10]
-FROM eh_tokens t JOIN eh_sentence_map m USING (block)
-WHERE t.id_kind = 'word';
+def _in_block_rank(block_of: np.ndarray) -> np.ndarray:
+    """1-based rank of each row among the rows of its block (rows in line order)."""
+    return np.arange(len(block_of)) - np.searchsorted(block_of, block_of, side="left") + 1
 
-INSERT INTO multiword_tokens
-SELECT $corpus, m.position, t.major, t.minor, t.f[2], t.f[3], t.f[4], t.f[5], t.f[6], t.f[7], t.f[8], t.f[9], t.f[10]
-FROM eh_tokens t JOIN eh_sentence_map m USING (block)
-WHERE t.id_kind = 'range';
 
-INSERT INTO empty_nodes
-SELECT $corpus, m.position, t.major, t.minor, t.f[2], t.f[3], t.f[4], t.f[5], t.f[6], t.f[7], t.f[8], t.f[9], t.f[10]
-FROM eh_tokens t JOIN eh_sentence_map m USING (block)
-WHERE t.id_kind = 'empty';
-"""
+class _Checker:
+    """Every UD check of one file, chunk by chunk: the first problem by line (ties to the earlier
+    check), how many problems there are in all, and cycles in the sentences before the first problem
+    (as the SQL checks did before, so that messages and counts are unchanged)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.first: tuple[int, int, str] | None = None  # (line, check, problem)
+        self.total = 0
+        self.cycle: tuple[int, str] | None = None
+        self.pending_blank: list[int] = []  # blank lines after a blank line, not yet known to be inside the file
+        self.previous_blank = False  # the line before the chunk was blank (a chunk is cut after one)
+        self.any_token = False
+        self.first_comment: int | None = None
+        self.trailing_blank = 0
+
+    @property
+    def failed(self) -> bool:
+        return self.first is not None or self.cycle is not None
+
+    def _add(self, check: int, lines: np.ndarray, message) -> None:
+        if not len(lines):
+            return
+        self.total += len(lines)
+        i = int(np.argmin(lines))
+        line = int(lines[i])
+        if self.first is None or (line, check) < self.first[:2]:
+            self.first = (line, check, message(i))
+
+    def check(self, c: Chunk, b: _Blocks, sent_id_comment: np.ndarray) -> None:
+        """Problems of chunk ``c`` (``sent_id_comment``: per comment line, whether it is a sent_id line)."""
+        had_problem = self.failed
+        kind, line_no = c.kind, c.line_no
+        nonblank = np.flatnonzero(kind != BLANK)
+        token_no = line_no[c.line]
+        if len(c.line):
+            self.any_token = True
+        comments = np.flatnonzero(kind == COMMENT)
+        if self.first_comment is None and len(comments):
+            self.first_comment = int(line_no[comments[0]])
+        if len(nonblank):  # blank lines after a blank line, before this non-blank line: inside the file
+            self._add(1, np.asarray(self.pending_blank, dtype=np.int64), lambda i: CHECKS[1])
+            self.pending_blank = []
+            self.trailing_blank = c.n_lines - 1 - int(nonblank[-1])
+        else:
+            self.trailing_blank += c.n_lines
+        ids = c.id_kind
+        words = np.flatnonzero(ids == WORD)
+        ranges = np.flatnonzero(ids == RANGE)
+        empties = np.flatnonzero(ids == EMPTY)
+        n_words_tok = b.n_words[b.of_token]
+
+        def field(k):
+            return lambda rows: (lambda i: c.field_text(int(rows[i]), k))
+
+        # 0: a block of comments only
+        lonely = np.flatnonzero(b.token_lines == 0)
+        self._add(0, b.first_line[lonely], lambda i: CHECKS[0])
+        # 1: two blank lines in a row
+        blank = kind == BLANK
+        before = np.r_[self.previous_blank, blank[:-1]]
+        doubled = np.flatnonzero(blank & before)
+        last_nonblank = int(nonblank[-1]) if len(nonblank) else -1
+        self._add(1, line_no[doubled[doubled < last_nonblank]], lambda i: CHECKS[1])
+        self.pending_blank.extend(line_no[doubled[doubled > last_nonblank]].tolist())
+        self.previous_blank = bool(blank[-1]) if c.n_lines else self.previous_blank
+        # 2: a comment after the first token line of its block
+        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
+        block_of_line[nonblank] = b.of_line
+        late = comments[line_no[comments] > np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)[
+            block_of_line[comments]]]
+        self._add(2, line_no[late], lambda i: CHECKS[2])
+        # 3: white space only
+        first_byte = c.buf[np.minimum(c.start[c.line], len(c.buf) - 1)]
+        spaced = c.line[(first_byte == 32) | (first_byte == 9)]
+        spaced = np.asarray([i for i in spaced.tolist() if not c.text(i).lstrip(" \t")], dtype=np.int64)
+        self._add(3, line_no[spaced] if len(spaced) else spaced, lambda i: CHECKS[3])
+        # 4: column count
+        wrong = np.flatnonzero(c.n_fields != 10)
+        self._add(4, token_no[wrong], lambda i: CHECKS[4].format(n=int(c.n_fields[wrong[i]])))
+        # 5: an empty column
+        ten = np.flatnonzero(c.n_fields == 10)
+        empty_col = (c.fields[ten, :, 1] - c.fields[ten, :, 0]) == 0
+        hollow = ten[empty_col.any(axis=1)]
+        first_empty = empty_col[empty_col.any(axis=1)].argmax(axis=1)
+        self._add(5, token_no[hollow], lambda i: CHECKS[5].format(column=COLUMNS[int(first_empty[i])]))
+        # 6: invalid ID
+        bad = np.flatnonzero(ids == BAD)
+        self._add(6, token_no[bad], lambda i: CHECKS[6].format(id=c.field_text(int(bad[i]), 0)))
+        # 7: word IDs 1, 2, 3, ...
+        out_of_order = words[c.major[words] != c.ordinal[words]]
+
+        def order_message(i):
+            m, o = int(c.major[out_of_order[i]]), int(c.ordinal[out_of_order[i]])
+            duplicate, gap = CHECKS[7].split(" | ")
+            return duplicate.format(id=m) if m < o else gap.format(id=m, ordinal=o)
+        self._add(7, token_no[out_of_order], order_message)
+        # 8: HEAD not an integer
+        no_head = words[(c.n_fields[words] == 10) & (c.head[words] < 0)]
+        self._add(8, token_no[no_head], lambda i: CHECKS[8].format(head=c.field_text(int(no_head[i]), 6)))
+        # 9: HEAD beyond the sentence
+        far = words[c.head[words] > n_words_tok[words]]
+        self._add(9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]),
+                                                               words=int(n_words_tok[far[i]])))
+        # 10: own head
+        own = words[c.head[words] == c.major[words]]
+        self._add(10, token_no[own], lambda i: CHECKS[10].format(id=int(c.major[own[i]])))
+        # 11: no root (where every word's ID and HEAD could be read)
+        roots = words[c.head[words] == 0]
+        has_root = np.bincount(b.of_token[roots], minlength=len(b.first_line)) > 0
+        unreadable = (ids == BAD) | ((ids == WORD) & (c.head < 0))
+        spoiled = np.bincount(b.of_token[unreadable], minlength=len(b.first_line)) > 0
+        rootless = np.flatnonzero((b.n_words > 0) & ~has_root & ~spoiled)
+        self._add(11, b.first_token[rootless], lambda i: CHECKS[11])
+        # 12: a second root
+        root_rank = _in_block_rank(b.of_token[roots])
+        first_root = c.major[roots][np.searchsorted(b.of_token[roots], b.of_token[roots], side="left")]
+        second = np.flatnonzero(root_rank > 1)
+        self._add(12, token_no[roots[second]], lambda i: CHECKS[12].format(
+            first=int(first_root[second[i]]), id=int(c.major[roots[second[i]]])))
+        # 13-15: ranges
+        short = ranges[c.minor[ranges] <= c.major[ranges]]
+        self._add(13, token_no[short], lambda i: CHECKS[13].format(id=c.field_text(int(short[i]), 0)))
+        beyond = ranges[c.minor[ranges] > n_words_tok[ranges]]
+        self._add(14, token_no[beyond], lambda i: CHECKS[14].format(id=c.field_text(int(beyond[i]), 0),
+                                                                    words=int(n_words_tok[beyond[i]])))
+        same_block = np.r_[False, b.of_token[ranges][1:] == b.of_token[ranges][:-1]]
+        previous_end = np.r_[0, c.minor[ranges][:-1]]
+        overlap = ranges[same_block & (c.major[ranges] <= previous_end)]
+        self._add(15, token_no[overlap], lambda i: CHECKS[15].format(id=c.field_text(int(overlap[i]), 0)))
+        # 16-17: empty nodes
+        after_end = empties[c.major[empties] > n_words_tok[empties]]
+        self._add(16, token_no[after_end], lambda i: CHECKS[16].format(id=c.field_text(int(after_end[i]), 0),
+                                                                       words=int(n_words_tok[after_end[i]])))
+        if len(empties):
+            key = b.of_token[empties] * (1 << 32) + c.major[empties]
+            order = np.lexsort((empties, c.major[empties], b.of_token[empties]))
+            sorted_key = key[order]
+            expected = np.empty(len(empties), dtype=np.int64)
+            expected[order] = np.arange(len(order)) - np.searchsorted(sorted_key, sorted_key, side="left") + 1
+        else:
+            expected = np.zeros(0, dtype=np.int64)
+        wrong_sub = np.flatnonzero(c.minor[empties] != expected)
+        self._add(17, token_no[empties[wrong_sub]], lambda i: CHECKS[17].format(
+            id=c.field_text(int(empties[wrong_sub[i]]), 0), major=int(c.major[empties[wrong_sub[i]]]),
+            expected=int(expected[wrong_sub[i]])))
+        # 18: a range just before its first word; an empty node k.m after exactly k words
+        good = np.flatnonzero(ids != BAD)
+        g_block = b.of_token[good]
+        is_word = (ids[good] == WORD).astype(np.int64)
+        cum = np.cumsum(is_word)
+        block_start = np.searchsorted(g_block, g_block, side="left")
+        words_so_far = cum - np.r_[0, cum][block_start]
+        next_same = np.r_[g_block[1:] == g_block[:-1], False]
+        next_kind = np.r_[ids[good][1:], -1]
+        next_major = np.r_[c.major[good][1:], -1]
+        g_ids, g_major = ids[good], c.major[good]
+        misplaced_range = (g_ids == RANGE) & ~(next_same & (next_kind == WORD) & (next_major == g_major))
+        misplaced_empty = (g_ids == EMPTY) & (words_so_far != g_major)
+        misplaced = np.flatnonzero(misplaced_range | misplaced_empty)
+
+        def place_message(i):
+            t = int(good[misplaced[i]])
+            before_word, between = CHECKS[18].split(" | ")
+            m = int(c.major[t])
+            text = c.field_text(t, 0)
+            return before_word.format(id=text, major=m) if ids[t] == RANGE else \
+                between.format(id=text, major=m, next=m + 1)
+        self._add(18, token_no[good[misplaced]], place_message)
+        # 19: a second sent_id comment
+        sid = comments[sent_id_comment]
+        sid_rank = _in_block_rank(block_of_line[sid])
+        self._add(19, line_no[sid[sid_rank > 1]], lambda i: CHECKS[19])
+        # cycles, in the sentences before the first problem (only while none was found in earlier chunks)
+        if not had_problem:
+            limit = self.first[0] if self.first is not None else None
+            self._find_cycle(c, b, words, limit)
+
+    def _find_cycle(self, c: Chunk, b: _Blocks, words: np.ndarray, limit: int | None) -> None:
+        clean = np.ones(len(b.first_line), dtype=bool) if limit is None else b.last_line < limit
+        rows = words[clean[b.of_token[words]]]
+        lengths = np.bincount(b.of_token[rows], minlength=len(b.first_line))[clean]
+        try:
+            tree_depths(TreeBatch(c.head[rows], lengths))
+        except NotATreeError as err:
+            t = int(rows[err.index])
+            self.cycle = (int(c.line_no[c.line[t]]), CYCLE.format(word=int(c.major[t])))
+
+    def finish(self) -> None:
+        """Raise the file's first problem, if it has one."""
+        if not self.any_token:
+            if self.first_comment is not None:
+                raise InputError(self.name, self.first_comment, CHECKS[0])
+            raise InputError(self.name, None, "empty file: no sentence")
+        if self.cycle is not None:
+            raise InputError(self.name, self.cycle[0], self.cycle[1], self.total)
+        if self.first is not None:
+            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
+
+
+def _comments(c: Chunk, b: _Blocks):
+    """Comment lines of the chunk (Arrow), which of them are sent_id lines, their sent_id and text values."""
+    import pyarrow.compute as pc
+
+    lines = np.flatnonzero(c.kind == COMMENT)
+    text = c.lines(lines)
+    sent_id = pc.struct_field(pc.extract_regex(text, _SENT_ID), [0])
+    said = pc.struct_field(pc.extract_regex(text, _TEXT), [0])
+    return lines, text, sent_id, said
+
+
+def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
+    """Per block, the first value among rows where ``present`` (null where there is none)."""
+    import pyarrow as pa
+
+    rows = np.flatnonzero(present)
+    blocks, first = np.unique(block_of[rows], return_index=True)
+    pick = np.full(n_blocks, -1, dtype=np.int64)
+    pick[blocks] = rows[first]
+    return values.take(pa.array(pick, mask=pick < 0))
+
+
+# DuckDB appends whole row groups (122,880 rows) cheaply and a part of one dearly: appending 100,000
+# rows at a time costs four times the CPU of appending 122,880 (benchmarks/treebanks.py). Rows are
+# therefore held back per table and inserted in multiples of a row group; the rest at the end.
+ROW_GROUP = 122_880
+
+
+class _Writer:
+    """Runs the INSERTs of an ingest on a thread of their own, so that DuckDB compresses and writes one
+    chunk while the main thread reads and checks the next (DuckDB and numpy release the GIL): on two
+    cores the wall time is nearer the larger of the two than their sum.  At most ``depth`` batches wait
+    (memory stays bounded); the connection is used by this thread only until :meth:`close`, which waits
+    for every INSERT and raises the first error."""
+
+    def __init__(self, con, depth: int = 2):
+        self.con = con
+        self.queue: queue.Queue = queue.Queue(maxsize=depth)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="evalhouse-insert", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            if self.error is not None:
+                continue
+            sql, rows = item
+            try:
+                self.con.register("eh_chunk", rows)
+                try:
+                    self.con.execute(sql)
+                finally:
+                    self.con.unregister("eh_chunk")
+            except BaseException as err:  # re-raised on the main thread
+                self.error = err
+
+    def put(self, sql: str, rows) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put((sql, rows))
+
+    def close(self) -> None:
+        if self.thread.is_alive():
+            self.queue.put(None)
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+class _Store:
+    """Writes checked chunks of one file of a corpus (inside the caller's transaction)."""
+
+    def __init__(self, writer: _Writer, corpus: str, offset: int):
+        self.writer = writer
+        self.corpus = corpus
+        self.offset = offset
+        self.sentences = self.words = self.ranges = self.empties = self.edges = self.in_ranges = 0
+        self.missing_lemmas = 0
+        self.pending: dict[str, tuple[list, str, str]] = {}
+
+    def _insert(self, table: str, rows, columns: str, select: str) -> None:
+        held, _, _ = self.pending.setdefault(table, ([], columns, select))
+        held.append(rows)
+        n = sum(t.num_rows for t in held)
+        if n >= ROW_GROUP:
+            self._write(table, n - n % ROW_GROUP)
+
+    def _write(self, table: str, count: int) -> None:
+        import pyarrow as pa
+
+        held, columns, select = self.pending[table]
+        rows = pa.concat_tables(held) if len(held) > 1 else held[0]
+        held[:] = [rows.slice(count)] if count < rows.num_rows else []
+        rows = rows.slice(0, count)
+        # the corpus name as a one-entry dictionary column: no query parameter to bind (binding one makes
+        # duckdb 1.5.6 import pandas, 0.3 s of every ingest)
+        corpus = pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, dtype=np.int8)), pa.array([self.corpus]))
+        self.writer.put(f"INSERT INTO {table} ({columns}) SELECT {select.replace('$corpus', 'eh_corpus')} "
+                        "FROM eh_chunk", rows.append_column("eh_corpus", corpus))
+
+    def flush(self) -> None:
+        for table, (held, _, _) in self.pending.items():
+            n = sum(t.num_rows for t in held)
+            if n:
+                self._write(table, n)
+
+    def store(self, c: Chunk, b: _Blocks, comments) -> None:
+        import pyarrow as pa
+
+        n_blocks = len(b.first_line)
+        position = (self.offset + self.sentences + 1 + np.arange(n_blocks)).astype(np.int32)
+        lines, text, sent_id, said = comments
+        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
+        block_of_line[np.flatnonzero(c.kind != BLANK)] = b.of_line
+        comment_block = block_of_line[lines]
+        counts = np.bincount(comment_block, minlength=n_blocks)
+        offsets = np.zeros(n_blocks + 1, dtype=np.int32)
+        np.cumsum(counts, out=offsets[1:])
+        sid = _first_per_block(sent_id, np.asarray(sent_id.is_valid()), comment_block, n_blocks)
+        txt = _first_per_block(said, np.asarray(said.is_valid()), comment_block, n_blocks)
+        self._insert("sentences", pa.table({
+            "position": position, "sent_id": sid, "text": txt,
+            "comments": pa.ListArray.from_arrays(pa.array(offsets), text),
+            "first_line": b.first_line}),
+            "corpus, position, sent_id, text, comments, first_line",
+            "$corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line")
+
+        ids = c.id_kind
+        words = np.flatnonzero(ids == WORD)
+        cols = {k: c.column(k, words) for k in (1, 2, 3, 4, 5, 7, 8, 9)}
+        word_position = position[b.of_token[words]]
+        self._insert("nodes", pa.table({
+            "position": word_position, "id": c.major[words].astype(np.int32), "form": cols[1], "lemma": cols[2],
+            "upos": cols[3], "xpos": cols[4], "feats": cols[5], "head": c.head[words].astype(np.int32),
+            "deprel": cols[7], "deps": cols[8], "misc": cols[9]}),
+            "corpus, position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc",
+            "$corpus, position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc")
+        for kind, table, first, last in ((RANGE, "multiword_tokens", "first_id", "last_id"),
+                                         (EMPTY, "empty_nodes", "after_id", "sub_id")):
+            rows = np.flatnonzero(ids == kind)
+            if not len(rows):
+                continue
+            names = ("form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
+            table_rows = {"position": position[b.of_token[rows]], first: c.major[rows].astype(np.int32),
+                          last: c.minor[rows].astype(np.int32)}
+            table_rows.update({name: c.column(k, rows) for k, name in enumerate(names, start=1)})
+            columns = ", ".join(table_rows)
+            self._insert(table, pa.table(table_rows), "corpus, " + columns, "$corpus, " + columns)
+        ranges = np.flatnonzero(ids == RANGE)
+        self.in_ranges += int((c.minor[ranges] - c.major[ranges] + 1).sum())
+        self.ranges += len(ranges)
+        self.empties += int(np.count_nonzero(ids == EMPTY))
+
+        # the stripped tree, its depths and metrics
+        lengths = b.n_words
+        deprel = cols[7]
+        start, end = c.fields[words, 7, 0], c.fields[words, 7, 1]
+        punct_bytes = c.buf[np.minimum(start[:, None] + np.arange(6), len(c.buf) - 1)]
+        punct = (np.all(punct_bytes[:, :5] == np.frombuffer(b"punct", np.uint8), axis=1)
+                 & ((end - start == 5) | ((end - start > 5) & (punct_bytes[:, 5] == ord(":")))))
+        stripped = strip_punctuation(TreeBatch(c.head[words], lengths), punct)
+        tree = stripped.batch()
+        depth = tree_depths(tree)
+        kept = np.flatnonzero(stripped.keep)
+        sentence_start = np.r_[0, np.cumsum(lengths)[:-1]]
+        kept_block = np.repeat(np.arange(n_blocks), stripped.lengths)
+        head_row = np.where(stripped.head_id > 0, sentence_start[kept_block] + stripped.head_id - 1, 0)
+        take_kept = pa.array(kept)
+        take_head = pa.array(head_row, mask=stripped.head_id == 0)
+        keys, missing = _word_keys(cols[2], cols[1])
+        self.missing_lemmas += missing
+        self._insert("edges", pa.table({
+            "position": position[kept_block], "dependent": stripped.dependent.astype(np.int32),
+            "head": stripped.head.astype(np.int32), "deprel": deprel.take(take_kept),
+            "dependent_lemma": cols[2].take(take_kept), "head_lemma": cols[2].take(take_head),
+            "dependent_upos": cols[3].take(take_kept), "head_upos": cols[3].take(take_head),
+            "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
+            "depth": depth.astype(np.int32), "dependent_key": keys.take(take_kept), "head_key": keys.take(take_head)}),
+            "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
+            "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
+            "$corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
+            "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, depth, "
+            "dependent_key, head_key")
+        nonempty = np.flatnonzero(stripped.lengths > 0)
+        if len(nonempty):
+            metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
+            self._insert("sentence_tree_metrics", pa.table({
+                "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
+                "projective": metrics.projective.astype(bool)}),
+                "corpus, position, flux_weight_sum, projective", "$corpus, position, flux_weight_sum, projective")
+        self.sentences += n_blocks
+        self.words += len(words)
+        self.edges += len(kept)
+
+
+def _word_keys(lemmas, forms):
+    """The word keys of a chunk's words (:func:`evalhouse.analysis.text.word_key`: the folded lemma, or
+    the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
+    (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
+    distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lacking = pc.is_in(lemmas, value_set=pa.array(MISSING_LEMMAS))
+    missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py() or 0)
+    chosen = pc.if_else(lacking, forms, lemmas).dictionary_encode()
+    folded = pa.array([fold(v) for v in chosen.dictionary.to_pylist()], pa.string())
+    return folded.take(chosen.indices), missing
+
 
 # Lines are those of the sent_id comments (a sentence's comments are its first lines, in order).
 _DUPLICATE_SENT_ID = r"""
 SELECT s.first_line - 1 + coalesce(list_position(list_transform(s.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
        s.sent_id,
        p.first_line - 1 + coalesce(list_position(list_transform(p.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
-       p.position > $offset
+       p.position > (SELECT "offset" FROM eh_file)
 FROM sentences s
 JOIN sentences p ON p.corpus = s.corpus AND p.sent_id = s.sent_id AND p.position < s.position
-WHERE s.corpus = $corpus AND s.position > $offset
+WHERE s.corpus = (SELECT corpus FROM eh_file) AND s.position > (SELECT "offset" FROM eh_file)
 ORDER BY s.position, p.position
 LIMIT 1
 """
 
-# The stripped tree, for the sentences of this file (positions > $offset).
-_INSERT_EDGES = r"""
-INSERT INTO edges
-WITH words AS (
-    SELECT n.position, n.id, n.head, n.deprel, n.lemma, n.upos, split_part(n.deprel, ':', 1) = 'punct' AS is_punct,
-           k.key
-    FROM nodes n JOIN eh_word_keys k ON k.lemma = n.lemma AND k.form = n.form
-    WHERE n.corpus = $corpus AND n.position > $offset
-), climb AS (
-    -- walk up from each kept word whose head is punctuation until the candidate is not
-    WITH RECURSIVE up(position, id, candidate, steps) AS (
-        SELECT w.position, w.id, h.head, 1
-        FROM words w JOIN words h ON h.position = w.position AND h.id = w.head AND h.is_punct
-        WHERE NOT w.is_punct
-        UNION ALL
-        SELECT up.position, up.id, p.head, up.steps + 1
-        FROM up JOIN words p ON p.position = up.position AND p.id = up.candidate AND p.is_punct
-    )
-    SELECT position, id, arg_max(candidate, steps) AS head_id FROM up GROUP BY position, id
-), kept AS (
-    SELECT w.position, w.id, coalesce(c.head_id, w.head) AS head_id, w.deprel, w.lemma, w.upos, w.key,
-           row_number() OVER (PARTITION BY w.position ORDER BY w.id) AS new_position
-    FROM words w LEFT JOIN climb c USING (position, id)
-    WHERE NOT w.is_punct
-)
-SELECT $corpus, d.position, d.new_position, coalesce(h.new_position, 0),
-       d.deprel, split_part(d.deprel, ':', 1), d.lemma, h.lemma, d.upos, h.upos,
-       d.new_position - h.new_position, d.id, d.head_id, d.key, h.key
-FROM kept d LEFT JOIN kept h ON h.position = d.position AND h.id = d.head_id
-"""
 
+def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult:
+    """Read, check and store one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of ``corpus``.
 
-def stage_word_keys(con, corpus: str, offset: int) -> None:
-    """The temporary table ``eh_word_keys(lemma, form, key)``: the word key
-    (:func:`evalhouse.analysis.text.word_keys`) of every distinct (lemma, form) among the nodes of
-    ``corpus`` after position ``offset``, which the ``edges`` insert joins. SQL never folds case
-    itself: DuckDB's lower() differs from the folding of the alignment (analysis/text.py)."""
-    # pyarrow (~0.1 s to import) only when a treebank is ingested: read-only commands do not pay for it
+    Chunks are stored as soon as they are checked; after the first problem the rest of the file is
+    only checked (to count its problems), and the caller's transaction is rolled back."""
+    import pyarrow.compute as pc
+
+    checker = _Checker(stream.name)
+    writer = _Writer(con)
+    store = _Store(writer, corpus, offset)
+    try:
+        for c in chunks(stream):
+            b = _blocks(c)
+            comments = _comments(c, b)
+            checker.check(c, b, np.asarray(pc.is_valid(comments[2])))
+            if not checker.failed:
+                store.store(c, b, comments)
+        checker.finish()
+        store.flush()
+    except BaseException:
+        try:
+            writer.close()
+        except BaseException:
+            pass  # the reading error is the one to report
+        raise
+    writer.close()
     import pyarrow as pa
 
-    pairs = con.execute("SELECT DISTINCT lemma, form FROM nodes WHERE corpus = $corpus AND position > $offset",
-                        {"corpus": corpus, "offset": offset}).fetchall()
-    lemmas, forms = [p[0] for p in pairs], [p[1] for p in pairs]
-    con.register("eh_word_keys_input", pa.table({"lemma": pa.array(lemmas, pa.string()),
-                                                 "form": pa.array(forms, pa.string()),
-                                                 "key": pa.array(word_keys(lemmas, forms), pa.string())}))
+    con.register("eh_file", pa.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
     try:
-        con.execute("CREATE OR REPLACE TEMP TABLE eh_word_keys AS SELECT * FROM eh_word_keys_input")
+        dup = con.execute(_DUPLICATE_SENT_ID).fetchone()
     finally:
-        con.unregister("eh_word_keys_input")
-
-
-def load_file(con, source: Source, corpus: str, offset: int) -> FileResult:
-    """Stage, validate and insert one file as sentences ``offset + 1 ...`` of ``corpus``."""
-    stage_file(con, source)
-    params = {"corpus": corpus, "offset": offset}
-    for statement in _INSERT_SENTENCES.split(";\n"):
-        if statement.strip():
-            con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
-    dup = con.execute(_DUPLICATE_SENT_ID, params).fetchone()
+        con.unregister("eh_file")
     if dup:
         line, sent_id, first_line, same_file = dup
         where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
-        raise InputError(source.name, line, f"duplicate sent_id '{sent_id}' (first used at {where})")
-    stage_word_keys(con, corpus, offset)
-    con.execute(_INSERT_EDGES, params)
-    counts = con.execute(r"""
-        SELECT (SELECT count(*) FROM eh_blocks),
-               count(*) FILTER (WHERE id_kind = 'word'),
-               count(*) FILTER (WHERE id_kind = 'range'),
-               count(*) FILTER (WHERE id_kind = 'empty'),
-               (SELECT count(*) FROM edges WHERE corpus = $corpus AND position > $offset),
-               (SELECT count(*) FROM eh_tokens w WHERE w.id_kind = 'word' AND EXISTS (
-                    SELECT 1 FROM eh_tokens r WHERE r.block = w.block AND r.id_kind = 'range'
-                    AND w.major BETWEEN r.major AND r.minor))
-        FROM eh_tokens""", params).fetchone()
-    sentences, words, ranges, empties, edges, words_in_ranges = counts
-    normalisations = list(source.normalisations)
-    trailing = con.execute(r"""SELECT count(*) FROM eh_lines WHERE kind = 'blank'
-                               AND line_no > (SELECT max(line_no) FROM eh_lines WHERE kind <> 'blank')""").fetchone()[0]
+        raise InputError(stream.name, line, f"duplicate sent_id '{sent_id}' (first used at {where})")
+    normalisations = list(stream.normalisations)
+    trailing = checker.trailing_blank
     if trailing > 1:
         normalisations.append(f"{trailing - 1} blank line(s) at end of file dropped")
     elif trailing == 0:
         normalisations.append("blank line after the last sentence added")
-    return FileResult(source, sentences, words, words - words_in_ranges + ranges, ranges, empties, edges, normalisations)
-
-
-def drop_staging(con) -> None:
-    conllu.drop_staging(con)
-    con.execute("DROP TABLE IF EXISTS eh_sentence_map")
-    con.execute("DROP TABLE IF EXISTS eh_word_keys")
+    return FileResult(stream.name, stream.sha256, store.sentences, store.words,
+                      store.words - store.in_ranges + store.ranges, store.ranges, store.empties, store.edges,
+                      normalisations, store.missing_lemmas)
 
 
 ProgressFn = Callable[[str, int, int], None]
@@ -332,15 +653,28 @@ ProgressFn = Callable[[str, int, int], None]
 
 def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
                  progress: ProgressFn | None = None) -> list[FileResult]:
-    """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction."""
+    """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction.
+
+    DuckDB runs on one thread meanwhile (restored after): the INSERTs already run beside the reading
+    thread (:class:`_Writer`), and a second DuckDB thread compressing the same appends raised the
+    process's CPU time from 6.8 s to 9.3 s per million words on this 2-core machine (BENCHMARKS.md)."""
     results = []
-    for i, path in enumerate(files):
-        if progress:
-            progress(path, i, len(files))
-        target = sys.stdin.buffer if path == "-" else path
-        with open_source(target, name="<stdin>" if path == "-" else None) as source:
-            result = load_file(con, source, corpus, offset)
-        offset += result.sentences
-        results.append(result)
-    drop_staging(con)
+    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    con.execute("SET threads = 1")
+    try:
+        for i, path in enumerate(files):
+            if progress:
+                progress(path, i, len(files))
+            target = sys.stdin.buffer if path == "-" else path
+            with open_bytes(target, name="<stdin>" if path == "-" else None) as stream:
+                result = load_stream(con, stream, corpus, offset)
+            offset += result.sentences
+            results.append(result)
+    except BaseException:
+        try:
+            con.execute(f"SET threads = {int(threads)}")
+        except Exception:  # an aborted transaction refuses it until ROLLBACK; the first error is the one to see
+            pass
+        raise
+    con.execute(f"SET threads = {int(threads)}")
     return results

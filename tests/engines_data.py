@@ -3,7 +3,8 @@
 Real inputs from ../shared/data: the first sentences of UD v2.3 en_ewt test with the ADAPT system's
 SR'19 output for them, the first sentences of UD French-GSD, ten WSJ trees with two parsers' parses,
 UDPipe-Future's fr_gsd parse scored against gold; plus the hand-written pronoun fixture of
-tests/data/pronouns so that the pronoun views have rows too.
+tests/data/pronouns so that the pronoun views have rows too, and synthetic human judgements of the
+first ADAPT run (there are no public ones) so that the judgement views have rows.
 """
 
 from __future__ import annotations
@@ -64,5 +65,15 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
         from evalhouse.ingest.baselines import run_baseline
 
         run_baseline(wh, "lr", "en_ewt-test")
+        # synthetic human judgements of the first run (no public SR'18/19 judgements exist): deterministic
+        # scores from the sentence position, so that judgement_z and the judgement correlations have rows
+        lines = ["team,run,corpus,sent_id,annotator,criterion,score"]
+        for sent_id, position in wh.sql("select sent_id, position from sentences where corpus = 'en_ewt-test' "
+                                        "order by position").fetchall():
+            lines += [f"adapt,ewt_only,en_ewt-test,{sent_id},a1,fluency,{(position * 7) % 6}",
+                      f"adapt,ewt_only,en_ewt-test,{sent_id},a2,adequacy,{(position * 5) % 4 + 1}"]
+        judgements = tmp / "synthetic-judgements.csv"
+        judgements.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        wh.ingest_judgements(judgements)
         analyze(wh, AnalysisConfig(resamples=20, views=("dep",), max_size=2))
     return db

@@ -111,3 +111,55 @@ def tree_metrics(batch: TreeBatch) -> TreeMetrics:
     gappy = (span_hi - span_lo + 1) != size
     projective = np.bincount(tree_of[gappy], minlength=n_trees) == 0
     return TreeMetrics(flux_weight_sum.astype(np.int64), projective, flux_weights, flux_sizes, gap_offsets)
+
+
+# --- the SQL of the treebank ingest before issue 18, kept as the "before" of benchmarks/trees.py and
+# as an independent computation for tests (tests/test_tree_node_depth.py) ---------------------------
+
+# The stripped tree by a recursive CTE climbing from each kept word over punctuation heads (quadratic on
+# punctuation chains: 0.49/2.09/4.26 s for 2k/4k/8k chains, 23.6 GB on a 50k chain).
+RECURSIVE_EDGES_SQL = r"""
+INSERT INTO edges (corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma,
+                   dependent_upos, head_upos, distance, dependent_id, head_id, depth)
+WITH words AS (
+    SELECT position, id, head, deprel, lemma, upos, split_part(deprel, ':', 1) = 'punct' AS is_punct
+    FROM nodes WHERE corpus = $corpus AND position > $offset
+), climb AS (
+    WITH RECURSIVE up(position, id, candidate, steps) AS (
+        SELECT w.position, w.id, h.head, 1
+        FROM words w JOIN words h ON h.position = w.position AND h.id = w.head AND h.is_punct
+        WHERE NOT w.is_punct
+        UNION ALL
+        SELECT up.position, up.id, p.head, up.steps + 1
+        FROM up JOIN words p ON p.position = up.position AND p.id = up.candidate AND p.is_punct
+    )
+    SELECT position, id, arg_max(candidate, steps) AS head_id FROM up GROUP BY position, id
+), kept AS (
+    SELECT w.position, w.id, coalesce(c.head_id, w.head) AS head_id, w.deprel, w.lemma, w.upos,
+           row_number() OVER (PARTITION BY w.position ORDER BY w.id) AS new_position
+    FROM words w LEFT JOIN climb c USING (position, id)
+    WHERE NOT w.is_punct
+)
+SELECT $corpus, d.position, d.new_position, coalesce(h.new_position, 0),
+       d.deprel, split_part(d.deprel, ':', 1), d.lemma, h.lemma, d.upos, h.upos,
+       d.new_position - h.new_position, d.id, d.head_id, 0
+FROM kept d LEFT JOIN kept h ON h.position = d.position AND h.id = d.head_id
+"""
+
+# The view tree_node_depth as it was: a recursive CTE walking down from the roots of edges (94.7 s for
+# sentence_complexity on a 100k-word chain).
+RECURSIVE_DEPTH_SQL = r"""
+WITH RECURSIVE descend (corpus, position, dependent, depth) AS (
+    SELECT corpus, position, dependent, 0
+    FROM edges
+    WHERE head = 0
+    UNION ALL
+    SELECT child.corpus, child.position, child.dependent, parent.depth + 1
+    FROM edges AS child
+    JOIN descend AS parent
+      ON child.corpus = parent.corpus
+     AND child.position = parent.position
+     AND child.head = parent.dependent
+)
+SELECT corpus, position, dependent, depth FROM descend
+"""

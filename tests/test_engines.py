@@ -36,7 +36,7 @@ def real(tmp_path_factory):
 def test_the_real_data_fills_most_views(real):
     _, _, reference = real
     empty = sorted(n for n, (_, rows) in reference.items() if not rows)
-    assert empty == ["judgement_z"]  # no human judgements of SR outputs in ../shared/data
+    assert empty == []  # judgement_z and judgement_correlation_summary: synthetic judgements (engines_data)
 
 
 # --- Spark ---------------------------------------------------------------------------------------------

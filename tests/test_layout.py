@@ -153,12 +153,39 @@ def test_importing_evalhouse_loads_no_heavy_library():
 def test_the_command_line_offers_the_library_s_choices():
     """The CLI spells its option choices out (so that --help needs no library module): they must stay the
     library's."""
+    from evalhouse.analysis import mining
     from evalhouse.analysis.baselines import KINDS
-    from evalhouse.cli import export, ingest
+    from evalhouse.cli import evaluate, export, ingest
     from evalhouse.export import dataset, relation, transpile
     from evalhouse.loaders.outputs import FORMATS
 
     for choice, values in ((ingest.OutputFormat, FORMATS), (ingest.BaselineKind, KINDS),
                            (export.ExportFormat, relation.FORMATS), (export.PartitionBy, dataset.PARTITION_COLUMNS),
-                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS)):
+                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS),
+                           (evaluate.Score, mining.SCORES), (evaluate.Representatives, mining.REPRESENTATIVES),
+                           (evaluate.Suspicious, mining.SUSPICIOUS)):
         assert [c.value for c in choice] == list(values)
+
+
+def test_licence_and_citation_files():
+    """LICENSE is the MIT licence pyproject declares; CITATION.cff cites the tool and the four papers of
+    ../shared/seeds (a light reader: no YAML library is a dependency)."""
+    import re
+
+    from tests.conftest import REPO
+
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License") and "Copyright (c) 2026 the evalhouse authors" in licence
+    assert 'license = { text = "MIT" }' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    cff = (REPO / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r"^cff-version: 1\.2\.0$", cff, re.M) and re.search(r"^license: MIT$", cff, re.M)
+    from evalhouse.version import __version__
+
+    assert re.search(rf"^version: {re.escape(__version__)}$", cff, re.M)
+    titles = re.findall(r'^  - type: \S+\n    title: "(.*)"$', cff, re.M)
+    assert titles == ["An Error Analysis Framework for Shallow Surface Realization",
+                      "A test of the leaf-ancestor metric for parse accuracy",
+                      "Evaluation Metrics for Generation",
+                      "Automatic Reference-Based Evaluation of Pronoun Translation Misses the Point"]
+    assert "doi: 10.1162/tacl_a_00376" in cff
+    assert "\t" not in cff

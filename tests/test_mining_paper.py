@@ -68,13 +68,64 @@ def test_representatives_share_counts(rows):
         assert sizes[r] >= sizes[j]
 
 
-def test_suspicious_is_score_not_null():
-    """Footnote 10: "A form is suspicious if its suspicion score is not null"."""
-    assert mining.is_suspicious([0.0, 1e-9, 2.5]).tolist() == [False, True, True]
+def test_suspicious_means_occurs_in_a_failed_sentence():
+    """Footnote 10, "A form is suspicious if its suspicion score is not null", as the lead decided for
+    issue 16: the miner scores the forms of the failed trees, so a form has a score -- and is suspicious
+    -- exactly when c(f|F) > 0, whatever the score's value (the failure term of a form seen once is 0)."""
+    assert mining.is_suspicious([0, 1, 7]).tolist() == [False, True, True]
+    with pytest.raises(ValueError, match="failure counts"):
+        mining.is_suspicious()
     top = mining.MiningSettings(suspicious="top-k", top_k=2)
-    assert mining.is_suspicious([0.0, 1e-9, 2.5], ranks=[3, 2, 1], settings=top).tolist() == [False, True, True]
+    assert mining.is_suspicious([0, 1, 7], ranks=[3, 2, 1], settings=top).tolist() == [False, True, True]
     with pytest.raises(ValueError, match="needs the ranks"):
-        mining.is_suspicious([1.0], settings=top)
+        mining.is_suspicious([1], settings=top)
+
+
+# Three trees (heads 1-based, 0 = root), labelled by relation (dep view):
+#   s0: root <- obj <- det, obj <- amod        forms (root excluded): (obj (amod)) (obj (det)) (obj (amod det))
+#   s1: root <- obj <- det                      forms: (obj (det))
+#   s2: root <- nsubj <- det                    forms: (nsubj (det))
+TREES = [([0, 1, 2, 2], ["root", "obj", "det", "amod"], ["VERB", "NOUN", "DET", "ADJ"], ["see", "cat", "the", "big"]),
+         ([0, 1, 2], ["root", "obj", "det"], ["VERB", "NOUN", "DET"], ["see", "dog", "a"]),
+         ([0, 1, 2], ["root", "nsubj", "det"], ["VERB", "NOUN", "DET"], ["go", "man", "the"])]
+
+
+def test_corpus_forms_one_representative_per_occurrence_set():
+    """(obj (amod)) and (obj (amod det)) occur in exactly {s0}: the larger stands for the smaller;
+    (obj (det)) occurs in {s0, s1} and (nsubj (det)) in {s2}: each alone. 4 forms enumerated, 3 kept."""
+    got = mining.corpus_forms(TREES, views=("dep",))["dep"]
+    assert got.enumerated == 4
+    found = {name: (size, rep, got.matrix[:, j].toarray().ravel().tolist())
+             for j, (name, size, rep) in enumerate(zip(got.names, got.sizes, got.represents))}
+    assert found == {"(obj (amod det))": (3, ("(obj (amod))",), [1, 0, 0]),
+                     "(obj (det))": (2, (), [1, 1, 0]),
+                     "(nsubj (det))": (2, (), [0, 0, 1])}
+    every = mining.corpus_forms(TREES, views=("dep",), settings=mining.MiningSettings(representatives="all"))["dep"]
+    assert sorted(every.names) == ["(nsubj (det))", "(obj (amod det))", "(obj (amod))", "(obj (det))"]
+    assert all(r == () for r in every.represents)
+    with_root = mining.corpus_forms(TREES, views=("dep",), settings=mining.MiningSettings(exclude_root=False))["dep"]
+    assert "(root ((obj (det))))" in set(with_root.names) | {f for r in with_root.represents for f in r}
+
+
+def test_score_forms_scores_the_forms_of_failed_trees():
+    """s1 fails (1 of 3 sentences). Only (obj (det)) occurs in it: c(f) = 2, c(f|F) = 1, c(not f) = 1,
+    c(not f|P) = 1, so S = 1/2 (1/2 ln 2 + 1/1 ln 1) = ln(2)/4; the other two forms have no score.
+    With top-k every form that occurs is scored: (obj (amod det)) c(f) = 1, c(f|F) = 0, c(not f) = 2,
+    c(not f|P) = 1: S = 1/2 (0 + 1/2 ln 2) = ln(2)/4 as well, ranked after (obj (det)) (more sentences);
+    (nsubj (det)) likewise ln(2)/4, then form text decides."""
+    forms = mining.corpus_forms(TREES, views=("dep",))["dep"]
+    got = mining.score_forms(forms, [False, True, False])
+    assert [forms.names[j] for j in got["column"]] == ["(obj (det))"]
+    assert (got["c_f"].tolist(), got["c_f_fail"].tolist(), got["c_notf"].tolist(), got["c_notf_pass"].tolist()) == \
+        ([2], [1], [1], [1])
+    assert got["score"][0] == pytest.approx(math.log(2) / 4) and got["suspicious"].tolist() == [True]
+    top = mining.score_forms(forms, [False, True, False], settings=mining.MiningSettings(suspicious="top-k", top_k=2))
+    assert [forms.names[j] for j in top["column"]] == ["(obj (det))", "(nsubj (det))", "(obj (amod det))"]
+    assert top["score"] == pytest.approx([math.log(2) / 4] * 3)
+    assert top["rank"].tolist() == [1, 2, 3] and top["suspicious"].tolist() == [True, True, False]
+    # a sentence without a value of the failure metric takes no part: s2 unusable -> N = 2
+    part = mining.score_forms(forms, [False, True, False], usable=[True, True, False])
+    assert (part["c_f"].tolist(), part["c_notf"].tolist(), part["c_notf_pass"].tolist()) == ([2], [0], [0])
 
 
 def test_coverage_and_mss_by_hand():
@@ -164,9 +215,10 @@ def adapt_mining():
 
 @pytest.mark.realdata
 def test_scale_of_the_suspicion_scores_on_real_runs(adapt_mining):
-    """docs/statistics.md, "Scale": N = 2,077, 520 failures. The second term of the Narayan & Gardent
-    score lies near 1/2 x 1557/2077 x ln 2077 = 2.863 for every form, above the paper's largest MSS
-    (1.21); every form that occurs is "not null"; the first term alone has the paper's scale."""
+    """docs/statistics.md, "Scale": N = 2,077, 520 failures. Suspicious = occurs in a failed sentence
+    (footnote 10 as decided for issue 16), so coverage is the same under every score. The second term of
+    the Narayan & Gardent score lies near 1/2 x 1557/2077 x ln 2077 = 2.863 for every form, above the
+    paper's largest MSS (1.21), so every MSS is above 2.3; the first term alone has the paper's scale."""
     _, matrix, names, failures = adapt_mining
     n = matrix.shape[0]
     c_f = np.asarray(matrix.sum(axis=0)).ravel()
@@ -180,12 +232,167 @@ def test_scale_of_the_suspicion_scores_on_real_runs(adapt_mining):
         first = mining.suspicion(c_f, c_f_fail, c_notf, c_notf_pass, form="failure-term")
         second = ng - first
         assert 2.3 < second.min() and second.max() < 2.9
-        assert mining.is_suspicious(ng).all()  # footnote 10 marks every form that occurs
-        per_run_ng.append({f: s for f, s in zip(names, ng)})
-        per_run_first.append({f: s for f, s, ok in zip(names, first, mining.is_suspicious(first)) if ok})
-    ng_mss = [v[2] for v in mining.coverage_and_mss(per_run_ng).values()]
-    first_mss = [v[2] for v in mining.coverage_and_mss(per_run_first).values()]
-    assert min(ng_mss) > 2.3
-    assert 0.0 < min(first_mss) and max(first_mss) < 1.5
-    # forms suspicious under the failure term alone are a minority of the forms that occur
-    assert len(first_mss) < 0.8 * len(ng_mss)
+        assert first.max() < 1.6
+        suspicious = mining.is_suspicious(c_f_fail)
+        # a form that never occurs in a failure has no score and is not suspicious: most of them
+        assert 0.3 * len(names) < suspicious.sum() < 0.7 * len(names)
+        per_run_ng.append({f: v for f, v, ok in zip(names, ng, suspicious) if ok})
+        per_run_first.append({f: v for f, v, ok in zip(names, first, suspicious) if ok})
+    ng = mining.coverage_and_mss(per_run_ng)
+    first = mining.coverage_and_mss(per_run_first)
+    assert {f: v[:2] for f, v in ng.items()} == {f: v[:2] for f, v in first.items()}  # same coverage
+    assert 0 < sum(v[1] == 1.0 for v in ng.values()) < len(ng)  # coverage separates forms
+    assert min(v[2] for v in ng.values()) > 2.3 and max(v[2] for v in ng.values()) < 4.5
+    assert min(v[2] for v in first.values()) == 0.0 and max(v[2] for v in first.values()) < 1.6
+
+
+# --- real data: what the paper's settings change in a real analysis (issue 16, point 5) ----------------
+
+def parse_form(text: str):
+    """A canonical form -> (label, [child forms]), read independently of evalhouse.analysis.mining:
+    a leaf is its label; '(label (c1 c2 ...))' a node with children."""
+    pos = 0
+
+    def label():
+        nonlocal pos
+        end = pos
+        while end < len(text) and text[end] not in " ()":
+            end += 1
+        out, pos = text[pos:end], end
+        return out
+
+    def node():
+        nonlocal pos
+        if text[pos] != "(":
+            return (label(), [])
+        pos += 1
+        head = label()
+        assert text[pos:pos + 2] == " ("
+        pos += 2
+        kids = [node()]
+        while text[pos] == " ":
+            pos += 1
+            kids.append(node())
+        assert text[pos:pos + 2] == "))"
+        pos += 2
+        return (head, kids)
+
+    out = node()
+    assert pos == len(text), text
+    return out
+
+
+def occurs(form, heads, labels, include_root: bool = False) -> bool:
+    """Whether a tree (heads 1-based, 0 = root) has a non-root node (any node with ``include_root``)
+    at which ``form`` matches: its label, and distinct children matching the form's children (in any
+    order)."""
+    children = [[] for _ in heads]
+    for i, h in enumerate(heads):
+        if h:
+            children[h - 1].append(i)
+
+    def match(i, f):
+        return labels[i] == f[0] and assign(f[1], children[i])
+
+    def assign(kids, available):
+        if not kids:
+            return True
+        return any(match(c, kids[0]) and assign(kids[1:], [a for a in available if a != c]) for c in available)
+
+    return any((include_root or h != 0) and match(i, form) for i, h in enumerate(heads))
+
+
+@pytest.fixture(scope="module")
+def adapt_analysed():
+    """EWT v2.3 test with the ADAPT runs, analysed in the dep view with evalhouse's settings before
+    issue 16 (root included, every form, top 10 suspicious; their top 50 kept) and then with the
+    defaults; plus each sentence's dep tree, for the independent matcher above."""
+    import evalhouse
+    from evalhouse.statistics.analyze import AnalysisConfig, analyze
+    from tests.conftest import shared
+
+    reference = shared("ud-v2.3", "en_ewt-ud-test.conllu")
+    runs = sorted(p for p in shared("sr-outputs", "adapt-ewt-test").iterdir() if (p / "en_out.txt").exists())
+    wh = evalhouse.connect(":memory:")
+    wh.ingest_treebank([reference], corpus="ewt")
+    for run in runs:
+        wh.ingest_outputs(run / "en_out.txt", reference="ewt", team="adapt", run=run.name)
+    analyze(wh, AnalysisConfig(resamples=5, views=("dep",), exclude_root=False, representatives="all",
+                               suspicious="top-k", keep=50))
+    before = {}
+    for run, form in wh.sql("select run, form from suspicious_subtrees where rank <= 50 order by run, rank").fetchall():
+        before.setdefault(run, []).append(form)
+    analyze(wh, AnalysisConfig(resamples=5, views=("dep",)))
+    trees: dict[int, tuple[list, list]] = {}
+    for position, head, relation in wh.sql("select position, head, relation from edges where corpus = 'ewt' "
+                                           "order by position, dependent").fetchall():
+        trees.setdefault(position, ([], []))
+        trees[position][0].append(head)
+        trees[position][1].append(relation)
+    yield wh, before, trees
+    wh.close()
+
+
+def form_size(parsed) -> int:
+    return 1 + sum(form_size(k) for k in parsed[1])
+
+
+def occurrence_set(form: str, trees, include_root: bool = False) -> frozenset:
+    parsed = parse_form(form)
+    return frozenset(p for p, (heads, labels) in trees.items() if occurs(parsed, heads, labels, include_root))
+
+
+def test_independent_matcher_on_a_small_tree():
+    heads, labels = [0, 1, 2, 2], ["root", "obj", "det", "amod"]
+    assert occurs(parse_form("(obj (amod det))"), heads, labels)
+    assert occurs(parse_form("(obj (det))"), heads, labels)
+    assert not occurs(parse_form("(obj (det det))"), heads, labels)
+    assert not occurs(parse_form("(root (obj))"), heads, labels)  # headed by the root: not mined
+    assert occurs(parse_form("(root (obj))"), heads, labels, include_root=True)
+    assert occurs(parse_form("(a ((b (c))))"), [0, 1, 2, 3], ["root", "a", "b", "c"])
+
+
+@pytest.mark.realdata
+def test_root_headed_forms_no_longer_fill_the_top_50(adapt_analysed):
+    """Issue 16: with the root, forms headed by it were 28-34 of the top 50 dep forms of each ADAPT run;
+    none of the 60 forms of Tables 5-7 is one. With the paper's settings none is mined."""
+    wh, before, _ = adapt_analysed
+    assert len(before) == 5
+    for run, forms in before.items():
+        assert len(forms) == 50
+        assert 28 <= sum(f.startswith("(root ") for f in forms) <= 34, run
+    assert wh.sql("select count(*) from suspicious_subtrees where form like '(root %' "
+                  "or list_contains(represents, form)").fetchone()[0] == 0
+    assert wh.sql("select count(*) from suspicious_subtrees where rank <= 50").fetchone()[0] == 5 * 50
+    configuration = wh.sql("select distinct configuration from suspicious_subtrees").fetchall()
+    assert len(configuration) == 1 and "root:excluded|representatives:largest|suspicious:non-null" in configuration[0][0]
+
+
+@pytest.mark.realdata
+def test_nested_forms_with_identical_occurrence_sets_collapse(adapt_analysed):
+    """Before: nested forms that occur in exactly the same sentences sat together near the top
+    ((list (nummod)) and (root ((list (nummod))))). Now the top 50 of every run have pairwise different
+    occurrence sets, and each form a stored form represents has exactly its sentences and is not larger
+    -- all checked with the independent matcher above, on the reference trees."""
+    wh, before, trees = adapt_analysed
+    old_top = before["ewt_only_test_set_13-Oct_11-27"]
+    assert "(list (nummod))" in old_top[:10] and "(root ((list (nummod))))" in old_top[:10]
+    assert occurrence_set("(list (nummod))", trees) == occurrence_set("(root ((list (nummod))))", trees, True) \
+        != frozenset()
+    for run in before:
+        rows = wh.sql("select form, size, represents, c_f from suspicious_subtrees where run = $r and rank <= 50 "
+                      "order by rank", {"r": run}).fetchall()
+        sets = {}
+        for form, size, represents, c_f in rows:
+            sets[form] = occurrence_set(form, trees)
+            assert len(sets[form]) == c_f, form
+            assert size == form_size(parse_form(form))
+            for other in represents:
+                assert occurrence_set(other, trees) == sets[form], (form, other)
+                # the largest stands for the others; among equally large ones the first in string order
+                assert (form_size(parse_form(other)), form) < (size, other)
+        assert len(set(sets.values())) == len(sets), run
+    # the example of docs/statistics.md: (nmod (compound)) stands in (nmod (case compound))'s 151 sentences
+    represented = wh.sql("select distinct c_f, represents from suspicious_subtrees "
+                         "where form = '(nmod (case compound))'").fetchall()
+    assert represented and all(c == 151 and "(nmod (compound))" in r for c, r in represented)

@@ -244,7 +244,7 @@ def test_sr_format_accepts_reference_sent_ids(wh, tmp_path):
 def test_sr_format_refuses_sent_ids_that_read_both_ways(wh, tmp_path):
     swapped = tree("2", "1 One one 0 root") + tree("1", "1 Two two 0 root")
     ingest_text(wh, tmp_path, "swapped", swapped)
-    with pytest.raises(InputError, match="sent_id 1 is ambiguous: it is the sent_id of reference sentence 2 and the "
+    with pytest.raises(InputError, match="sent_id '1' is ambiguous: it is the sent_id of reference sentence 2 and the "
                                          "position of reference sentence 1"):
         ingest_output(wh, tmp_path, "swapped", sr({1: "Two", 2: "One"}), fmt="sr")
     # the same keys in the same places read the same both ways: accepted

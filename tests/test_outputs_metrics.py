@@ -269,6 +269,60 @@ def test_figure1_by_relation_views(wh, tmp_path):
     assert pooled["nmod"] == (4, 4, 1.0)
 
 
+# Seed 000 Table 4 (relation, count, accuracy in %): for these rows no number k of matched edges gives
+# k / count that rounds to the printed accuracy, so Table 4 is not edges pooled over submissions; it is
+# "dependency edge accuracy per relation, averaging over all submissions" (section 5.4), a macro-average.
+TABLE4_NOT_POOLED = [("vocative", 974, 21.91), ("goeswith", 1453, 27.98), ("discourse", 3862, 37.45),
+                     ("orphan", 843, 48.49), ("clf", 1668, 67.47)]
+
+
+@pytest.mark.parametrize("relation, count, printed", TABLE4_NOT_POOLED)
+def test_table4_is_not_a_pooled_ratio(relation, count, printed):
+    assert not [k for k in range(count + 1) if round(100 * k / count, 2) == printed]
+
+
+def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
+    """dea_by_relation_pooled.mean_submission_accuracy (the headline, Table 4) against an independent
+    macro-average over the dea_edges rows: per submission matched / edges of the relation, then the
+    plain mean over the submissions that have the relation. Two corpora with different numbers of
+    edges make it differ from the pooled accuracy."""
+    wh.ingest_treebank([TEST_DATA / "figure1.conllu"], corpus="figure1")
+    wh.ingest_treebank([SAMPLE], corpus="sample")
+    ingest_output(wh, tmp_path, "figure1", FIGURE1_OUTPUT + "\n", team="fig", run="1")
+    sentences = reference_sentences(SAMPLE)
+    rng = random.Random(4)
+    shuffled = []
+    for sentence in sentences:
+        forms = [w[1] for w in sentence["words"]]
+        rng.shuffle(forms)
+        shuffled.append(" ".join(forms))
+    ingest_output(wh, tmp_path, "sample", lines_output(shuffled), team="perm", run="1")
+    ingest_output(wh, tmp_path, "sample", lines_output([s["text"] for s in sentences]), team="perm", run="ref")
+    per_submission = defaultdict(lambda: [0, 0])
+    for team, run, corpus, relation, matched in wh.sql(
+            "select team, run, corpus, relation, matched from dea_edges").fetchall():
+        cell = per_submission[(team, run, corpus, relation)]
+        cell[0] += int(matched)
+        cell[1] += 1
+    macro, pooled = defaultdict(list), defaultdict(lambda: [0, 0])
+    for (_, _, _, relation), (matched, edges) in per_submission.items():
+        macro[relation].append(matched / edges)
+        pooled[relation][0] += matched
+        pooled[relation][1] += edges
+    got = {r: (n, e, a, m) for r, n, e, a, m in wh.sql(
+        "select relation, submissions, edges, accuracy, mean_submission_accuracy from dea_by_relation_pooled").fetchall()}
+    assert set(got) == set(macro)
+    for relation, values in macro.items():
+        n, edges, accuracy, mean = got[relation]
+        assert n == len(values) and edges == pooled[relation][1]
+        assert mean == pytest.approx(sum(values) / len(values), abs=1e-12)
+        assert accuracy == pytest.approx(pooled[relation][0] / pooled[relation][1], abs=1e-12)
+    # compound: figure1 0 of 2 edges; the sample's runs have many more: the two averages differ
+    assert abs(got["compound"][3] - got["compound"][2]) > 0.01
+    assert wh.sql("select comment from duckdb_columns() where table_name = 'dea_by_relation_pooled' "
+                  "and column_name = 'mean_submission_accuracy'").fetchone()[0].startswith("Headline, seed 000 Table 4")
+
+
 # --- corpus BLEU and mean sentence BLEU = NLTK --------------------------------------------------
 
 @pytest.fixture(scope="module")

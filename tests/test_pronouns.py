@@ -377,6 +377,93 @@ def _counts(wh):
             ("translation_corpora", "segments", "alignments", "translation_systems", "pronoun_analyses", "pronoun_lists")]
 
 
+APT_CONFIG = """[lang]
+source: en
+target: fr
+source_word_separator:
+target_word_separator:
+
+[files]
+source: s
+reference: r
+target: o
+alignment_source_reference: ra
+alignment_source_target: oa
+list_source_pronouns: list_src
+input_type: word
+list_target_pronouns:
+
+[dictionary]
+equal:
+similar:
+source_pronouns: {source}
+target_pronouns: {target}
+
+[cases]
+cases_to_use: 1,2,3,4,5,6
+weigths_per_case: 1,0.5,0,0,0,0
+count_OTHER_as_equal: false
+
+[output]
+output_file: out
+counting_multiword_in_matrix: false
+max_length_matrix = 10
+"""
+
+
+@pytest.mark.parametrize("source, target, corrected", [
+    ("", "dict_tgt", True),           # APT: only target words; no source word blocks "il"
+    ("dict_src", "dict_tgt", False),  # "il" is aligned to "he", a source-dictionary word: blocked
+    ("dict_src", "", False),          # no target dictionary: APT corrects nothing
+    ("", "", False),                  # neither: nothing either (not the source and target lists)
+])
+def test_apt_config_correction_dictionaries_as_apt_uses_them(wh, tmp_path, source, target, corrected):
+    """APT.py calls improve_alignment with the [dictionary] lists (an absent file: an empty list). By
+    hand: source "it runs he", output "la il court" with it -> la, he -> il, runs -> court; the target
+    dictionary holds il and elle. "it" is aligned to "la", no target pronoun: the window (tokens 0-2)
+    offers "il" (position 1), back-aligned to "he". With only a target dictionary nothing blocks it and
+    APT adds it (items la, il); with "he" in the source dictionary it is blocked. The source list
+    (it, he) must not stand in for a missing source dictionary."""
+    files = {"s": "it runs he\n", "r": "la il court\n", "o": "la il court\n", "ra": "0-0 1-2 2-1\n",
+             "oa": "0-0 1-2 2-1\n", "list_src": "it\nhe\n", "dict_src": "it\nhe\n", "dict_tgt": "il\nelle\n"}
+    for name, text in files.items():
+        write(tmp_path, name, text)
+    config = write(tmp_path, "config_dict", APT_CONFIG.format(source=source, target=target))
+    run_apt_config(wh, config)
+    rows = wh.sql("select source_pronoun, output_corrected, output_item_indices, output_items, reference_corrected "
+                  "from pronoun_analyses order by source_index").fetchall()
+    assert rows[0][0] == "it" and rows[0][1] is corrected and rows[0][4] is corrected
+    if corrected:
+        assert rows[0][2:4] == ([1, 2], ["la", "il"])  # 1-based: la (1), then il (2) appended
+    else:
+        assert rows[0][2:4] == ([1], ["la"])
+    assert rows[1][:2] == ("he", False)  # already aligned to a target pronoun
+    enabled = wh.sql("select alignment_correction from pronoun_configs").fetchone()[0]
+    assert enabled is bool(target)
+
+
+def test_apt_add_defaults_to_all_six_cases_with_apt_b_weights(tiny):
+    """evalhouse apt --add without --cases/--weights: seed 004's APT-B (all six cases, 1, .5, 0, 0, 0, 0),
+    so its APT equals the built-in apt-b's; --cases without --weights takes APT-B's weight of each case."""
+    from evalhouse.ingest.translations import config_spec
+
+    spec = config_spec(tiny, "tiny", "mine")
+    assert (spec.cases, spec.weights) == ((1, 2, 3, 4, 5, 6), (1.0, 0.5, 0.0, 0.0, 0.0, 0.0))
+    add_config(tiny, "tiny", spec)
+    assert tiny.sql("select a.apt = b.apt from apt_scores a join apt_scores b using (team, run) "
+                    "where a.config = 'mine' and b.config = 'apt-b' and a.team = 'mt' and a.run = '1'").fetchone()[0]
+    assert config_spec(tiny, "tiny", "four", cases=[1, 2, 4]).weights == (1.0, 0.5, 0.0)
+
+
+def test_report_without_a_configuration_named_uses_apt_b(tiny):
+    from evalhouse.reports.apt import apt_report, default_config
+
+    assert default_config(tiny, "tiny") == "apt-b"
+    report = apt_report(tiny, "tiny", default_config(tiny, "tiny"), "mt", "1")
+    assert report.config == "apt-b" and report.score_text.startswith("Score: 0.6429\nCases: 1,2,3,4,5,6\n"
+                                                                     "Weights: 1.0,0.5,0.0,0.0,0.0,0.0\n")
+
+
 def test_index_out_of_range_names_file_and_line(wh, tmp_path):
     ingest_fixture(wh)
     before = _counts(wh)

@@ -35,3 +35,22 @@ def test_every_view_and_table_has_a_description_in_the_database(wh):
     described.update(wh.sql("SELECT table_name, comment FROM duckdb_tables()").fetchall())
     for f in ALL:
         assert described.get(f.name), f"{f.name} has no COMMENT ON description"
+
+
+# The warehouse orders views by the names each one mentions outside comments and strings (cheap, no
+# parser). Every table sqlglot finds in a parsed view must be among them, and so come earlier in the
+# order; a name used as an alias (parse_scores calls a column la_words) adds a harmless extra edge
+# (a cycle would make view_files() raise).
+def test_view_order_respects_every_dependency_sqlglot_finds():
+    from evalhouse.warehouse import view_references
+
+    order = [f.name for f in view_files()]
+    names = set(order)
+    for f in view_files():
+        parsed = set()
+        for statement in sqlglot.parse(f.text, read="duckdb"):
+            if statement is not None:
+                parsed |= {t.name for t in statement.find_all(exp.Table)}
+        needed = (parsed & names) - {f.name}
+        assert needed <= view_references(f.text, names), f.name
+        assert all(order.index(d) < order.index(f.name) for d in needed), f.name

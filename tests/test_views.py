@@ -57,6 +57,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "apt_human_correlation": ("corpus", "config"),
     # statistics views (issue 4)
     "correlation_summary": ("scope", "scope_value", "metric_a", "metric_b"),
+    "judgement_correlation_summary": ("scope", "scope_value", "metric", "judgement"),
     "suspicious_subtrees_coverage": ("view", "form"),
 }
 VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
@@ -388,6 +389,11 @@ def grain_wh(request, tmp_path_factory):
             judged += [f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
                        for k, (run, a, c) in enumerate([("lr", "a1", "fluency"), ("random", "a1", "fluency"),
                                                         ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
+            # every sentence of lr judged too, so that judgement_correlations (3 sentences at least) has rows
+            for sent_id, position in wh.sql("select sent_id, position from sentences where corpus = $c",
+                                            {"c": corpus}).fetchall():
+                judged += [f"baseline,lr,{corpus},{sent_id},a3,fluency,{(position * 7) % 5}",
+                           f"baseline,lr,{corpus},{sent_id},a4,adequacy,{(position * 3) % 4}"]
         wh.ingest_judgements(write(tmp_path, "judgements.csv",
                                    "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
         analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows

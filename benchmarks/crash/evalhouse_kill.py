@@ -1,8 +1,9 @@
-"""Fault injection: SIGKILL a real evalhouse ingest at many points and check the warehouse it leaves.
+"""Fault injection: SIGKILL a real evalhouse command at many points and check the warehouse it leaves,
+what ``evalhouse check`` says of it, its repair, and the retry.
 
-Issue 17 point 1a.  Each trial copies a prepared warehouse, runs one evalhouse command in a child
-process, kills it with SIGKILL, reopens the warehouse with plain DuckDB (which replays the WAL) and
-compares it with the warehouse before the command and after an unkilled run of it.  A warehouse is
+Issue 17 points 1a and 1b.  Each trial copies a prepared warehouse, runs one evalhouse command in a
+child process, kills it with SIGKILL, reopens the warehouse with plain DuckDB (which replays the WAL)
+and compares it with the warehouse before the command and after an unkilled run of it.  A warehouse is
 
 * ``before``/``after`` when every base table has exactly the rows (count and content checksum per
   corpus, or per corpus x team x run) of the state before/after the command,
@@ -10,29 +11,47 @@ compares it with the warehouse before the command and after an unkilled run of i
   (rows of a corpus with no ``corpora`` row, or of a submission with no ``submissions`` row),
 * ``unopenable`` when DuckDB refuses to open it.
 
+Then ``evalhouse check`` must say ``whole`` (exit 0) of a before/after warehouse and ``torn`` (exit 5)
+of a torn one; ``evalhouse check --repair`` must turn a torn one into exactly before or after; and the
+natural retry (the same command again; refused with exit 3 when its result is already stored) must
+leave exactly the warehouse, and so the scores, of an uninterrupted run.  A trial fails when a tear
+goes unnoticed (``undetected``), a whole warehouse is called torn (``false alarm``), the repair does
+not give before or after, or the retry differs.
+
 Scenarios (built in ``--workdir`` from ``../shared/data``; nothing is written into the project):
 
 * ``treebank``: ``ingest treebank`` of a ~1M-word file made by concatenating every UD test file of
   ``shared/data/ud`` six times with renamed ``sent_id`` comments (``c<copy>-<treebank>-<id>``), into
   a warehouse already holding UD v2.3 EWT test;
 * ``outputs``: ``ingest outputs`` of a 10-run campaign (the five ADAPT runs on EWT test, under two
-  team names) against that EWT corpus.
+  team names) against that EWT corpus;
+* ``analyze``: ``analyze --resamples 200`` over those ten runs, replacing an earlier analysis made with
+  another seed (deletes and inserts in eight tables);
+* ``export``: ``export-dataset --partition-by corpus`` of that warehouse over an existing dataset of
+  an older one. The warehouse must stay exactly as it was; the dataset directory must be exactly the
+  old dataset or the new one at every kill (never missing or mixed), and the next export must give
+  the new one and leave no ``.DIR.tmp-*`` or ``.DIR.old-*`` directory behind.
 
 Kill points: a third of the kills at a uniformly random moment of the whole run (from process
 start); two thirds concentrated on COMMIT and checkpoint: after the WAL first grows beyond the size the
 schema step leaves (the start of the ingest's COMMIT, measured in the unkilled runs), a uniformly
 random delay up to 0.3 s (where ``duckdb_commit_kill.py`` finds torn commits) for one third, up to
-1.1 x the time the unkilled runs spent from that moment to their exit for the last third.
+1.1 x the time the unkilled runs spent from that moment to their exit for the last third.  For
+``export`` the anchor is the moment the new dataset's ``manifest.json`` appears (its last file: the
+renames follow), with delays up to 50 ms.
 
 Usage (run it with the interpreter of the venv whose DuckDB you test; it runs that venv's
 ``evalhouse``)::
 
     python benchmarks/crash/evalhouse_kill.py --scenario treebank --kills 20 --json treebank.json
 
-``--focus`` puts every kill in that 0.3 s window (more torn states per hour of machine time).
+``--focus`` puts every kill in the 0.3 s window (more torn states per hour of machine time);
+``--no-retry`` skips the retry (half the time).
 
-Exits 1 when any warehouse was torn or unopenable (``--allow-torn``: exit 0 and only report), so a
-CI step can run it; it takes about (kills + 2) x the ingest's duration.
+Exits 1 when any trial failed (a tear not found by the check, a false alarm, a repair that does not
+give before or after, a retry that differs, an unopenable warehouse, a dataset missing or mixed);
+``--allow-torn`` exits 0 and only reports. A CI step can run it; it takes about (kills x 2 + 2) x the
+command's duration with the retry.
 """
 
 from __future__ import annotations
@@ -103,8 +122,16 @@ def evalhouse(db: Path, *args: str) -> list[str]:
     return [EVALHOUSE, "--db", str(db), *args]
 
 
+SCORES = {
+    "treebank": "SELECT * FROM corpus_complexity ORDER BY ALL",
+    "outputs": "SELECT team, run, corpus, dea, mean_bleu, corpus_bleu FROM submission_scores ORDER BY ALL",
+    "analyze": "SELECT team, run, metric_a, metric_b, rho, p_holm FROM metric_correlations ORDER BY ALL",
+}
+
+
 def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
-    """(base warehouse, command that the trials run and kill)."""
+    """(base warehouse, command that the trials run and kill). ``export`` also leaves the old dataset in
+    ``work/old-dataset``."""
     base = work / "base.duckdb"
     ref = SHARED.joinpath(*REFERENCE)
     if not ref.exists():
@@ -118,7 +145,25 @@ def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
             print(f"built {big}: {words:,} words", flush=True)
         return base, ["ingest", "treebank", str(big), "--corpus", "big-1M", "-q"]
     manifest = build_campaign(work / "campaign.csv")
-    return base, ["ingest", "outputs", "--manifest", str(manifest), "--reference", "en_ewt-test", "-q"]
+    outputs = ["ingest", "outputs", "--manifest", str(manifest), "--reference", "en_ewt-test", "-q"]
+    if scenario == "outputs":
+        return base, outputs
+    scored = work / "scored.duckdb"
+    if not scored.exists():
+        shutil.copy(base, scored)
+        subprocess.run(evalhouse(scored, *outputs), check=True)
+    if scenario == "analyze":
+        analysed = work / "analysed.duckdb"
+        if not analysed.exists():
+            shutil.copy(scored, analysed)
+            subprocess.run(evalhouse(analysed, "analyze", "--resamples", "200", "--seed", "2"), check=True,
+                           stdout=subprocess.DEVNULL)
+        return analysed, ["analyze", "--resamples", "200"]
+    old = work / "old-dataset"
+    if not old.exists():
+        subprocess.run(evalhouse(base, "export-dataset", str(old), "--partition-by", "corpus"), check=True,
+                       stderr=subprocess.DEVNULL)
+    return scored, ["export-dataset", str(work / "trial-dataset"), "--partition-by", "corpus"]
 
 
 # --- the state of a warehouse ---------------------------------------------------------------------
@@ -194,15 +239,54 @@ def classify(db: Path, before, after) -> dict:
             "differs_from_after": diff(state, after)[:12], "orphans": orphans(db)}
 
 
+def dataset_fingerprint(path: Path):
+    """None when ``path`` does not exist; else its manifest and, per relation, the rows' count and content
+    checksum (partition values included) as DuckDB reads them: byte-for-byte Parquet files may differ
+    between two exports of the same rows. DOUBLE values are rounded to 9 decimals first: a view's mean
+    over doubles (``submission_scores``, ``dea_by_relation_pooled``) can differ in its last bit from one
+    query to the next, as DuckDB's parallel sums add in varying order."""
+    if not path.exists():
+        return None
+    manifest_file = path / "manifest.json"
+    if not manifest_file.exists():
+        return ("no manifest", sorted(str(p.relative_to(path)) for p in path.rglob("*")))
+    manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+    con = duckdb.connect()
+    out = {"manifest": {k: v for k, v in manifest.items() if k != "relations"}}
+    try:
+        for name, entry in sorted(manifest["relations"].items()):
+            hive = "true" if entry["partition_by"] else "false"
+            glob = str(path / name / "**" / "*.parquet")
+            cols = ", ".join(f'round("{c["name"]}", 9)' if c["type"] in ("DOUBLE", "FLOAT") else f'"{c["name"]}"'
+                             for c in entry["columns"])
+            n, h = con.execute(f"SELECT count(*), sum(hash(row({cols})))::VARCHAR FROM read_parquet('{glob}', "
+                               f"hive_partitioning = {hive}, hive_types_autocast = false)").fetchone()
+            out[name] = (entry["rows"], n, h)
+    except duckdb.Error as err:
+        return ("unreadable", str(err).splitlines()[0][:200])
+    finally:
+        con.close()
+    return out
+
+
+def dataset_leftovers(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.glob(f".{path.name}.*-*"))
+
+
 # --- running and killing ------------------------------------------------------------------------
 
-def fresh_copy(base: Path, db: Path) -> None:
+def fresh_copy(base: Path, db: Path, dataset: Path | None = None, old_dataset: Path | None = None) -> None:
     for p in db.parent.glob(db.name + "*"):
         if p.is_dir():
             shutil.rmtree(p)
         else:
             p.unlink()
     shutil.copy(base, db)
+    if dataset is not None:
+        for p in [dataset, *dataset.parent.glob(f".{dataset.name}.*-*")]:
+            if p.exists():
+                shutil.rmtree(p)
+        shutil.copytree(old_dataset, dataset)
 
 
 def wal_size(db: Path) -> int:
@@ -213,9 +297,10 @@ def wal_size(db: Path) -> int:
 
 
 def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
-        commit_wal_size: int | None = None, poll: float = 0.0005) -> dict:
-    """Run ``command``; record the WAL's growth; with ``kill = ("start"|"commit", delay)`` SIGKILL the
-    child ``delay`` seconds after it started, or after its WAL grew beyond ``commit_wal_size``."""
+        commit_wal_size: int | None = None, poll: float = 0.0005, anchor_glob: tuple[Path, str] | None = None) -> dict:
+    """Run ``command``; record the WAL's growth; with ``kill = ("start"|"commit"|"file", delay)`` SIGKILL the
+    child ``delay`` seconds after it started, after its WAL grew beyond ``commit_wal_size``, or after a
+    file matching ``anchor_glob`` (directory, pattern) appeared."""
     t0 = time.monotonic()
     proc = subprocess.Popen(evalhouse(db, *command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     timeline = []  # (seconds, wal size) at every change
@@ -233,6 +318,10 @@ def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
         if kill is not None and kill[0] == "commit" and anchor_at is None and size > commit_wal_size:
             anchor_at = now
             deadline = now + kill[1]
+        if anchor_glob is not None and anchor_at is None and any(anchor_glob[0].glob(anchor_glob[1])):
+            anchor_at = now
+            if kill is not None and kill[0] == "file":
+                deadline = now + kill[1]
         if deadline is not None and now >= deadline:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
@@ -246,15 +335,80 @@ def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
             "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "timeline": timeline}
 
 
+def evalhouse_check(db: Path, repair: bool = False) -> tuple[int, str]:
+    r = subprocess.run(evalhouse(db, "check", *(["--repair"] if repair else [])), capture_output=True, text=True)
+    return r.returncode, (r.stdout + r.stderr).strip()[:600]
+
+
+def scores(db: Path, scenario: str):
+    """The scenario's scores, doubles to 12 significant digits (a view's parallel sum over doubles can
+    differ in its last bit from one query to the next; the tables under it are compared exactly)."""
+    if scenario not in SCORES:
+        return None
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [tuple(float(f"{v:.12g}") if isinstance(v, float) else v for v in row)
+                for row in con.execute(SCORES[scenario]).fetchall()]
+    finally:
+        con.close()
+
+
+def judge(db: Path, scenario: str, command: list[str], before, after, after_scores, retry: bool,
+          dataset: Path | None, old_fp, new_fp) -> dict:
+    """What the kill left, what the check says of it, its repair and the retry (see the module docstring)."""
+    verdict = classify(db, before, after)
+    if dataset is not None:  # export: the warehouse is only read; the dataset is the thing
+        fp = dataset_fingerprint(dataset)
+        verdict["dataset"] = "before" if fp == old_fp else "after" if fp == new_fp else \
+            "missing" if fp is None else "mixed"
+        verdict["leftovers"] = dataset_leftovers(dataset)
+        ok = verdict["state"] == "before" and verdict["dataset"] in ("before", "after")
+        if retry:
+            r = subprocess.run(evalhouse(db, *command), capture_output=True, text=True)
+            verdict["retry"] = "same" if r.returncode == 0 and dataset_fingerprint(dataset) == new_fp and \
+                not dataset_leftovers(dataset) else f"differs (exit {r.returncode}, {dataset_leftovers(dataset)})"
+            ok = ok and verdict["retry"] == "same"
+        verdict["ok"] = ok
+        return verdict
+    if verdict["state"] == "unopenable":
+        verdict["ok"] = False
+        return verdict
+    code, said = evalhouse_check(db)
+    verdict["check"] = {0: "whole", 5: "torn"}.get(code, f"exit {code}: {said}")
+    torn = verdict["state"] == "torn"
+    if torn and verdict["check"] == "whole":
+        verdict["problem"] = "undetected"
+    elif not torn and verdict["check"] != "whole":
+        verdict["problem"] = "false alarm"
+    elif torn:
+        code, said = evalhouse_check(db, repair=True)
+        verdict["repair"] = said
+        repaired = classify(db, before, after)["state"]
+        verdict["repaired"] = repaired
+        if code != 0 or repaired not in ("before", "after"):
+            verdict["problem"] = "repair failed"
+    if retry and "problem" not in verdict:
+        r = subprocess.run(evalhouse(db, *command), capture_output=True, text=True)
+        state = classify(db, before, after)["state"]
+        same = state == "after" and scores(db, scenario) == after_scores
+        # an ingest whose result is stored already is refused: that is the natural end of a retry
+        if r.returncode not in (0, 3) or not same:
+            verdict["problem"] = f"retry gives {state} (exit {r.returncode}: {r.stderr.strip()[-300:]})"
+        verdict["retry"] = "same" if same else state
+    verdict["ok"] = "problem" not in verdict
+    return verdict
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", choices=("treebank", "outputs"), required=True)
+    ap.add_argument("--scenario", choices=("treebank", "outputs", "analyze", "export"), required=True)
     ap.add_argument("--kills", type=int, default=20)
     ap.add_argument("--calibrate", type=int, default=2, help="unkilled runs (timing and the 'after' state)")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--workdir", help="keeps inputs and warehouses (default: a temporary directory, removed)")
     ap.add_argument("--json", help="write every trial and the summary here")
-    ap.add_argument("--allow-torn", action="store_true")
+    ap.add_argument("--allow-torn", action="store_true", help="exit 0 whatever the trials found")
+    ap.add_argument("--no-retry", dest="retry", action="store_false", help="skip the retry after each kill")
     ap.add_argument("--focus", action="store_true",
                     help="every kill within 0.3 s of the COMMIT's WAL growth (where torn states appear)")
     args = ap.parse_args(argv)
@@ -264,67 +418,94 @@ def main(argv=None) -> int:
     base, command = prepare(work, args.scenario)
     before = fingerprint(base)
     db = work / "trial.duckdb"
+    dataset = old_dataset = None
+    anchor_glob = None
+    if args.scenario == "export":
+        dataset, old_dataset = work / "trial-dataset", work / "old-dataset"
+        anchor_glob = (work, f".{dataset.name}.tmp-*/manifest.json")
+    old_fp = dataset_fingerprint(old_dataset) if old_dataset else None
 
     calibration = []
-    after = None
+    after = new_fp = after_scores = None
     for _ in range(args.calibrate):
-        fresh_copy(base, db)
-        r = run(db, command)
+        fresh_copy(base, db, dataset, old_dataset)
+        r = run(db, command, anchor_glob=anchor_glob)
         state = fingerprint(db)
         if after is not None and state != after:
             raise SystemExit("two unkilled runs left different warehouses: " + "; ".join(diff(state, after)[:5]))
         after = state
+        if dataset is not None:
+            fp = dataset_fingerprint(dataset)
+            if new_fp is not None and fp != new_fp:
+                raise SystemExit("two unkilled exports wrote different datasets")
+            new_fp = fp
+        after_scores = scores(db, args.scenario)
         calibration.append(r)
     # the WAL size the schema step leaves: the largest size seen in the first half of every run
     schema_wal = max(max([s for t, s in r["timeline"] if t < r["exit_s"] / 2] or [-1]) for r in calibration)
     anchors = []
     for r in calibration:
+        if anchor_glob is not None:
+            anchors.append((r["anchor_at_s"] or r["exit_s"], r["exit_s"]))
+            continue
         grown = [t for t, s in r["timeline"] if s > schema_wal]
         anchors.append((grown[0] if grown else r["exit_s"], r["exit_s"]))
     duration = max(e for _, e in anchors)
     commit_span = max(e - a for a, e in anchors)
+    what = "the new manifest appears" if anchor_glob else f"COMMIT (WAL past {schema_wal:,} bytes) starts"
     print(f"duckdb {duckdb.__version__}, evalhouse {' '.join(command[:2])}: unkilled runs take "
-          f"{', '.join(f'{e:.1f}' for _, e in anchors)} s; COMMIT (WAL past {schema_wal:,} bytes) starts at "
+          f"{', '.join(f'{e:.1f}' for _, e in anchors)} s; {what} at "
           f"{', '.join(f'{a:.2f}' for a, _ in anchors)} s and lasts up to {commit_span:.2f} s to exit; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
 
     trials = []
+    anchor = "file" if anchor_glob else "commit"
+    window = 0.05 if anchor_glob else 0.3
     for k in range(args.kills):
         if args.focus:  # only the window where torn warehouses were found
-            kill = ("commit", rng.uniform(0, min(0.3, commit_span)))
+            kill = (anchor, rng.uniform(0, min(window, commit_span)))
         elif k % 3 == 0:
             kill = ("start", rng.uniform(0, duration * 1.02))
         elif k % 3 == 1:  # the plain-DuckDB repro tears within ~30 ms of the WAL growing
-            kill = ("commit", rng.uniform(0, min(0.3, commit_span)))
+            kill = (anchor, rng.uniform(0, min(window, commit_span)))
         else:
-            kill = ("commit", rng.uniform(0, commit_span * 1.1))
-        fresh_copy(base, db)
-        r = run(db, command, kill, schema_wal)
-        verdict = classify(db, before, after)
+            kill = (anchor, rng.uniform(0, commit_span * 1.1))
+        fresh_copy(base, db, dataset, old_dataset)
+        r = run(db, command, kill, schema_wal, anchor_glob=anchor_glob)
+        verdict = judge(db, args.scenario, command, before, after, after_scores, args.retry, dataset, old_fp, new_fp)
         trials.append({"trial": k, "anchor": kill[0], "delay_s": round(kill[1], 4), **r, **verdict})
         extra = ""
         if verdict["state"] == "torn":
             extra = f" orphans={verdict['orphans']} vs before: {verdict['differs_from_before'][:4]}"
         elif verdict["state"] == "unopenable":
             extra = " " + verdict["detail"]
+        for key in ("dataset", "leftovers", "check", "repaired", "retry", "problem"):
+            if key in verdict:
+                extra += f" {key}={verdict[key]}"
         print(f"trial {k:3d} kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}: "
-              f"{verdict['state']}{extra}", flush=True)
-    summary = {s: sum(t["state"] == s for t in trials) for s in ("before", "after", "torn", "unopenable")}
-    by_anchor = {a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials)
-                     for s in ("before", "after", "torn", "unopenable")} for a in ("start", "commit")}
+              f"{verdict['state']}{extra}{'' if verdict['ok'] else '  <-- FAILED'}", flush=True)
+    states = ("before", "after", "torn", "unopenable")
+    summary = {s: sum(t["state"] == s for t in trials) for s in states}
+    summary["repaired"] = sum("repaired" in t and "problem" not in t for t in trials)
+    summary["failed"] = sum(not t["ok"] for t in trials)
+    if dataset is not None:
+        summary["dataset"] = {d: sum(t.get("dataset") == d for t in trials) for d in ("before", "after", "missing", "mixed")}
+    by_anchor = {a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials) for s in states}
+                 for a in ("start", anchor)}
     print(f"duckdb {duckdb.__version__}, {args.scenario}: {args.kills} kills: "
           + ", ".join(f"{k} {v}" for k, v in summary.items())
-          + f" (kills anywhere: {by_anchor['start']}; kills from COMMIT on: {by_anchor['commit']}); "
+          + f" (kills anywhere: {by_anchor['start']}; kills from {anchor} on: {by_anchor[anchor]}); "
             f"load {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({
-            "duckdb": duckdb.__version__, "scenario": args.scenario, "command": command, "seed": args.seed, "focus": args.focus,
+            "duckdb": duckdb.__version__, "scenario": args.scenario, "command": command, "seed": args.seed,
+            "focus": args.focus, "retry": args.retry,
             "calibration": [{k: v for k, v in r.items() if k != "timeline"} for r in calibration],
             "schema_wal_bytes": schema_wal, "summary": summary, "by_anchor": by_anchor, "trials": trials},
             indent=1, default=str) + "\n")
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
-    return 0 if args.allow_torn or summary["torn"] + summary["unopenable"] == 0 else 1
+    return 0 if args.allow_torn or summary["failed"] == 0 else 1
 
 
 if __name__ == "__main__":

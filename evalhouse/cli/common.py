@@ -3,30 +3,71 @@
 here), how a command opens the warehouse, and how errors become one line and an exit code.
 
 Exit codes: 0 success; 1 bad input (the message names file and line); 2 bad usage; 3 the warehouse
-refused (locked, corpus exists, unknown view or corpus). Library messages name arguments as Python does
+refused (locked, corpus exists, unknown view or corpus, no such warehouse); 4 the system failed (disk
+full, an I/O error) or an unexpected error; 5 the warehouse is torn (``evalhouse check``; ``evalhouse check
+--repair`` mends it). Library messages name arguments as Python does
 (```replace=True```, see :mod:`evalhouse.errors`); :func:`execute` writes them as this command's flags
 (``--replace``). Set ``EVALHOUSE_TRACEBACK=1`` (or pass ``--traceback``) to see Python tracebacks.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, Optional, Sequence
+from contextlib import contextmanager
+from typing import Annotated, Callable, Iterator, Optional, Sequence
 
 import typer
+import typer.core
 import typer.main
 
 from evalhouse.errors import InputError, WarehouseError, name_arguments
 from evalhouse.lazy import lazy_module
+from evalhouse.progress import Progress, Task
 from evalhouse.version import __version__
 
 warehouse = lazy_module("evalhouse.warehouse")  # executed by the first command that opens it: --help stays fast
 
 EXIT_INPUT, EXIT_USAGE, EXIT_WAREHOUSE = 1, 2, 3
+EXIT_UNEXPECTED = 4  # the system failed (disk full, I/O) or a bug: the message names the Python error
+EXIT_SYSTEM = EXIT_UNEXPECTED
+EXIT_TORN = 5  # rows that belong to nothing: `evalhouse check --repair`
+
+class _Root(typer.core.TyperGroup):
+    """The root command: the global options ``--db`` and ``--memory-limit`` may also come after the
+    subcommand (``evalhouse views --db w.duckdb``); they are moved in front before click parses."""
+
+    HOISTED = ("--db", "--memory-limit")
+
+    def parse_args(self, ctx, args):
+        args = list(args)
+        front, rest, i = [], [], 0
+        seen_command = False
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                rest += args[i:]
+                break
+            name = a.split("=", 1)[0]
+            if seen_command and name in self.HOISTED:
+                if "=" in a:
+                    front.append(a)
+                    i += 1
+                else:
+                    front += args[i:i + 2]
+                    i += 2
+                continue
+            if not a.startswith("-"):
+                seen_command = True
+            rest.append(a)
+            i += 1
+        return super().parse_args(ctx, front + rest)
+
 
 app = typer.Typer(
+    cls=_Root,
     name="evalhouse",
     help="A DuckDB warehouse of treebanks and system outputs: which constructions systems get wrong.\n\n"
          "Example: evalhouse ingest treebank en_ewt-ud-test.conllu && evalhouse sql 'select * from corpus_complexity'",
@@ -48,6 +89,13 @@ state = _State()
 # --- options several commands take -------------------------------------------------------------------
 Replace = Annotated[bool, typer.Option("--replace", help="Replace what is already stored under the same name "
                                                          "instead of refusing.")]
+DropJudgements = Annotated[bool, typer.Option(
+    "--drop-judgements", help="With --replace: allow deleting the human judgements whose judged sentence or segment "
+                              "is not in the new version (the others are kept); without it such a replacement is "
+                              "refused.")]
+DropSystems = Annotated[bool, typer.Option(
+    "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
+                           "does not ingest again; without it such a replacement is refused.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
@@ -83,20 +131,57 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False):
-    """The warehouse of ``--db`` (with ``--memory-limit``)."""
-    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit)
+def open_warehouse(read_only: bool = False, verify: bool = True):
+    """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
+    warehouse is refused, exit 5) unless ``verify`` is False."""
+    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify)
 
 
-def progress(verb: str, quiet: bool) -> Callable[[str, int, int], None]:
-    """A progress callback printing ``[i/n] VERB PATH`` to stderr when it is a terminal, unless ``quiet``."""
-    show = not quiet and sys.stderr.isatty()
+class _RichTask(Task):
+    def __init__(self, bars, description: str, total, unit: str):
+        self.bars, self.verb = bars, description
+        self.id = bars.add_task(description, total=total, unit=unit)
 
-    def report(path: str, i: int, n: int) -> None:
-        if show:
-            typer.echo(f"[{i + 1}/{n}] {verb} {path}", err=True)
+    def advance(self, n: float = 1, description: str | None = None) -> None:
+        if description is not None:
+            self.describe(description)
+        self.bars.advance(self.id, n)
 
-    return report
+    def describe(self, description: str) -> None:
+        if len(description) > 40:  # a long path would push the bar off an 80-column terminal
+            description = "…" + description[-39:]
+        self.bars.update(self.id, description=f"{self.verb} {description}")
+
+    def close(self) -> None:
+        self.bars.update(self.id, description=self.verb)
+        self.bars.stop_task(self.id)
+
+
+class _RichProgress(Progress):
+    def __init__(self, bars):
+        self.bars = bars
+
+    def task(self, description: str, total=None, unit: str = "") -> Task:
+        return _RichTask(self.bars, description, total, unit)
+
+
+@contextmanager
+def progress(quiet: bool = False, stream=None) -> Iterator[Progress]:
+    """Progress bars (rich) on ``stream`` (default stderr) while the block runs, when it is a terminal and
+    not ``quiet``; otherwise a progress that shows nothing."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or not stream.isatty():
+        yield Progress()
+        return
+    # rich (~0.05 s to import) only when bars are drawn: `evalhouse --help` and piped runs do not pay for it
+    from rich import console as rc, progress as rp
+
+    bars = rp.Progress(rp.SpinnerColumn(), rp.TextColumn("{task.description}"), rp.BarColumn(),
+                       rp.MofNCompleteColumn(), rp.TextColumn("{task.fields[unit]}"), rp.TimeElapsedColumn(),
+                       rp.TextColumn("eta"), rp.TimeRemainingColumn(),
+                       console=rc.Console(file=stream), transient=False)
+    with bars:
+        yield _RichProgress(bars)
 
 
 def flag(name: str) -> str | None:
@@ -115,24 +200,37 @@ def _fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
+# DuckDB errors that are the machine's, not the user's: exit 4. A failed COMMIT on a full disk is a
+# TransactionException whose message carries the operating system's reason.
+SYSTEM_ERRORS = ("IOException", "OutOfMemoryException", "FatalException", "InternalException")
+SYSTEM_MESSAGES = ("No space left on device", "Disk quota exceeded", "Input/output error", "Could not write file",
+                   "Read-only file system")
+
+
 def execute(action: Callable[[], object]):
     """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
     try:
         return action()
     except typer.Exit:
         raise
+    except BrokenPipeError:
+        # the reader went away (`evalhouse views | head`): stop quietly, as a process killed by SIGPIPE would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(141) from None
     except Exception as err:
         if state.traceback:
             raise
         if isinstance(err, InputError):
             _fail(str(err), EXIT_INPUT)
         if isinstance(err, WarehouseError):
-            _fail(str(err), EXIT_WAREHOUSE)
+            _fail(str(err), EXIT_TORN if type(err).__name__ == "TornWarehouseError" else EXIT_WAREHOUSE)
         if isinstance(err, ValueError):
             _fail(str(err), EXIT_USAGE)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
+        # a full disk or another I/O failure is the system's, not the input's (issue 17): exit 4
+        system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
         _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",
-              EXIT_INPUT if "duckdb" in type(err).__module__ else 4)
+              EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT)
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Corpus, Replace, Run, Team, execute, open_warehouse
+from evalhouse.cli.common import (Corpus, DropJudgements, DropSystems, Replace, Run, Team, choices, execute,
+                                   open_warehouse, progress)
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -30,6 +31,14 @@ translations = lazy_module("evalhouse.ingest.translations")
 commands = typer.Typer()
 
 Submission = Annotated[Optional[str], typer.Option("--submission", help="A submission, written TEAM/RUN.")]
+Score = choices("Score", ("narayan-gardent", "printed", "failure-term"))  # evalhouse.analysis.mining.SCORES
+Representatives = choices("Representatives", ("largest", "all"))  # evalhouse.analysis.mining.REPRESENTATIVES
+Suspicious = choices("Suspicious", ("non-null", "top-k"))  # evalhouse.analysis.mining.SUSPICIOUS
+
+
+def _value(choice) -> str:
+    """The string of a choice option (typer passes the enum member; a Python caller may pass the string)."""
+    return getattr(choice, "value", choice)
 
 
 @commands.command("analyze")
@@ -43,9 +52,12 @@ def analyze(
     failure_share: Annotated[float, typer.Option("--failure-share", help="Share of lowest-scoring sentences that are failures.")] = 0.25,
     max_size: Annotated[int, typer.Option("--max-size", help="Largest subtree (nodes) mined.")] = 3,
     view: Annotated[Optional[list[str]], typer.Option("--view", help="Mining view (dep, pos, pos-dep, lemma); repeatable; default all.")] = None,
-    score_form: Annotated[str, typer.Option("--score", help="Suspicion score: narayan-gardent or printed (seed 001).")] = "narayan-gardent",
-    top_k: Annotated[int, typer.Option("--top-k", help="Forms ranked up to this are a submission's suspicious forms (coverage).")] = 10,
-    keep: Annotated[int, typer.Option("--keep", help="Store the best KEEP forms per submission and view (0: all).")] = 100,
+    score_form: Annotated[Score, typer.Option("--score", help="Suspicion score: narayan-gardent (published), printed (seed 001's formula) or failure-term (its first term alone, the paper's scale).")] = "narayan-gardent",
+    include_root: Annotated[bool, typer.Option("--include-root", help="Also mine forms headed by the root word (the paper excludes them).")] = False,
+    representatives: Annotated[Representatives, typer.Option("--representatives", help="largest: one form per set of sentences it occurs in, the largest (the paper's); all: every form.")] = "largest",
+    suspicious: Annotated[Suspicious, typer.Option("--suspicious", help="non-null: a form is suspicious when it occurs in a failed sentence (footnote 10); top-k: when its rank is at most --top-k.")] = "non-null",
+    top_k: Annotated[int, typer.Option("--top-k", help="With --suspicious top-k: forms ranked up to this are a submission's suspicious forms.")] = 10,
+    keep: Annotated[int, typer.Option("--keep", help="With --suspicious top-k: also store the forms ranked up to KEEP that are not suspicious (0: all). Suspicious forms are always stored.")] = 100,
     resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap / randomisation resamples.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1,
 ) -> None:
@@ -58,10 +70,11 @@ def analyze(
         config = analyze_module.AnalysisConfig(
             alpha=alpha, nonprojective_threshold=nonprojective_threshold, min_relation_edges=min_relation_edges,
             failure_metric=failure_metric, failure_share=failure_share, max_size=max_size,
-            views=tuple(view or mining.VIEWS), score_form=score_form, top_k=top_k, keep=keep, resamples=resamples,
-            seed=seed)
-        with open_warehouse() as wh:
-            summary = analyze_module.analyze(wh, config, team=team, corpus=corpus)
+            views=tuple(view or mining.VIEWS), score_form=_value(score_form), top_k=top_k, keep=keep,
+            exclude_root=not include_root, representatives=_value(representatives), suspicious=_value(suspicious),
+            resamples=resamples, seed=seed)
+        with open_warehouse() as wh, progress() as bars:
+            summary = analyze_module.analyze(wh, config, team=team, corpus=corpus, progress=bars)
         typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
                    + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items()))
 
@@ -79,38 +92,51 @@ def augment(
     min_edges: Annotated[int, typer.Option("--min-edges", help="Weak relations need at least this many reference edges.")] = 5,
     forms: Annotated[int, typer.Option("--forms", help="How many of the most suspicious forms to target (needs analyze).")] = 10,
     view: Annotated[str, typer.Option("--view", help="Mining view of those forms (dep, pos, pos-dep, lemma).")] = "dep",
+    complexity: Annotated[Optional[list[str]], typer.Option("--complexity", metavar="METRIC=MIN", help="Only sentences whose METRIC (depth, length, mean_dependency_distance) is at least MIN; repeatable (all must hold).")] = None,
+    allow_reference: Annotated[bool, typer.Option("--allow-reference", help="Allow --from the submission's own reference corpus (its test set: a leak into training).")] = False,
 ) -> None:
-    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees.
+    """Select treebank sentences rich in a submission's weakest relations and most suspicious subtrees,
+    optionally only complex ones (large depth, length or mean dependency distance).
 
-    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --out extra.conllu
+    Example: evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --complexity depth=8 --out extra.conllu
     """
     def action():
+        thresholds = augment_module.parse_complexity(complexity)
         with open_warehouse(read_only=True) as wh:
             s = augment_module.augment(wh, submission, source, top, out, corpus=corpus, weak_relations=weak_relations,
-                                       min_edges=min_edges, forms=forms, view=view)
+                                       min_edges=min_edges, forms=forms, view=view, complexity=thresholds,
+                                       allow_reference=allow_reference)
         typer.echo(f"wrote {s.written} sentence(s) to {out}; weak relations: {', '.join(s.weak_relations) or 'none'}; "
                    f"suspicious forms: {len(s.forms)}")
 
     execute(action)
 
 
+ReportTest = choices("ReportTest", ("approximate-randomisation", "paired-bootstrap"))  # reports.html.SIGNIFICANCE_TESTS
+
+
 @commands.command("report")
 def report(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and the PNG figures.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for index.html and figures/ (SVG, PDF, PNG).")],
     submission: Submission = None,
     team: Team = None,
     corpus: Corpus = None,
+    examples: Annotated[int, typer.Option("--examples", help="Example sentences per submission and relation (and per suspicious subtree); 0: none.")] = 3,
+    test: Annotated[ReportTest, typer.Option("--test", help="Paired test behind the leaderboard's significance groups.")] = ReportTest("approximate-randomisation"),
 ) -> None:
-    """Write a self-contained HTML report (PNG figures, no network) of the analysed submissions: one
-    --submission, --team or --corpus, or all.
+    """Write an offline HTML report (one file, no network) and its figures as SVG, PDF and PNG, for the
+    analysed submissions: one --submission, --team or --corpus, or all.
 
     Example: evalhouse report --corpus en_ewt-test --out report/
     """
     def action():
         selection.Selection.of(submission, team, corpus, exclusive=True)  # bad options before the warehouse
         with open_warehouse(read_only=True) as wh:
-            path = html.write_report(wh, out, submission=submission, team=team, corpus=corpus)
-        typer.echo(f"wrote {path}")
+            summary = html.build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples,
+                                        test=test.value)
+        typer.echo(f"wrote {summary.path} ({summary.bytes / 1e6:.1f} MB, {summary.submissions} submission(s), "
+                   f"{summary.examples} example output(s)) and {len(summary.figures)} figure files in "
+                   f"{summary.path.parent / 'figures'}")
 
     execute(action)
 
@@ -123,12 +149,18 @@ def evalb_command(
         "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
                       "seed 002's setting) or a .prm file.")] = None,
 ) -> None:
-    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed through
-    the warehouse views in memory.
+    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed directly
+    (nothing is stored; see `evalhouse.reports.evalb.evalb_report_from_views` for a stored run).
 
     Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
     """
-    execute(lambda: typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm)), nl=False))
+    def action():
+        notes: list[str] = []
+        typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm), notes=notes), nl=False)
+        for note in notes:
+            typer.echo(f"evalhouse: note: {note}", err=True)
+
+    execute(action)
 
 
 def _numbers(text: Optional[str], what: str) -> Optional[tuple[float, ...]]:
@@ -146,16 +178,18 @@ def apt(
     corpus: Annotated[Optional[str], typer.Option("--corpus", help="Translation corpus (with --config: the name to ingest under, default the config file name).")] = None,
     team: Annotated[Optional[str], typer.Option("--team", help="Only this team (with --run: print APT's report for it).")] = None,
     run: Run = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: default, or apt-config after --config).")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: apt-b, seed 004's APT-B; apt-config after --config).")] = None,
     add: Annotated[Optional[str], typer.Option("--add", help="Add a configuration of this name from the options below and score every system with it.")] = None,
-    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4,5,6 (default 1,2,3,4).")] = None,
-    weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0.5,0,0 (APT-B; APT-A is 1,0,0,0).")] = None,
+    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4 (default 1,2,3,4,5,6: every pronoun, as seed 004's APT-A and APT-B).")] = None,
+    weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0,0,0,0,0 (APT-A); default APT-B's weight of each case (1 for case 1, 0.5 for case 2, 0 for the others).")] = None,
     equivalence: Annotated[bool, typer.Option("--equivalence/--no-equivalence", help="Equivalent pronouns give case 2.")] = True,
     alignment_correction: Annotated[bool, typer.Option("--alignment-correction/--no-alignment-correction", help="Apply the alignment-correction heuristic.")] = True,
     target_list: Annotated[bool, typer.Option("--target-list/--no-target-list", help="Map aligned words through the target pronoun list (others become OTHER).")] = False,
     count_other_as_equal: Annotated[bool, typer.Option("--count-other-as-equal", help="OTHER in reference and output counts as identical.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write APT's PREFIX.score and PREFIX.detail files (needs one system).")] = None,
     replace: Replace = False,
+    drop_systems: DropSystems = False,
+    drop_judgements: DropJudgements = False,
 ) -> None:
     """APT scores: run an original APT configuration file, or add/show a configuration of an ingested corpus.
 
@@ -165,7 +199,8 @@ def apt(
         with open_warehouse() as wh:
             if config is not None:
                 report = apt_configs.run_apt_config(wh, config, corpus=corpus, team=team or "system", run=run,
-                                                    replace=replace)
+                                                    replace=replace, drop_systems=drop_systems,
+                                                    drop_judgements=drop_judgements)
             elif corpus is None:
                 raise OptionError("give `config` (an APT configuration file), or `corpus` (an ingested translation corpus)")
             else:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Out, choices, execute, open_warehouse
+from evalhouse.cli.common import Out, choices, execute, open_warehouse, progress
 from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
@@ -72,9 +72,10 @@ def export_dataset(
     Example: evalhouse export-dataset pg/ --format postgres && cd pg && psql -v ON_ERROR_STOP=1 -1 -d mydb -f load.psql
     """
     def action():
-        with open_warehouse(read_only=True) as wh:
+        with open_warehouse(read_only=True) as wh, progress() as bars:
             manifest = dataset.export_dataset(wh, out_dir, views=views, format=format.value,
-                                              partition_by=partition_by.value if partition_by else None)
+                                              partition_by=partition_by.value if partition_by else None,
+                                              progress=bars)
         rows = sum(e["rows"] for e in manifest["relations"].values())
         typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
 

@@ -11,7 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Quiet, Replace, Run, Team, choices, execute, open_warehouse, progress
+from evalhouse.cli.common import (DropJudgements, DropSystems, Quiet, Replace, Run, Team, choices, execute,
+                                  open_warehouse, progress)
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
@@ -52,9 +53,9 @@ def ingest_treebank(
     Example: evalhouse ingest treebank ../shared/data/ud-v2.3/en_ewt-ud-test.conllu
     """
     def action():
-        with open_warehouse() as wh:
+        with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace,
-                                           progress=progress("reading", quiet), input_of=input_of)
+                                           progress=bars, input_of=input_of)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")
@@ -62,6 +63,8 @@ def ingest_treebank(
                     typer.echo(f"  {s.missing_lemmas_note}")
                 for note in s.normalisations:
                     typer.echo(f"  normalised: {note}")
+                for note in s.links_dropped:
+                    typer.echo(f"  no longer its input (link in corpus_inputs deleted): {note}")
 
     execute(action)
 
@@ -79,6 +82,7 @@ def ingest_outputs(
     lexicon_min_count: Annotated[int, typer.Option("--lexicon-min-count", min=1, help="Learn only form-lemma pairs attested at least this many times.")] = 1,
     sacrebleu: Annotated[bool, typer.Option("--sacrebleu/--no-sacrebleu", help="Also store sacreBLEU BLEU and chrF with their signatures (view sacrebleu_scores).")] = True,
     replace: Replace = False,
+    drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
 ) -> None:
     """Ingest system outputs: align every output sentence to its reference tree and score it.
@@ -87,10 +91,11 @@ def ingest_outputs(
     Example: evalhouse ingest outputs en_out.txt --team adapt --run 1 --reference en_ewt-test
     """
     def action():
-        with open_warehouse() as wh:
+        with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
-                                          manifest=manifest, replace=replace, progress=progress("scoring", quiet),
-                                          lexicon=lexicon, lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
+                                          manifest=manifest, replace=replace, progress=bars,
+                                          drop_judgements=drop_judgements, lexicon=lexicon,
+                                          lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "
@@ -99,6 +104,9 @@ def ingest_outputs(
                     shown = ", ".join(map(str, s.missing_positions[:10]))
                     more = f" and {len(s.missing_positions) - 10} more" if len(s.missing_positions) > 10 else ""
                     typer.echo(f"  missing (scored as empty outputs): positions {shown}{more}")
+                if s.judgements_kept or s.judgements_dropped:
+                    typer.echo(f"  judgements: {s.judgements_kept:,} kept (their sentence is unchanged), "
+                               f"{s.judgements_dropped:,} deleted")
                 for note in s.notes:
                     typer.echo(f"  {note}")
 
@@ -216,6 +224,8 @@ def ingest_translations(
     source_output_alignment: Annotated[Optional[Path], typer.Option(help="Alignment of source and system output.")] = None,
     skip_bad_alignment_lines: Annotated[bool, typer.Option("--skip-bad-alignment-lines", help="Drop alignment lines with indices beyond their segment (recorded; their pronouns are not scored) instead of refusing the input.")] = False,
     replace: Replace = False,
+    drop_systems: DropSystems = False,
+    drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
 ) -> None:
     """Ingest a parallel corpus (source, reference, alignment) and/or a system translation (--team, --run,
@@ -230,7 +240,8 @@ def ingest_translations(
                 documents=documents, pronouns=pronouns, source_language=source_language,
                 target_language=target_language, team=team, run=run, output=output,
                 source_output_alignment=source_output_alignment, replace=replace,
-                skip_bad_alignment_lines=skip_bad_alignment_lines)
+                skip_bad_alignment_lines=skip_bad_alignment_lines, drop_systems=drop_systems,
+                drop_judgements=drop_judgements)
         if not quiet:
             what = f"{s.segments:,} segments" + (f", {s.documents:,} documents" if s.documents is not None else "")
             if s.system:
@@ -238,6 +249,11 @@ def ingest_translations(
             typer.echo(f"{s.corpus}: {what}")
             for note in s.normalisations:
                 typer.echo(f"  normalised: {note}")
+            if s.systems_dropped:
+                typer.echo(f"  systems deleted: {s.systems_dropped:,}")
+            if s.judgements_kept or s.judgements_dropped:
+                typer.echo(f"  pronoun judgements: {s.judgements_kept:,} kept (their segment is unchanged), "
+                           f"{s.judgements_dropped:,} deleted")
 
     execute(action)
 
@@ -270,6 +286,7 @@ def baseline(
     seed: Annotated[int, typer.Option(help="random: seed of the generator.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Also write the output (SR format) to this file.")] = None,
     replace: Replace = False,
+    drop_judgements: DropJudgements = False,
 ) -> None:
     """Realise a corpus with a baseline, then ingest and score it like any submission (team 'baseline'
     unless --team).
@@ -279,7 +296,7 @@ def baseline(
     def action():
         with open_warehouse() as wh:
             s = baselines.run_baseline(wh, kind.value, corpus, team=team, run=run, train=train, seed=seed, out=out,
-                                       replace=replace)
+                                       replace=replace, drop_judgements=drop_judgements)
             dea, bleu = wh.sql("SELECT dea, mean_bleu FROM submission_scores WHERE team = $t AND run = $r AND corpus = $c",
                                {"t": s.team, "r": s.run, "c": s.corpus}).fetchone()
         typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.sentences:,} sentences, DEA {dea:.4f}, mean BLEU {bleu:.4f}")

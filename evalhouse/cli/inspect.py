@@ -1,12 +1,15 @@
-"""``evalhouse sql``, ``evalhouse views`` and ``evalhouse demo``: look into a warehouse, or build the demo one.
+"""``evalhouse sql``, ``evalhouse views``, ``evalhouse check`` and ``evalhouse demo``: look into a warehouse,
+check it is whole (and repair it), or build the demo one.
 
-The rendering is :mod:`evalhouse.reports.text`; the demo is :mod:`evalhouse.demo`.
+The rendering is :mod:`evalhouse.reports.text`; the demo is :mod:`evalhouse.demo`; the check is
+:mod:`evalhouse.stored`.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -14,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import choices, execute, open_warehouse, state, warehouse
+from evalhouse.cli.common import EXIT_TORN, choices, execute, open_warehouse, state, warehouse
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
@@ -54,25 +57,56 @@ def _print_relation(rel, format: TableFormat) -> None:
         writer.writerow(columns)
         writer.writerows(rows)
     else:
-        typer.echo(json.dumps([dict(zip(columns, r)) for r in rows], default=str, ensure_ascii=False, indent=1))
+        # JSON has no NaN or infinity: they are written as null (json.dumps would write bare NaN, which parsers reject)
+        def value(v):
+            return None if isinstance(v, float) and not math.isfinite(v) else v
+
+        typer.echo(json.dumps([{c: value(v) for c, v in zip(columns, r)} for r in rows], default=str,
+                              ensure_ascii=False, indent=1, allow_nan=False))
 
 
 @commands.command("views")
 def views(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")] = False,
 ) -> None:
-    """List every view with its description (from COMMENT ON); without a warehouse file, those of a new one.
+    """List every view with its description (from COMMENT ON). A warehouse that does not exist is an error
+    (exit 3); `--db :memory:` lists the views of a new, empty warehouse.
 
     Example: evalhouse views --markdown > VIEWS.md
+    Example: evalhouse --db :memory: views --markdown
     """
     def action():
         path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
-        with (warehouse.connect(path, read_only=True) if os.path.exists(path) else warehouse.connect(":memory:")) as wh:
+        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True)) as wh:
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:
                 for name, description in wh.views():
                     typer.echo(f"{name}\n    {description}")
+
+    execute(action)
+
+
+@commands.command("check")
+def check(
+    repair: Annotated[bool, typer.Option("--repair", help="Remove the rows that belong to nothing stored (one transaction).")] = False,
+) -> None:
+    """Check that every row belongs to a stored corpus, submission, run, system or analysis (a write killed
+    during COMMIT can leave rows that do not); exit 5 when the warehouse is torn. --repair removes them.
+    Every write command runs this check first and refuses a torn warehouse.
+
+    Example: evalhouse check && evalhouse check --repair
+    """
+    def action():
+        with open_warehouse(verify=False) as wh:
+            if not repair:
+                report = wh.check()
+                typer.echo(report.summary())
+                if report.torn:
+                    raise typer.Exit(EXIT_TORN)
+                return
+            removed = wh.repair()
+        typer.echo(removed.summary())
 
     execute(action)
 

@@ -9,10 +9,26 @@ for every relation that has that column and at least one row. ``DIR/manifest.jso
 evalhouse version, the partitioning and, per relation, its kind (table or view), description, row
 count, columns (name, DuckDB type, description) and the partition column.
 
-The whole dataset is written to a temporary sibling directory and renamed into place at the end, so a
-failure leaves the previous dataset (or nothing) behind, never half of a new one. Re-exporting the
-same warehouse gives the same manifest and the same rows. An existing ``DIR`` is only replaced when it
-is an evalhouse dataset (has a ``manifest.json``) or empty.
+The whole dataset is written to a temporary sibling directory ``.DIR.tmp-*`` and put in place at the
+end, so a failure leaves the previous dataset (or nothing) behind, never half of a new one. On Linux the
+new directory and the old one are exchanged atomically (``renameat2(RENAME_EXCHANGE)``): at every moment
+``DIR`` is the old dataset or the new one. Elsewhere the old one is first moved aside into
+``.DIR.old-*`` and the new one renamed into place; a process killed between the two renames leaves no
+``DIR``, and the next export (or :func:`recover`) moves the old one back before anything else. The
+writing process holds a lock on its temporary directory; a later export removes the ``.DIR.tmp-*`` and
+``.DIR.old-*`` directories whose lock nobody holds (left by killed runs), never those of a live one.
+Re-exporting the same warehouse gives the same manifest and the same rows. An existing ``DIR`` is only
+replaced when it is an evalhouse dataset (has a ``manifest.json``) or empty. Directories and files are
+created with the modes the umask gives new files (0755 and 0644 with the usual umask 022), so a BI
+service running as another user can read them.
+
+A partition directory is named ``<column>=<value>`` with the value percent-encoded as DuckDB writes it
+(every byte but ``A-Z a-z 0-9 . _ ~ -`` as ``%XX``). A name longer than a file name may be (255 bytes) is
+shortened to its first bytes, ``~`` and 16 hex digits of the value's SHA-256 (a team name of 300 bytes
+no longer makes ``--partition-by team`` fail for the whole warehouse). A reader of the raw hive
+partitions then sees the shortened value; the manifest's ``shortened_partitions`` maps it back, and the
+views of :func:`evalhouse.export.manifest.attach_dataset` and of ``export-sql --dialect duckdb
+--dataset`` give the full value.
 
 ``format="postgres"`` (``--format postgres``) writes what PostgreSQL, which has no Parquet reader,
 loads instead: ``DIR/<table>.csv`` for every base table in the CSV form of PostgreSQL's ``COPY``
@@ -26,8 +42,13 @@ Views are not exported in that form: PostgreSQL computes them from the tables.
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import fcntl
+import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -38,6 +59,7 @@ from sqlglot import exp
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.export.manifest import MANIFEST
 from evalhouse.export.transpile import render, transpile_all
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__
 from evalhouse.warehouse import schema_files, view_files
 
@@ -67,17 +89,63 @@ def _description(wh, name: str, kind: str) -> str:
 PARTITIONS_PER_COPY = 64
 
 
-def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> None:
+NAME_MAX = 255  # bytes of one file name (Linux, macOS, Windows)
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]")
+
+
+def partition_directory(column: str, value: str) -> tuple[str, bool]:
+    """The directory name of a hive partition, as DuckDB writes it (``column=`` and the value
+    percent-encoded), shortened to its first bytes, ``~`` and 16 hex digits of the value's SHA-256 when it
+    would be longer than :data:`NAME_MAX`; and whether it was shortened."""
+    encoded = "".join(c if _UNRESERVED.fullmatch(c) else "".join(f"%{b:02X}" for b in c.encode("utf-8"))
+                      for c in value)
+    name = f"{column}={encoded}"
+    if len(name.encode("utf-8")) <= NAME_MAX:
+        return name, False
+    suffix = "~" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:16]
+    keep = NAME_MAX - len(suffix)
+    head = name[:keep]
+    head = re.sub(r"%[0-9A-F]?$", "", head)  # never cut a %XX escape in two
+    # nor a character's escapes: drop trailing escapes of an incomplete UTF-8 sequence
+    while True:
+        tail = re.search(r"((?:%[0-9A-F]{2})+)$", head)
+        if not tail:
+            break
+        raw = bytes.fromhex(tail.group(1).replace("%", ""))
+        try:
+            raw.decode("utf-8")
+            break
+        except UnicodeDecodeError:
+            head = head[:-3]
+    return head + suffix, True
+
+
+def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> dict[str, str]:
+    """Write ``source`` hive-partitioned by ``part`` under ``target``; returns {shortened value: value} for
+    the partitions whose directory name had to be shortened (:func:`partition_directory`)."""
     column = exp.to_identifier(part, quoted=True).sql("duckdb")
     if kind == "view":
         wh.con.execute(f"CREATE OR REPLACE TEMP TABLE eh_export AS SELECT * FROM {source}")
         source = "eh_export"
+    shortened: dict[str, str] = {}
     try:
         values = [v for (v,) in wh.con.execute(
             f"SELECT DISTINCT {column} FROM {source} ORDER BY ALL").fetchall()]
+        plain = []
+        for v in values:
+            name, short = (None, False) if v is None else partition_directory(part, str(v))
+            if not short:
+                plain.append(v)
+                continue
+            directory = target / name
+            directory.mkdir()
+            dest = exp.Literal.string(str(directory / "data_0.parquet")).sql("duckdb")
+            wh.con.execute(f"COPY (SELECT * EXCLUDE ({column}) FROM {source} WHERE {column} = $value) TO {dest} "
+                           "(FORMAT parquet)", {"value": v})
+            shortened[name.split("=", 1)[1]] = str(v)
         dest = exp.Literal.string(str(target)).sql("duckdb")
-        for k in range(0, len(values), PARTITIONS_PER_COPY):
-            batch = values[k:k + PARTITIONS_PER_COPY]
+        for k in range(0, len(plain), PARTITIONS_PER_COPY):
+            batch = plain[k:k + PARTITIONS_PER_COPY]
             wh.con.execute(
                 f"COPY (SELECT * FROM {source} WHERE {column} IN (SELECT unnest($values)) "
                 f"OR ($with_null AND {column} IS NULL)) TO {dest} "
@@ -86,6 +154,7 @@ def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> No
     finally:
         if kind == "view":
             wh.con.execute("DROP TABLE IF EXISTS eh_export")
+    return shortened
 
 
 def _ident(name: str) -> str:
@@ -96,10 +165,14 @@ def _count(wh, name: str) -> int:
     return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchone()[0]
 
 
-def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, columns) -> dict:
-    """A relation's manifest entry."""
-    return {"kind": kind, "description": _description(wh, name, kind), "rows": rows, "path": path,
-            "partition_by": part, "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns]}
+def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, columns,
+           shortened: dict[str, str] | None = None) -> dict:
+    """A relation's manifest entry (``shortened_partitions`` only where a partition name was shortened)."""
+    entry = {"kind": kind, "description": _description(wh, name, kind), "rows": rows, "path": path,
+             "partition_by": part, "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns]}
+    if shortened:
+        entry["shortened_partitions"] = shortened
+    return entry
 
 
 def postgres_csv_query(wh, table: str) -> str:
@@ -118,7 +191,7 @@ def postgres_csv_query(wh, table: str) -> str:
     return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
 
 
-def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
+def _write_postgres(wh, tables: list[str], tmp: Path, task=None) -> dict:
     """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
     (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
     load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
@@ -127,6 +200,8 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
             "\\ir schema.sql"]
     entries = {}
     for name in tables:
+        if task is not None:
+            task.describe(name)
         columns = wh.columns(name)
         rows = _count(wh, name)
         dest = exp.Literal.string(str(tmp / f"{name}.csv")).sql("duckdb")
@@ -135,34 +210,42 @@ def _write_postgres(wh, tables: list[str], tmp: Path) -> dict:
         load.append(f"\\copy {exp.to_identifier(name, quoted=True).sql('postgres')} ({column_list}) "
                     f"FROM '{name}.csv' WITH (FORMAT csv)")
         entries[name] = _entry(wh, name, "table", rows, f"{name}.csv", None, columns)
+        if task is not None:
+            task.advance(1)
     (tmp / "load.psql").write_text("\n".join(load) + "\n", encoding="utf-8")
     return entries
 
 
-def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path) -> dict:
+def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None) -> dict:
     """One directory of Parquet files per relation; returns the manifest entries."""
     entries = {}
     for name, kind in relations:
+        if task is not None:
+            task.describe(name)
         columns = wh.columns(name)
         rows = _count(wh, name)
         part = partition_by if partition_by and rows and partition_by in {c for c, _, _ in columns} else None
         target = tmp / name
         target.mkdir()
+        shortened = None
         if part:
-            _copy_partitioned(wh, _ident(name), kind, part, target)
+            shortened = _copy_partitioned(wh, _ident(name), kind, part, target)
         else:
             wh.con.execute(f"COPY (SELECT * FROM {_ident(name)}) TO "
                            f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
-        entries[name] = _entry(wh, name, kind, rows, name, part, columns)
+        entries[name] = _entry(wh, name, kind, rows, name, part, columns, shortened)
+        if task is not None:
+            task.advance(1)
     return entries
 
 
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
-                   partition_by: str | None = None, format: str = "parquet") -> dict:
+                   partition_by: str | None = None, format: str = "parquet", progress=None) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
     with ``format="postgres"``, the base tables as CSV with the script that loads them into PostgreSQL.
 
-    Returns the manifest (also written to ``out_dir/manifest.json``).
+    Returns the manifest (also written to ``out_dir/manifest.json``). ``progress``
+    (:class:`evalhouse.progress.Progress`) is moved on per relation written.
     """
     if format not in FORMATS:
         raise OptionError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
@@ -182,15 +265,22 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
         relations = [(n, k) for n, k in relations if k == "table" or n in wanted]
 
     out = Path(out_dir).resolve()
+    recover(out)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MANIFEST).exists())):
         raise WarehouseError(f"{out}: exists and is not an evalhouse dataset (no {MANIFEST}); not replacing it")
     out.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    lock = _lock(tmp)
     try:
-        if format == "postgres":
-            entries = _write_postgres(wh, [n for n, k in relations if k == "table"], tmp)
-        else:
-            entries = _write_parquet(wh, relations, partition_by, tmp)
+        os.chmod(tmp, _directory_mode())  # mkdtemp makes it 0700: the dataset is for other users to read too
+        tables = [n for n, k in relations if k == "table"]
+        with as_progress(progress).task("exporting", total=len(tables) if format == "postgres" else len(relations),
+                                        unit="relations") as task:
+            if format == "postgres":
+                entries = _write_postgres(wh, tables, tmp, task)
+            else:
+                entries = _write_parquet(wh, relations, partition_by, tmp, task)
         manifest = {
             "evalhouse_version": __version__,
             "format": format,
@@ -199,14 +289,122 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
             "relations": entries,
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-            os.rename(out, old / out.name)
-            os.rename(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, out)
+        _put_in_place(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        os.close(lock)
     return manifest
+
+
+# --- putting a dataset in place, and cleaning up after killed runs -------------------------------------
+
+def _directory_mode() -> int:
+    """The mode a new directory gets from the umask (0755 with the usual 022)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o777 & ~umask
+
+
+def _lock(directory: Path) -> int:
+    """Hold an exclusive lock on ``directory`` for as long as this process writes it (released when the
+    returned descriptor is closed, or when the process dies, however it dies)."""
+    fd = os.open(directory, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _unused(directory: Path) -> bool:
+    """Whether no live process holds the lock of :func:`_lock` on ``directory``."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _leftovers(out: Path, kind: str) -> list[Path]:
+    return sorted(p for p in out.parent.glob(f".{glob_escape(out.name)}.{kind}-*") if p.is_dir() and not p.is_symlink())
+
+
+def glob_escape(name: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def recover(out: str | os.PathLike) -> bool:
+    """Put back a dataset that a killed export had moved aside (``.DIR.old-*/DIR``) when ``DIR`` is missing;
+    returns whether it did. Run at the start of every export."""
+    out = Path(out)
+    if out.exists():
+        return False
+    for old in reversed(_leftovers(out, "old")):
+        moved = old / out.name
+        if (moved / MANIFEST).exists() and _unused(old):
+            os.rename(moved, out)
+            shutil.rmtree(old, ignore_errors=True)
+            return True
+    return False
+
+
+def remove_stale(out: str | os.PathLike) -> list[Path]:
+    """Remove the ``.DIR.tmp-*`` and ``.DIR.old-*`` directories that killed exports left beside ``DIR`` (a
+    directory whose lock a live export holds is kept); returns those removed."""
+    out = Path(out)
+    removed = []
+    for kind in ("tmp", "old"):
+        for leftover in _leftovers(out, kind):
+            if kind == "old" and not out.exists():
+                continue  # the only copy of the dataset: recover() puts it back
+            if _unused(leftover):
+                shutil.rmtree(leftover, ignore_errors=True)
+                removed.append(leftover)
+    return removed
+
+
+RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directories atomically (Linux ``renameat2`` with ``RENAME_EXCHANGE``); False where the C
+    library or the file system cannot."""
+    renameat2 = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _put_in_place(tmp: Path, out: Path) -> None:
+    """Make the complete dataset ``tmp`` the dataset ``out``: never a moment without one where the system can
+    exchange directories atomically; elsewhere, a killed process leaves the old one in ``.DIR.old-*``, which
+    :func:`recover` puts back."""
+    if not out.exists():
+        os.rename(tmp, out)
+        return
+    if _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)  # now the old dataset
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    lock = _lock(old)
+    try:
+        os.rename(out, old / out.name)
+        try:
+            os.rename(tmp, out)
+        except BaseException:
+            os.rename(old / out.name, out)
+            raise
+    finally:
+        os.close(lock)
+    shutil.rmtree(old, ignore_errors=True)

@@ -38,6 +38,19 @@ def parquet_glob(dataset_dir: str | os.PathLike, name: str) -> str:
     return str(Path(dataset_dir).resolve() / name / "**" / "*.parquet")
 
 
+def full_partition_value(entry: dict, column: str) -> str:
+    """DuckDB SQL for ``column`` of a relation read from the dataset: the column itself, or, for the partition
+    column of a relation with shortened partition names (``shortened_partitions`` of its manifest entry),
+    the full value in place of each shortened one."""
+    ident = exp.to_identifier(column, quoted=True).sql("duckdb")
+    mapping = entry.get("shortened_partitions") or {}
+    if column != entry.get("partition_by") or not mapping:
+        return ident
+    whens = " ".join(f"WHEN {exp.Literal.string(short).sql('duckdb')} THEN {exp.Literal.string(full).sql('duckdb')}"
+                     for short, full in sorted(mapping.items()))
+    return f"CASE {ident} {whens} ELSE {ident} END"
+
+
 def attach_dataset(con, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
     """Create DuckDB views over a dataset's base tables (columns in the manifest's order and types) on
     connection ``con``; returns their names. This is how a DuckDB-backed BI tool can read the dataset."""
@@ -46,7 +59,7 @@ def attach_dataset(con, dataset_dir: str | os.PathLike, schema: str | None = Non
     for name, entry in manifest["relations"].items():
         if entry["kind"] != "table":
             continue
-        cols = ", ".join(f"CAST({exp.to_identifier(c['name'], quoted=True).sql('duckdb')} AS {c['type']}) "
+        cols = ", ".join(f"CAST({full_partition_value(entry, c['name'])} AS {c['type']}) "
                          f"AS {exp.to_identifier(c['name'], quoted=True).sql('duckdb')}" for c in entry["columns"])
         src = exp.Literal.string(parquet_glob(dataset_dir, name)).sql("duckdb")
         hive = "true" if entry["partition_by"] else "false"

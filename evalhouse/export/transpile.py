@@ -31,7 +31,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from evalhouse.errors import OptionError
-from evalhouse.export.manifest import parquet_glob, read_manifest
+from evalhouse.export.manifest import full_partition_value, parquet_glob, read_manifest
 from evalhouse.version import __version__
 from evalhouse.warehouse import schema_files, view_files
 
@@ -202,7 +202,10 @@ def _table_statements(create, comments, dialect: str, dataset: str | None, manif
     elif dialect == "duckdb":
         entry = manifest["relations"][name]
         hive = "true" if entry["partition_by"] else "false"
-        out = [f"CREATE OR REPLACE VIEW {exp.to_identifier(name).sql('duckdb')} AS SELECT * FROM read_parquet("
+        part = entry["partition_by"]
+        columns = "*" if not entry.get("shortened_partitions") else \
+            f"* REPLACE ({full_partition_value(entry, part)} AS {exp.to_identifier(part, quoted=True).sql('duckdb')})"
+        out = [f"CREATE OR REPLACE VIEW {exp.to_identifier(name).sql('duckdb')} AS SELECT {columns} FROM read_parquet("
                f"{exp.Literal.string(parquet_glob(dataset, name)).sql('duckdb')}, hive_partitioning = {hive}, "
                f"hive_types_autocast = false)"]
     else:  # spark

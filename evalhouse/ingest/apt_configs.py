@@ -19,7 +19,7 @@ from evalhouse.reports.apt import AptReport, apt_report
 
 
 def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "system", run: str | None = None,
-                   replace: bool = False) -> AptReport:
+                   replace: bool = False, drop_systems: bool = False, drop_judgements: bool = False) -> AptReport:
     """Run an original APT configuration file: ingest its files as a corpus (default name: the config
     file's name) and one system, store the configuration, and return APT's report."""
     cfg = L.read_apt_config(config_path)
@@ -37,12 +37,17 @@ def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "syst
             _, groups = L.read_group_list(path)
             for k, group in enumerate(groups):
                 rows += [(role, w, f"{label}-{k + 1}", None, k + 1) for w in group]
+    dictionary: dict[str, list[str]] = {}
     for role, path in (("correction-source", cfg.dict_source_pronouns), ("correction-target", cfg.dict_target_pronouns)):
         if path:
             _, words = L.read_word_list(path)
+            dictionary[role] = words
             rows += [(role, w, None, None, i + 1) for i, w in enumerate(words)]
-    # APT runs its correction with these dictionaries; with neither given it changes nothing
-    correction = bool(cfg.dict_source_pronouns and cfg.dict_target_pronouns)
+    # APT.py always calls improve_alignment with its two dictionaries (an absent file is an empty list).
+    # A candidate must be in the target dictionary, so without target words nothing changes; the source
+    # dictionary only blocks candidates aligned to a source pronoun, so with target words alone the
+    # correction runs and nothing blocks (settings_for does not fall back to the source list then).
+    correction = bool(dictionary.get("correction-target"))
     spec = ConfigSpec("apt-config", name, target_list=bool(cfg.list_target_pronouns), equivalence=bool(cfg.similar),
                       alignment_correction=correction, count_other_as_equal=cfg.count_other_as_equal,
                       cases=tuple(cfg.cases), weights=tuple(cfg.weights), source_separator=cfg.source_separator,
@@ -50,6 +55,6 @@ def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "syst
     ingest_translations(wh, corpus, source=cfg.source, reference=cfg.reference,
                         source_reference_alignment=cfg.alignment_source_reference, team=team, run=run,
                         output=cfg.target, source_output_alignment=cfg.alignment_source_target, replace=replace,
-                        _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
+                        drop_systems=drop_systems, drop_judgements=drop_judgements, _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
                         _configs=[spec])
     return apt_report(wh, corpus, "apt-config", team, run, cfg.max_length_matrix)

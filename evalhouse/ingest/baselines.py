@@ -24,7 +24,8 @@ from evalhouse.loaders.outputs import SubmissionFile
 
 
 def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
-                 train: str | None = None, seed: int = 1, out=None, replace: bool = False) -> SubmissionSummary:
+                 train: str | None = None, seed: int = 1, out=None, replace: bool = False,
+                 drop_judgements: bool = False) -> SubmissionSummary:
     """Realise ``corpus`` with a baseline, write the output in the SR format (to ``out``, or a temporary
     file) and ingest it as team/run (one transaction)."""
     if kind not in baselines.KINDS:
@@ -55,7 +56,8 @@ def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | 
             handle.write(text)
     try:
         return ingest_submissions(wh, [SubmissionFile(path, team, run, "sr")], corpus, replace=replace,
-                                  configuration_note=note, names=[name] if name else None)[0]
+                                  configuration_note=note, names=[name] if name else None,
+                                  drop_judgements=drop_judgements)[0]
     finally:
         if cleanup:
             os.unlink(path)

@@ -80,6 +80,7 @@ def gold_corpus(wh, gold_path: str | os.PathLike, corpus: str) -> str:
     stored = wh.sql("SELECT sha256, source_files FROM corpora WHERE corpus = $c", {"c": corpus}).fetchone()
     if stored is None:
         name = corpus_name_for(gold_path)
+        wh.make_room("corpus", {"corpus": corpus}, False, f"corpus '{corpus}'")
         store_corpus(wh, corpus, [os.fspath(gold_path)], name.language, name.split)
     elif stored[0] != [sha]:
         raise WarehouseError(f"corpus '{corpus}' in {wh.path} holds other trees than {os.fspath(gold_path)} "

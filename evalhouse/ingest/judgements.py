@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from evalhouse.errors import InputError, WarehouseError
+from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import read_judgements
 
 COLUMNS = ("team", "run", "corpus", "position", "sent_id", "annotator", "criterion", "score", "source_file",
@@ -37,10 +38,11 @@ def ingest_judgements(wh, path: str | os.PathLike) -> int:
         index = positions[j.corpus]
         pos = index.get(j.sent_id)
         if pos is None:
-            if j.sent_id.isdigit() and 1 <= int(j.sent_id) <= len(index):
-                pos = int(j.sent_id)
+            number = integer(j.sent_id)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+            if number is not None and 1 <= number <= len(index):
+                pos = number
             else:
-                raise InputError(name, j.line, f"unknown sent_id {j.sent_id!r} in corpus {j.corpus}")
+                raise InputError(name, j.line, f"unknown sent_id {shown(j.sent_id)} in corpus {j.corpus}")
         key = (j.team, j.run, j.corpus, pos, j.annotator, j.criterion.lower())
         if key in seen:
             raise InputError(name, j.line, f"annotator {j.annotator} already scored {j.criterion} of this sentence "

@@ -44,8 +44,10 @@ from evalhouse.analysis import accuracy, alignment, bleu, sacrebleu_scores, sr_m
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import KEY_SIGNATURE, word_key
 from evalhouse.errors import InputError, OptionError, WarehouseError
+from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
                                        read_manifest, read_output_file)
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__, signature
 
 # how every submission is scored (submissions.configuration, built by scoring_configuration(); a
@@ -87,6 +89,8 @@ class SubmissionSummary:
     missing_positions: tuple[int, ...]
     configuration: str = ""
     notes: tuple[str, ...] = ()  # what the CLI says beside the counts (missing lemmas, SR metrics not computed)
+    judgements_kept: int = 0  # of a replaced submission: judgements whose sentence is still there
+    judgements_dropped: int = 0  # ... and those deleted (``drop_judgements=True``)
 
 
 @dataclass
@@ -205,10 +209,11 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
                 raise InputError(out.name, s.line, "sentence without '# sent_id' in a file whose other sentences "
                                  "have one")
             pos = index.get(s.key)
-            if pos is None and s.key.isdigit() and 1 <= int(s.key) <= ref.size:
-                pos = int(s.key)
+            number = integer(s.key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
+            if pos is None and number is not None and 1 <= number <= ref.size:
+                pos = number
             if pos is None:
-                raise InputError(out.name, s.line, f"unknown sent_id {s.key!r}: not a sent_id or position of "
+                raise InputError(out.name, s.line, f"unknown sent_id {shown(s.key)}: not a sent_id or position of "
                                  f"reference corpus {ref.corpus}")
             if pos in by_pos:
                 raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
@@ -216,34 +221,39 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
         return by_pos
     # sr: N is the reference position (the SR shared tasks) or a reference sent_id, decided per file
     index = {sid: k for k, sid in enumerate(ref.sent_ids, start=1)}
-    positions = {str(k): k for k in range(1, ref.size + 1)}
+    positions = {str(k): k for k in range(1, ref.size + 1)}  # ASCII digits only: '١' is no position
     as_ids = all(s.key in index for s in out.sentences)
     as_positions = all(s.key in positions for s in out.sentences)
     if as_ids and as_positions and any(index[s.key] != positions[s.key] for s in out.sentences):
         s = next(s for s in out.sentences if index[s.key] != positions[s.key])
         raise InputError(out.name, s.line,
-                         f"sent_id {s.key} is ambiguous: it is the sent_id of reference sentence {index[s.key]} and "
-                         f"the position of reference sentence {positions[s.key]} (every sent_id of the file "
+                         f"sent_id {shown(s.key)} is ambiguous: it is the sent_id of reference sentence {index[s.key]} "
+                         f"and the position of reference sentence {positions[s.key]} (every sent_id of the file "
                          f"reads both ways); rewrite the file with the reference's sent_ids or its positions")
     if not as_ids and not as_positions:  # the reading most keys follow names the first that does not
-        as_ids = sum(s.key in index for s in out.sentences) >= sum(s.key in positions for s in out.sentences)
+        as_ids = sum(s.key in index for s in out.sentences) > sum(s.key in positions for s in out.sentences)
     lookup = index if as_ids else positions
-    reading = "reference sent_ids" if as_ids else "reference positions"
     for s in out.sentences:
         pos = lookup.get(s.key)
         if pos is None:
-            raise InputError(out.name, s.line,
-                             f"unknown sent_id {s.key!r}: the file's sent_ids are {reading}, and this is not one of "
-                             f"reference corpus {ref.corpus} (a file uses sent_ids or positions 1..{ref.size} "
-                             "throughout)")
+            if as_ids:
+                problem = (f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference sent_ids, and this "
+                           f"is not one of reference corpus {ref.corpus} (a file uses sent_ids or positions "
+                           f"throughout)")
+            else:
+                problem = (f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference positions, and "
+                           f"reference corpus {ref.corpus} has positions 1..{ref.size} (or give its sent_ids "
+                           "throughout)")
+            raise InputError(out.name, s.line, problem)
         if pos in by_pos:
             raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
         by_pos[pos] = s
     return by_pos
 
 
-def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
-    """Tokenise, align and compute per-sentence statistics; returns column dicts for each table."""
+def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=None):
+    """Tokenise, align and compute per-sentence statistics; returns column dicts for each table.
+    ``tick(k)``, when given, is called after every 100 sentences (and the rest at the end)."""
     by_pos = match_sentences(out, ref)
     n = ref.size
     texts, missing_flags, lines = [], [], []
@@ -254,6 +264,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str):
     string_counts, tree_counts = [], []
     missing = []
     for pos in range(1, n + 1):
+        if tick is not None and pos % 100 == 0:
+            tick(100)
         rs = ref.sentences[pos - 1]
         o = by_pos.get(pos)
         if o is None:
@@ -380,21 +392,24 @@ def _arrow(columns: dict):
 _WORKER_REFERENCE: Reference | None = None
 
 
-def _score_file(item: tuple[SubmissionFile, OutputFile]):
+def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
     """Score one file (runs in a worker process; the reference comes from the parent by fork).
 
-    The columns go back as Arrow tables, which cross the process boundary as buffers."""
+    The columns go back as Arrow tables, which cross the process boundary as buffers. ``tick``: per-sentence
+    progress, in this process only (see :func:`score_submission`)."""
     f, out = item
     try:
-        sentences, tokens, links, stats, missing, given, sacre = score_submission(out, _WORKER_REFERENCE, f.team, f.run)
+        sentences, tokens, links, stats, missing, given, sacre = score_submission(out, _WORKER_REFERENCE, f.team,
+                                                                                  f.run, tick=tick)
         return _arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given, sacre
     except Exception as err:  # handed back as a value: the parent re-raises it, no pool machinery involved
         return err
 
 
-def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
+def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con, task=None):
     """Yield (file, output, scores) in order. Files are read here (a CoNLL-U file is staged on ``con``; the
-    workers never touch DuckDB), then several are scored in parallel processes."""
+    workers never touch DuckDB), then several are scored in parallel processes. ``task`` (a progress
+    task counting sentences) moves on per sentence when one process scores, else per file."""
     global _WORKER_REFERENCE
     items = [(f, read_output_file(f.path, f.format, con)) for f in files]
     if workers <= 0:
@@ -405,10 +420,23 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 for (f, out), scores in zip(items, pool.imap(_score_file, items)):
+                    if task is not None:
+                        task.advance(ref.size, description=f.path)
                     yield f, out, scores
         else:
             for f, out in items:
-                yield f, out, _score_file((f, out))
+                if task is not None:
+                    task.describe(f.path)
+                done = []
+
+                def tick(k, done=done):
+                    done.append(k)
+                    task.advance(k)
+
+                scores = _score_file((f, out), tick=tick if task is not None else None)
+                if task is not None:
+                    task.advance(ref.size - sum(done))
+                yield f, out, scores
     finally:
         _WORKER_REFERENCE = None
 
@@ -416,7 +444,7 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con):
 def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
                    team: str | None = None, run: str | None = None, format: str = "auto",
                    manifest: str | os.PathLike | None = None, replace: bool = False,
-                   progress=None, lexicon: bool = True, lexicon_min_count: int = 1,
+                   progress=None, drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
                    sacrebleu: bool = True) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
@@ -425,6 +453,10 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
     ``lexicon``: align with the lemma lexicon of the reference's language (:func:`learn_lexicon`;
     pairs attested at least ``lexicon_min_count`` times); ``sacrebleu``: also store sacreBLEU BLEU and
     chrF (``submission_sacrebleu``). Returns a :class:`SubmissionSummary` per file.
+
+    ``replace`` replaces submissions already stored; their human judgements are kept where the judged
+    sentence is still there (same reference corpus, position and output text). Replacing is refused
+    when a judgement would be lost, unless ``drop_judgements``.
     """
     if reference is None:
         raise WarehouseError("outputs need a reference corpus (`reference`)")
@@ -445,14 +477,15 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         if not team or not run:
             raise WarehouseError("an output file needs `team` and `run`")
         files = [SubmissionFile(os.fspath(path), team, run, format)]
-    return ingest_submissions(wh, files, reference, replace=replace, progress=progress, lexicon=lexicon,
+    return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
+                              drop_judgements=drop_judgements, lexicon=lexicon,
                               lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
 
 
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
                        progress=None, configuration_note: str | None = None, workers: int = 0,
-                       names: Sequence[str] | None = None, lexicon: bool = True, lexicon_min_count: int = 1,
-                       sacrebleu: bool = True) -> list[SubmissionSummary]:
+                       names: Sequence[str] | None = None, drop_judgements: bool = False, lexicon: bool = True,
+                       lexicon_min_count: int = 1, sacrebleu: bool = True) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
@@ -475,31 +508,32 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     ref = load_reference(wh.con, reference, lexicon=lex, sacrebleu=sacrebleu)
     notes = _reference_notes(wh, ref)
     summaries = []
-    with wh.transaction():
+    task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
+    with task, wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con)):
+        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con, task)):
             if isinstance(scores, Exception):
                 raise scores
-            if progress:
-                progress(f.path, i, len(files))
             key = keys[i]
-            wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
             sentences, tokens, links, stats, missing, given, sacre = scores
-            wh.insert("output_sentences", sentences)
-            wh.insert("output_tokens", tokens)
-            wh.insert("alignments", links)
-            wh.insert("sentence_statistics", stats)
-            if sacre:
-                wh.insert("submission_sacrebleu", sacre)
             tokenised = out.format == "conllu"
             configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
                                                   note=configuration_note)
-            wh.insert("submissions", [{
-                **key, "format": out.format, "source_file": names[i] if names else out.name,
-                "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
-                "missing_sentences": len(missing), "missing_positions": missing,
-                "normalisations": out.normalisations, "configuration": configuration,
-                "evalhouse_version": __version__, "ingested_at": now}])
+            # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
+            with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
+                              drop_judgements=drop_judgements) as room:
+                wh.insert("output_sentences", sentences)
+                wh.insert("output_tokens", tokens)
+                wh.insert("alignments", links)
+                wh.insert("sentence_statistics", stats)
+                if sacre:
+                    wh.insert("submission_sacrebleu", sacre)
+                wh.insert("submissions", [{
+                    **key, "format": out.format, "source_file": names[i] if names else out.name,
+                    "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
+                    "missing_sentences": len(missing), "missing_positions": missing,
+                    "normalisations": out.normalisations, "configuration": configuration,
+                    "evalhouse_version": __version__, "ingested_at": now}])
             file_notes = notes + ((_CONLLU_NOTE,) if tokenised and ref.sr is not None else ())
             periods = sum(1 for o in out.sentences if o.text and o.text.endswith(" ."))
             if periods >= 100 and ref.sr is not None:  # sacrebleu's own criterion for its warning
@@ -507,7 +541,8 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
                                "tokenised, which SR BLEU and sacreBLEU punish (they compare detokenised text)",)
             summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
                                                out.format, ref.size, given, tuple(missing), configuration,
-                                               file_notes))
+                                               file_notes, room.kept.get("judgements", 0),
+                                               room.dropped.get("judgements", 0)))
     return summaries
 
 

@@ -197,15 +197,9 @@ def ingest_parses(wh, path: str | os.PathLike, corpus: str, *, gold: bool = Fals
         raise InputError(src.name, None, "no trees in the file")
     with wh.transaction():
         if gold:
-            key = {"corpus": corpus, "team": None, "run": None}
-            if wh.check_room("parse run", key, replace, f"the gold run of corpus '{corpus}'"):
-                runs = wh.sql("SELECT team || '/' || run FROM parse_runs WHERE corpus = $c AND role = 'candidate' "
-                              "ORDER BY 1", {"c": corpus}).fetchall()
-                if runs:
-                    raise WarehouseError(f"cannot replace the gold parses of '{corpus}': candidate runs are scored "
-                                         f"against them ({', '.join(r[0] for r in runs)}); replace them into a new "
-                                         "corpus instead")
-                wh.delete("parse run", [key])
+            # refused when candidate runs are scored against the gold parses (evalhouse.stored)
+            wh.make_room("parse run", {"corpus": corpus, "team": None, "run": None}, replace,
+                         f"the gold parses of corpus '{corpus}'")
             n_leaves, n_nodes = _store_trees(wh, corpus, None, None, trees)
             _record_run(wh, corpus, None, None, "gold", src, trees, n_leaves, n_nodes, one_per_line, None, None)
             return ParseRunSummary(corpus, None, None, len(trees), n_leaves, n_nodes)

@@ -39,12 +39,15 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
 from evalhouse.version import __version__
 
-DEFAULT_CASES = (1, 2, 3, 4)
-DEFAULT_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
-PLAIN_WEIGHTS = (1.0, 0.0, 0.0, 0.0)
 APT_CASES = (1, 2, 3, 4, 5, 6)  # seed 004: every source pronoun is in the denominator
 APT_A_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 APT_B_WEIGHTS = (1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
+APT_B_WEIGHT = dict(zip(APT_CASES, APT_B_WEIGHTS))  # the weight of each case under APT-B
+# a configuration's defaults (evalhouse apt --add without --cases / --weights): APT-B
+DEFAULT_CASES = APT_CASES
+DEFAULT_WEIGHTS = APT_B_WEIGHTS
+PLAIN_CASES = (1, 2, 3, 4)
+PLAIN_WEIGHTS = (1.0, 0.0, 0.0, 0.0)
 
 
 def bundled_pronoun_sets() -> dict[str, str]:
@@ -64,6 +67,9 @@ class TranslationSummary:
     system: tuple[str, str] | None
     pronouns: int | None
     normalisations: tuple[str, ...]
+    judgements_kept: int = 0  # pronoun judgements of a replaced corpus or system whose segment is still there
+    judgements_dropped: int = 0  # ... and those deleted (``drop_judgements=True``)
+    systems_dropped: int = 0  # systems of a replaced corpus not ingested again (``drop_systems=True``)
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,8 @@ def default_configs(pset: str) -> list[ConfigSpec]:
                        origin="built-in: APT-A of seed 004 (all six cases, alignment correction)"),
             ConfigSpec("apt-b", pset, cases=APT_CASES, weights=APT_B_WEIGHTS,
                        origin="built-in: APT-B of seed 004 (all six cases, alignment correction)"),
-            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, weights=PLAIN_WEIGHTS,
+            ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, cases=PLAIN_CASES,
+                       weights=PLAIN_WEIGHTS,
                        origin="built-in: cases 1-4, no equivalence, no alignment correction (= restricted AutoPRF recall)")]
 
 
@@ -168,8 +175,14 @@ def settings_for(con, corpus: str, config: str) -> PronounSettings:
         listed = set(target)
         identical = tuple(c for c in (tuple(w for w in ws if w in listed) for ws in identical) if len(c) > 1)
         equivalent = tuple((sp, c) for sp, c in ((sp, tuple(w for w in ws if w in listed)) for sp, ws in equivalent) if c)
-    csrc = frozenset(r[1] for r in by_role.get("correction-source", [])) or source
-    ctgt = frozenset(r[1] for r in by_role.get("correction-target", [])) or frozenset(target)
+    # The correction's word lists: a set that gives correction dictionaries (an APT configuration file's
+    # [dictionary] source_pronouns / target_pronouns) uses them as APT does -- a missing one is empty, so
+    # with only a target dictionary no source word blocks a candidate, and with only a source dictionary
+    # nothing is ever corrected; a set without any (the bundled sets) uses its source and target lists.
+    csrc = frozenset(r[1] for r in by_role.get("correction-source", []))
+    ctgt = frozenset(r[1] for r in by_role.get("correction-target", []))
+    if not csrc and not ctgt:
+        csrc, ctgt = source, frozenset(target)
     return PronounSettings(source, target if target_list else None, identical, equivalent, bool(equivalence),
                            bool(correction), csrc, ctgt, bool(count_other), ssep, tsep)
 
@@ -204,9 +217,15 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                         documents=None, pronouns: str | None = None, source_language: str | None = None,
                         target_language: str | None = None, team: str | None = None, run: str | None = None,
                         output=None, source_output_alignment=None, replace: bool = False,
-                        skip_bad_alignment_lines: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
+                        skip_bad_alignment_lines: bool = False, drop_systems: bool = False,
+                        drop_judgements: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
     """Ingest a parallel corpus (source, reference, source-reference alignment, optional documents)
     and/or one system output (team, run, output, source-output alignment) in one transaction.
+
+    ``replace`` replaces a corpus or system of the same name. Replacing a corpus deletes its systems
+    (unless this call ingests them again) and is refused when any would go, unless ``drop_systems``;
+    pronoun judgements are kept where the judged segment is still there (same position, source and
+    output), and replacing is refused when one would be lost, unless ``drop_judgements``.
 
     Computes the pronoun analyses of every configuration of the corpus for the new system. Raises
     :class:`InputError` (bad input), :class:`OptionError` (bad usage) or :class:`WarehouseError`;
@@ -254,9 +273,13 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
         normalisations += sys_norm
     now = _dt.datetime.now(_dt.timezone.utc)
     n = None
+    rooms = []
     with wh.transaction():
         if corpus_part:
-            wh.make_room("translation corpus", {"corpus": corpus}, replace, f"translation corpus '{corpus}'")
+            # systems and pronoun judgements that still apply stay (evalhouse.stored); finished at commit
+            rooms.append(wh.make_room("translation corpus", {"corpus": corpus}, replace,
+                                      f"translation corpus '{corpus}'", drop_systems=drop_systems,
+                                      drop_judgements=drop_judgements))
             _store_pronoun_set(wh, pset, prows, pfile, slang, tlang)
             wh.insert("translation_corpora", [{
                 "corpus": corpus, "source_language": slang, "target_language": tlang, "pronoun_set": pset,
@@ -270,8 +293,8 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
             for config in (_configs if _configs is not None else default_configs(pset)):
                 insert_config(wh, corpus, config, now)
         if system_part:
-            wh.make_room("translation system", {"corpus": corpus, "team": team, "run": run}, replace,
-                         f"system {team}/{run} of corpus '{corpus}'")
+            rooms.append(wh.make_room("translation system", {"corpus": corpus, "team": team, "run": run}, replace,
+                                      f"system {team}/{run} of corpus '{corpus}'", drop_judgements=drop_judgements))
             wh.insert("translation_systems", [{
                 "corpus": corpus, "team": team, "run": run, "source_files": [out.name, soa.name],
                 "sha256": [out.sha256, soa.sha256], "normalisations": sys_norm, "skipped_positions": so_skipped,
@@ -287,7 +310,10 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
                 known[("source-reference", None, None)] = sr_links
             n = compute_analyses(wh, corpus, configs, [(team, run)], known) // max(len(configs), 1)
     docs = len(dict.fromkeys(doc_ids)) if corpus_part else None
-    return TranslationSummary(corpus, len(src_tok), docs, (team, run) if system_part else None, n, tuple(normalisations))
+    return TranslationSummary(corpus, len(src_tok), docs, (team, run) if system_part else None, n, tuple(normalisations),
+                              sum(r.kept.get("pronoun judgements", 0) for r in rooms),
+                              sum(r.dropped.get("pronoun judgements", 0) for r in rooms),
+                              sum(r.dropped.get("systems", 0) for r in rooms))
 
 
 # --- configurations -------------------------------------------------------------------------
@@ -312,16 +338,19 @@ def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
 def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
                 weights: Sequence[float] | None = None, **switches) -> ConfigSpec:
     """A new configuration ``name`` of ``corpus`` (``evalhouse apt --add``): its pronoun set, ``cases``
-    (default 1-4) with one weight each (default APT-B's for cases 1-4), and the ``switches`` of
+    (default all six, as seed 004's APT-A and APT-B) with one weight each (default: APT-B's weight of
+    each case, 1 for case 1, 0.5 for case 2, 0 for the others), and the ``switches`` of
     :class:`ConfigSpec` (target_list, equivalence, alignment_correction, count_other_as_equal)."""
     row = wh.sql("SELECT pronoun_set FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()
     if row is None:
         raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
     cases = tuple(int(c) for c in cases) if cases else DEFAULT_CASES
-    if not weights and len(cases) != len(DEFAULT_WEIGHTS):
-        raise OptionError("give `weights`, one per case")
-    return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights) if weights else DEFAULT_WEIGHTS,
-                      origin="evalhouse apt options", **switches)
+    if not weights:
+        bad = [c for c in cases if c not in APT_B_WEIGHT]
+        if bad:
+            raise OptionError(f"cases must be distinct numbers 1-6, got {list(cases)}")
+        weights = tuple(APT_B_WEIGHT[c] for c in cases)
+    return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights), origin="evalhouse apt options", **switches)
 
 
 def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:

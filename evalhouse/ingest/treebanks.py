@@ -13,17 +13,16 @@ reference (``corpus_inputs``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import numpy as np
-
-from evalhouse.analysis.trees import TreeBatch, tree_metrics
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
+from evalhouse.progress import as_progress
 from evalhouse.version import __version__
 
 
@@ -35,6 +34,7 @@ class CorpusSummary:
     words: int
     edges: int
     normalisations: tuple[str, ...]
+    links_dropped: tuple[str, ...] = ()  # input corpora that no longer fit this replaced reference
     missing_lemmas: int = 0  # words whose LEMMA is _ (see corpora.missing_lemmas)
 
     @property
@@ -85,35 +85,49 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
         raise WarehouseError("no input files")
     groups, meta = _group(files, corpus, language)
     summaries = []
-    with wh.transaction():
+    task = as_progress(progress).task("reading", total=len(files), unit="files")
+    with task, wh.transaction():
         for key, group in groups.items():
-            if wh.has("corpus", {"corpus": key}):
-                scored = wh.sql("SELECT count(*) FROM submissions WHERE corpus = $c", {"c": key}).fetchone()[0]
-                if replace and scored:
-                    raise WarehouseError(
-                        f"corpus '{key}' has {scored} submission(s) scored against it; replacing it would "
-                        "invalidate their scores (ingest the new version under another name)")
-            wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
-            summary = store_corpus(wh, key, group, *meta[key], progress=progress)
+            # refused when submissions or dependency runs are scored against the corpus (evalhouse.stored)
+            room = wh.make_room("corpus", {"corpus": key}, replace, f"corpus '{key}'")
+            summary = store_corpus(wh, key, group, *meta[key], progress=_file_steps(task))
             if input_of is not None:
                 link_input(wh, key, input_of, summary.files[0])
+            if room.replaced:
+                summary = dataclasses.replace(summary, links_dropped=recheck_inputs(wh, key))
             summaries.append(summary)
     return summaries
+
+
+def _file_steps(task):
+    """The loader's per-file callback, moving ``task`` on by one file each time the next one starts (and
+    for the last one when the loader is done with the corpus: see :func:`store_corpus`)."""
+    started = []
+
+    def step(path: str, i: int, n: int) -> None:
+        if started:
+            task.advance(1)
+        started.append(path)
+        task.describe(path)
+
+    step.finish = lambda: task.advance(1) if started else None  # type: ignore[attr-defined]
+    return step
 
 
 def store_corpus(wh, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
                  progress: ProgressFn | None = None) -> CorpusSummary:
     """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
     results = ingest_files(wh.con, files, corpus, progress=progress)
-    store_tree_metrics(wh, corpus)
-    normalisations = [f"{Path(r.source.name).name}: {n}" for r in results for n in r.normalisations]
-    missing = count_missing_lemmas(wh, corpus)
-    summary = CorpusSummary(corpus, tuple(r.source.name for r in results), sum(r.sentences for r in results),
+    if hasattr(progress, "finish"):
+        progress.finish()
+    normalisations = [f"{Path(r.name).name}: {n}" for r in results for n in r.normalisations]
+    missing = sum(r.missing_lemmas for r in results)
+    summary = CorpusSummary(corpus, tuple(r.name for r in results), sum(r.sentences for r in results),
                             sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations),
-                            missing)
+                            missing_lemmas=missing)
     wh.insert("corpora", [{
         "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
-        "sha256": [r.source.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
+        "sha256": [r.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
         "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
         "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
         "normalisations": normalisations, "evalhouse_version": __version__,
@@ -121,35 +135,10 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     return summary
 
 
-def count_missing_lemmas(wh, corpus: str) -> int:
-    """Words of ``corpus`` without a lemma: LEMMA ``_``, except an underscore word (FORM ``_`` too), whose
-    lemma is itself. Stored in ``corpora.missing_lemmas`` and said in the ingest summary."""
-    return wh.sql("SELECT count(*) FROM nodes WHERE corpus = $c AND lemma = '_' AND form <> '_'",
-                  {"c": corpus}).fetchone()[0]
-
-
-def store_tree_metrics(wh, corpus: str) -> None:
-    """``sentence_tree_metrics`` of a corpus: flux-weight sums and projectivity of its stripped trees,
-    the per-sentence facts that need Python (numpy, batched over the whole corpus)."""
-    cols = wh.sql("SELECT position, head FROM edges WHERE corpus = $corpus ORDER BY position, dependent",
-                  {"corpus": corpus}).fetchnumpy()
-    positions = np.asarray(cols["position"], dtype=np.int64)
-    if len(positions) == 0:
-        return
-    starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])
-    lengths = np.diff(np.r_[starts, len(positions)])
-    metrics = tree_metrics(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
-    wh.insert("sentence_tree_metrics", {
-        "corpus": [corpus] * len(starts), "position": positions[starts].astype(np.int32),
-        "flux_weight_sum": metrics.flux_weight_sum.astype(np.int32), "projective": metrics.projective.astype(bool)})
-
-
-def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
-    """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
-    sentence i of one has as many words as sentence i of the other."""
-    if reference == corpus or reference not in wh.corpora():
-        raise WarehouseError(f"`input_of` {reference}: no such reference corpus in {wh.path}")
-    mismatch = wh.sql(
+def _mismatch(wh, corpus: str, reference: str):
+    """The first sentence where input corpus ``corpus`` does not fit ``reference`` (position, first line, words
+    of the input, words of the reference; None where a corpus has no such sentence), or None."""
+    return wh.sql(
         """WITH i AS (SELECT s.position, s.first_line, count(n.id) AS words FROM sentences s
                       LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $i GROUP BY ALL),
                 r AS (SELECT s.position, count(n.id) AS words FROM sentences s
@@ -157,6 +146,14 @@ def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
            SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
            FROM i FULL JOIN r USING (position)
            WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
+
+
+def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
+    """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
+    sentence i of one has as many words as sentence i of the other."""
+    if reference == corpus or reference not in wh.corpora():
+        raise WarehouseError(f"`input_of` {reference}: no such reference corpus in {wh.path}")
+    mismatch = _mismatch(wh, corpus, reference)
     if mismatch:
         pos, line, got, want = mismatch
         if got is None:
@@ -168,3 +165,25 @@ def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
                          f"corpus {reference} has {want}: it cannot be its input")
     n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
     wh.insert("corpus_inputs", [{"corpus": corpus, "reference": reference, "sentences": n}])
+
+
+def recheck_inputs(wh, reference: str) -> tuple[str, ...]:
+    """After ``reference`` was replaced: keep the ``corpus_inputs`` links of the input corpora that still fit
+    it sentence by sentence (the check of :func:`link_input`), delete the others (a stale link would
+    pair sentences that no longer correspond). Returns why each deleted link went."""
+    dropped = []
+    for (corpus,) in wh.sql("SELECT corpus FROM corpus_inputs WHERE reference = $r ORDER BY corpus",
+                            {"r": reference}).fetchall():
+        mismatch = _mismatch(wh, corpus, reference)
+        if mismatch is None:
+            continue
+        pos, _, got, want = mismatch
+        wh.sql("DELETE FROM corpus_inputs WHERE corpus = $c", {"c": corpus}).fetchall()
+        if got is None:
+            why = f"it has no sentence {pos}"
+        elif want is None:
+            why = f"the new {reference} has no sentence {pos}"
+        else:
+            why = f"its sentence {pos} has {got} words, that of the new {reference} {want}"
+        dropped.append(f"{corpus} ({why})")
+    return tuple(dropped)

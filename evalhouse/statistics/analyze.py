@@ -6,9 +6,12 @@
     with evalhouse.connect("warehouse.duckdb") as wh:
         summary = analyze(wh, AnalysisConfig(alpha=0.05), team=None, corpus=None)
 
-Tables written (see ``schema/analyze/``): metric_correlations, projectivity_tests, entropy_dea_correlation,
-suspicious_subtrees, paired_significance, dea_relation_intervals, ensemble_choice, ensemble_scores.
-Views over them (``sql/statistics/``): correlation_summary, suspicious_subtrees_coverage. Rows of the submissions
+Tables written (see ``schema/analyze/``): metric_correlations, judgement_correlations, projectivity_tests,
+entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, paired_significance,
+dea_relation_intervals, ensemble_choice, ensemble_scores. Views over them (``sql/statistics/``):
+correlation_summary, judgement_correlation_summary, suspicious_subtrees_coverage. Error mining uses the
+paper's settings by default (:class:`evalhouse.analysis.mining.MiningSettings`, from the config's
+``exclude_root``, ``representatives``, ``suspicious``, ``score_form``, ``top_k``, ``max_size``). Rows of the submissions
 analysed are replaced; rows of other submissions stay. One transaction. Every row carries a
 ``configuration`` string. The algorithms live in :mod:`evalhouse.analysis.stats` and
 :mod:`evalhouse.analysis.mining`; docs/statistics.md explains the choices.
@@ -26,14 +29,19 @@ from scipy import sparse
 from evalhouse.analysis import mining, stats
 from evalhouse.errors import OptionError
 from evalhouse.statistics.selection import Selection
+from evalhouse.progress import as_progress
 from evalhouse.version import signature
 
 SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
 TREE_METRICS = ("depth", "length", "mean_dependency_distance", "mean_flux_size", "mean_flux_weight", "mean_arity")
 METRICS = SENTENCE_METRICS + TREE_METRICS
 PERFORMANCE_METRICS = SENTENCE_METRICS
-TABLES = ("metric_correlations", "projectivity_tests", "entropy_dea_correlation", "suspicious_subtrees",
-          "paired_significance", "dea_relation_intervals", "ensemble_choice", "ensemble_scores")  # schema/analyze/
+# seed 003's accuracies (sentence_scores) and the human judgements they are correlated with (seed 003 section 4)
+ACCURACY_METRICS = ("ssa", "gsa", "sta", "gta", "understandability_accuracy", "quality_accuracy")
+JUDGEMENTS = ("fluency_z", "adequacy_z")
+TABLES = ("metric_correlations", "judgement_correlations", "projectivity_tests", "entropy_dea_correlation",
+          "suspicious_subtrees", "suspicious_subtree_submissions", "paired_significance", "dea_relation_intervals",
+          "ensemble_choice", "ensemble_scores")  # schema/analyze/
 
 
 @dataclass
@@ -48,6 +56,9 @@ class AnalysisConfig:
     score_form: str = "narayan-gardent"
     top_k: int = 10
     keep: int = 100
+    exclude_root: bool = True
+    representatives: str = "largest"
+    suspicious: str = "non-null"
     resamples: int = 1000
     seed: int = 1
     level: float = 0.95
@@ -62,6 +73,14 @@ class AnalysisConfig:
             raise OptionError(f"`failure_metric` must be one of {', '.join(SENTENCE_METRICS)}")
         if self.score_form not in mining.SCORES:
             raise OptionError(f"`score_form` must be one of {', '.join(mining.SCORES)}")
+        if self.representatives not in mining.REPRESENTATIVES:
+            raise OptionError(f"`representatives` must be one of {', '.join(mining.REPRESENTATIVES)}")
+        if self.suspicious not in mining.SUSPICIOUS:
+            raise OptionError(f"`suspicious` must be one of {', '.join(mining.SUSPICIOUS)}")
+        if self.top_k < 1:
+            raise OptionError("`top_k` must be at least 1")
+        if self.keep < 0:
+            raise OptionError("`keep` must be 0 (all) or more")
         for v in self.views:
             if v not in mining.VIEWS:
                 raise OptionError(f"unknown view '{v}' (valid: {', '.join(mining.VIEWS)})")
@@ -73,6 +92,12 @@ class AnalysisConfig:
     def signature(self, *parts: str) -> str:
         return signature(*parts)
 
+    def mining_settings(self) -> mining.MiningSettings:
+        """The error-mining settings of this configuration (the paper's by default)."""
+        return mining.MiningSettings(exclude_root=self.exclude_root, representatives=self.representatives,
+                                     suspicious=self.suspicious, top_k=self.top_k, score=self.score_form,
+                                     max_size=self.max_size)
+
 
 @dataclass
 class AnalysisSummary:
@@ -83,37 +108,55 @@ class AnalysisSummary:
 
 def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
             progress=None) -> AnalysisSummary:
-    """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``."""
+    """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``. ``progress``
+    (:class:`evalhouse.progress.Progress`) is moved on per step and corpus."""
     config = config or AnalysisConfig()
     config.validate()
     subs = pd.DataFrame(Selection(team=team, corpus=corpus).submissions(wh), columns=["team", "run", "corpus"])
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    for corpus_name, group in subs.groupby("corpus", sort=True):
-        keys = list(group[["team", "run"]].itertuples(index=False, name=None))
-        if progress:
-            progress(corpus_name, len(keys))
-        data = CorpusData.load(wh, corpus_name, keys)
-        results["metric_correlations"].append(metric_correlations(data, config))
-        results["projectivity_tests"].append(projectivity_tests(data, config))
-        results["entropy_dea_correlation"].append(entropy_dea_correlation(data, config))
-        results["suspicious_subtrees"].append(suspicious_subtrees(data, config))
-        results["paired_significance"].append(paired_significance(data, config))
-        results["dea_relation_intervals"].append(dea_relation_intervals(data, config))
-        choice, scores = ensemble(data, config)
-        results["ensemble_choice"].append(choice)
-        results["ensemble_scores"].append(scores)
-    analysed = subs.to_dict("records")
-    counts = {}
-    with wh.transaction():
-        # the rows of the submissions analysed are replaced; rows of other submissions stay
-        wh.delete("analysis", analysed)
-        wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
-        wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"],
-                                    "run_b": b["run"]} for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
-        for table in TABLES:
-            frames = [f for f in results[table] if f is not None and len(f)]
-            columns = [c for c, _, _ in wh.columns(table)]
-            counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
+    def mine(data, config):
+        rows, mined = suspicious_subtrees(data, config)
+        results["suspicious_subtree_submissions"].append(mined)
+        return rows
+
+    steps = [("correlations", "metric_correlations", metric_correlations),
+             ("projectivity tests", "projectivity_tests", projectivity_tests),
+             ("entropy and DEA", "entropy_dea_correlation", entropy_dea_correlation),
+             ("error mining", "suspicious_subtrees", mine),
+             ("accuracies and judgements", "judgement_correlations", judgement_correlations),
+             ("significance tests", "paired_significance", paired_significance),
+             ("DEA intervals", "dea_relation_intervals", dea_relation_intervals)]
+    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 3), unit="steps")
+    with task:
+        for corpus_name, group in subs.groupby("corpus", sort=True):
+            keys = list(group[["team", "run"]].itertuples(index=False, name=None))
+            task.describe(f"{corpus_name}: loading {len(keys)} submission(s)")
+            data = CorpusData.load(wh, corpus_name, keys)
+            task.advance(1)
+            for label, table, step in steps:
+                task.describe(f"{corpus_name}: {label}")
+                results[table].append(step(data, config))
+                task.advance(1)
+            task.describe(f"{corpus_name}: ensemble")
+            choice, scores = ensemble(data, config)
+            results["ensemble_choice"].append(choice)
+            results["ensemble_scores"].append(scores)
+            task.advance(1)
+        task.describe("writing")
+        analysed = subs.to_dict("records")
+        counts = {}
+        with wh.transaction():
+            # the rows of the submissions analysed are replaced; rows of other submissions stay
+            wh.delete("analysis", analysed)
+            wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
+            wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"],
+                                        "team_b": b["team"], "run_b": b["run"]}
+                                       for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
+            for table in TABLES:
+                frames = [f for f in results[table] if f is not None and len(f)]
+                columns = [c for c, _, _ in wh.columns(table)]
+                counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
+        task.advance(subs["corpus"].nunique())
     return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts)
 
 
@@ -125,6 +168,7 @@ class CorpusData:
     keys: list[tuple[str, str]]          # (team, run), sorted
     positions: np.ndarray                 # sentence positions, sorted
     scores: dict[str, np.ndarray]         # metric -> (submissions x sentences), NaN when missing
+                                          # (SENTENCE_METRICS and ACCURACY_METRICS)
     matched: np.ndarray                   # (submissions x sentences) matched edges
     edges: np.ndarray                     # (sentences,) edges per sentence
     complexity: pd.DataFrame              # sentence_complexity rows by position
@@ -142,7 +186,8 @@ class CorpusData:
         con.register("wanted_runs", wanted)
         try:
             scores = con.execute("""
-                SELECT s.team, s.run, s.position, s.bleu, s.dea, s.fluency_z, s.adequacy_z, s.edges, s.matched_edges
+                SELECT s.team, s.run, s.position, s.bleu, s.dea, s.fluency_z, s.adequacy_z, s.edges, s.matched_edges,
+                       s.ssa, s.gsa, s.sta, s.gta, s.understandability_accuracy, s.quality_accuracy
                 FROM sentence_scores s JOIN wanted_runs w USING (team, run)
                 WHERE s.corpus = $c ORDER BY s.team, s.run, s.position""", {"c": corpus}).df()
             per_relation = con.execute("""
@@ -164,7 +209,7 @@ class CorpusData:
         row = scores["position"].map(index).to_numpy()
         col = np.array([sub_index[k] for k in zip(scores["team"], scores["run"])], dtype=int)
         metric_arrays = {}
-        for m in SENTENCE_METRICS:
+        for m in SENTENCE_METRICS + ACCURACY_METRICS:
             arr = np.full((s, n), np.nan)
             arr[col, row] = scores[m].astype(float).to_numpy()
             metric_arrays[m] = arr
@@ -188,7 +233,7 @@ class CorpusData:
                    relation_counts, relation_matched, relations, entropy)
 
     def metric(self, name: str, sub: int) -> np.ndarray:
-        if name in SENTENCE_METRICS:
+        if name in SENTENCE_METRICS or name in ACCURACY_METRICS:
             return self.scores[name][sub]
         return self.complexity[name].to_numpy(dtype=float)
 
@@ -218,6 +263,36 @@ def metric_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFram
             rows.append((team, run, data.corpus, a, b, n, rho, p, float(ph), bool(ph < config.alpha), signature))
     return pd.DataFrame(rows, columns=["team", "run", "corpus", "metric_a", "metric_b", "n", "rho", "p", "p_holm",
                                        "significant", "configuration"])
+
+
+def judgement_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
+    """Seed 003 section 4: each accuracy (SSA, GSA, STA, GTA, UA, QA) against each human judgement
+    z-score (fluency, adequacy), Pearson's r beside Spearman's rho, per submission. Holm within the
+    submission, over its Pearson tests and, separately, over its Spearman tests (the family of
+    metric_correlations is also one test over one submission's pairs). A pair with fewer than 3
+    complete sentences or a constant side has no row (so a submission without judgements has none)."""
+    signature = config.signature(f"alpha:{config.alpha}", "test:pearson(scipy)+spearman(scipy),pairwise-complete,min-n:3",
+                                 "adjust:holm,within-submission,per-test")
+    rows = []
+    for s, (team, run) in enumerate(data.keys):
+        found = []
+        for metric in ACCURACY_METRICS:
+            for judgement in JUDGEMENTS:
+                x, y = data.metric(metric, s), data.metric(judgement, s)
+                r, rho = stats.pearson(x, y), stats.spearman(x, y)
+                if r is None or rho is None:
+                    continue
+                found.append((metric, judgement, r[0], r[1], r[2], rho[1], rho[2]))
+        if not found:
+            continue
+        p_r_holm = stats.holm([f[4] for f in found])
+        p_rho_holm = stats.holm([f[6] for f in found])
+        for (metric, judgement, n, r, p_r, rho, p_rho), hr, hs in zip(found, p_r_holm, p_rho_holm):
+            rows.append((team, run, data.corpus, metric, judgement, n, r, p_r, float(hr), bool(hr < config.alpha),
+                         rho, p_rho, float(hs), bool(hs < config.alpha), signature))
+    return pd.DataFrame(rows, columns=["team", "run", "corpus", "metric", "judgement", "n", "r", "p_r", "p_r_holm",
+                                       "significant_r", "rho", "p_rho", "p_rho_holm", "significant_rho",
+                                       "configuration"])
 
 
 def projectivity_tests(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
@@ -267,73 +342,64 @@ def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.Data
 
 # --- tree error mining ----------------------------------------------------------------------------
 
-def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, max_size: int):
-    """view -> (form names, CSR matrix sentences x forms, 1 where the sentence contains the form)."""
-    index = {p: i for i, p in enumerate(positions)}
-    vocab = {v: {} for v in views}
-    cells = {v: ([], []) for v in views}
-    for position, g in tree.groupby("position", sort=True):
-        heads = g["head"].tolist()
-        forms = mining.sentence_forms(heads, g["relation"].tolist(), g["dependent_upos"].tolist(),
-                                      g["dependent_lemma"].tolist(), views=views, max_size=max_size)
-        r = index[position]
-        for v in views:
-            names = vocab[v]
-            rows, cols = cells[v]
-            for f in forms[v]:
-                rows.append(r)
-                cols.append(names.setdefault(f, len(names)))
-    out = {}
-    for v in views:
-        rows, cols = cells[v]
-        matrix = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
-                                   shape=(len(positions), len(vocab[v])))
-        out[v] = (np.array(list(vocab[v]), dtype=object), matrix)
-    return out
+def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, settings: mining.MiningSettings):
+    """view -> :class:`evalhouse.analysis.mining.CorpusForms` of a corpus (row i = sentence positions[i];
+    a sentence without edges has no form), computed once and shared by every submission."""
+    by_position = {position: g for position, g in tree.groupby("position", sort=True)}
+    empty = ((), (), (), ())
+
+    def trees():
+        for position in positions:
+            g = by_position.get(position)
+            if g is None:
+                yield empty
+            else:
+                yield (g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
+                       g["dependent_lemma"].tolist())
+
+    return mining.corpus_forms(trees(), views, settings)
 
 
-def mine(names, matrix, failures: np.ndarray, usable: np.ndarray, score_form: str):
-    """Counts and scores of every form for one submission: a DataFrame sorted by rank."""
-    m = matrix[usable]
-    fail = failures[usable]
-    total = int(usable.sum())
-    n_fail = int(fail.sum())
-    c_f = np.asarray(m.sum(axis=0)).ravel()
-    c_f_fail = np.asarray(m[fail].sum(axis=0)).ravel() if n_fail else np.zeros_like(c_f)
-    present = c_f > 0
-    c_f, c_f_fail, names = c_f[present], c_f_fail[present], names[present]
-    c_notf = total - c_f
-    c_notf_pass = (total - n_fail) - (c_f - c_f_fail)
-    score = mining.suspicion(c_f, c_f_fail, c_notf, c_notf_pass, score_form)
-    order = np.lexsort((names.astype(str), -c_f, -score))
-    frame = pd.DataFrame({"form": names[order], "c_f": c_f[order], "c_f_fail": c_f_fail[order],
-                          "c_notf": c_notf[order], "c_notf_pass": c_notf_pass[order], "score": score[order]})
-    frame["rank"] = np.arange(1, len(frame) + 1)
-    return frame
+def mine(forms: mining.CorpusForms, failures: np.ndarray, usable: np.ndarray, settings: mining.MiningSettings,
+         keep: int = 0) -> tuple[pd.DataFrame, int]:
+    """The scored forms of one submission in one view as table rows, in rank order, and how many forms
+    were scored. Stored: every suspicious form (coverage counts them all), and the other scored forms
+    ranked up to ``keep`` (0: all; only ``suspicious="top-k"`` scores forms that are not suspicious)."""
+    got = mining.score_forms(forms, failures, usable, settings)
+    stored = got["suspicious"] | ((got["rank"] <= keep) if keep else True)
+    column = got["column"][stored]
+    return pd.DataFrame({
+        "form": forms.names[column], "size": forms.sizes[column],
+        "represents": [list(forms.represents[j]) for j in column],
+        "c_f": got["c_f"][stored], "c_f_fail": got["c_f_fail"][stored], "c_notf": got["c_notf"][stored],
+        "c_notf_pass": got["c_notf_pass"][stored], "score": got["score"][stored], "rank": got["rank"][stored],
+        "selected": got["suspicious"][stored]}), int(got["rank"].size)
 
 
-def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None) -> pd.DataFrame:
+def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None):
+    """The rows of ``suspicious_subtrees`` and of ``suspicious_subtree_submissions`` for the corpus."""
+    settings = config.mining_settings()
     signature = config.signature(
         f"failure:{config.failure_metric},bottom:{config.failure_share},ceil,ties:earlier-position-fails",
-        f"max_size:{config.max_size}", f"score:{config.score_form}", f"top_k:{config.top_k}", f"keep:{config.keep}")
-    forms = forms or corpus_forms(data.tree, data.positions, config.views, config.max_size)
-    frames = []
+        settings.signature(), f"keep:{config.keep}")
+    forms = forms or corpus_forms(data.tree, data.positions, config.views, settings)
+    frames, runs = [], []
     for s, (team, run) in enumerate(data.keys):
         values = data.metric(config.failure_metric, s)
         usable = ~np.isnan(values)
         failures = np.zeros(len(values), dtype=bool)
         failures[usable] = stats.failure_mask(values[usable], config.failure_share)
         for view in config.views:
-            names, matrix = forms[view]
-            frame = mine(names, matrix, failures, usable, config.score_form)
-            if config.keep:
-                frame = frame[frame["rank"] <= config.keep]
-            frame = frame.assign(team=team, run=run, corpus=data.corpus, view=view,
-                                 selected=frame["rank"] <= config.top_k, configuration=signature)
-            frames.append(frame)
-    if not frames:
-        return None
-    return pd.concat(frames, ignore_index=True)
+            frame, scored = mine(forms[view], failures, usable, settings, config.keep)
+            runs.append((team, run, data.corpus, view, int(usable.sum()), int(failures.sum()),
+                         forms[view].enumerated, len(forms[view].names), scored, int(frame["selected"].sum()),
+                         signature))
+            frames.append(frame.assign(team=team, run=run, corpus=data.corpus, view=view, configuration=signature))
+    rows = pd.concat(frames, ignore_index=True) if frames else None
+    submissions = pd.DataFrame(runs, columns=["team", "run", "corpus", "view", "sentences", "failures",
+                                              "forms_enumerated", "forms", "forms_scored", "suspicious",
+                                              "configuration"])
+    return rows, submissions
 
 
 # --- paired significance and intervals ------------------------------------------------------------

@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS edges (
     distance         INTEGER,
     dependent_id     INTEGER NOT NULL,
     head_id          INTEGER NOT NULL,
+    depth            INTEGER NOT NULL,
     dependent_key    VARCHAR NOT NULL,
     head_key         VARCHAR
 );
@@ -30,5 +31,6 @@ COMMENT ON COLUMN edges.relation IS 'Base relation: deprel before the first colo
 COMMENT ON COLUMN edges.distance IS 'Signed dependency distance dependent - head in stripped positions (negative: dependent on the left of its head); NULL for the root.';
 COMMENT ON COLUMN edges.dependent_id IS 'CoNLL-U ID of the dependent in nodes.';
 COMMENT ON COLUMN edges.head_id IS 'CoNLL-U ID of the head in nodes (0 for the root).';
+COMMENT ON COLUMN edges.depth IS 'Depth of the dependent in the stripped tree: edges between it and its root (root = 0), computed at ingest.';
 COMMENT ON COLUMN edges.dependent_key IS 'Key DEA compares for the dependent: its lemma case-folded by evalhouse.analysis.text.fold (NFC(casefold(NFD))), or its case-folded form where the lemma is missing (_). Computed in Python at ingest; SQL never folds.';
 COMMENT ON COLUMN edges.head_key IS 'Key DEA compares for the head (as dependent_key); NULL for the root.';

@@ -4,7 +4,7 @@
 CREATE TABLE IF NOT EXISTS sentence_tree_metrics (
     corpus           VARCHAR NOT NULL,
     position         INTEGER NOT NULL,
-    flux_weight_sum  INTEGER NOT NULL,
+    flux_weight_sum  BIGINT NOT NULL,
     projective       BOOLEAN
 );
 COMMENT ON TABLE sentence_tree_metrics IS 'Tree metrics computed in Python at ingest (maximum-matching flux weight, projectivity) on the stripped tree. Grain: corpus x position.';

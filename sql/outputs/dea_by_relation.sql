@@ -14,3 +14,7 @@ COMMENT ON VIEW dea_by_relation IS 'Dependency edge accuracy per submission and 
 COMMENT ON COLUMN dea_by_relation.edges IS 'Reference edges with this relation (over all sentences of the corpus).';
 COMMENT ON COLUMN dea_by_relation.matched IS 'Of those, edges the output realises.';
 COMMENT ON COLUMN dea_by_relation.accuracy IS 'matched / edges.';
+COMMENT ON COLUMN dea_by_relation.team IS 'Team that submitted the run.';
+COMMENT ON COLUMN dea_by_relation.run IS 'Run name within the team.';
+COMMENT ON COLUMN dea_by_relation.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
+COMMENT ON COLUMN dea_by_relation.relation IS 'Base relation of the reference edges (the part before '':'').';

@@ -65,3 +65,9 @@ COMMENT ON COLUMN dea_edges.head IS 'Stripped position of the head in the refere
 COMMENT ON COLUMN dea_edges.relation IS 'Base relation of the edge (deprel before the colon).';
 COMMENT ON COLUMN dea_edges.distance IS 'Signed distance dependent - head in the stripped reference.';
 COMMENT ON COLUMN dea_edges.matched IS 'True when the output realises this edge (head lemma at i, dependent lemma at i + distance), lemmas compared by their stored keys (case-folded lemma, or case-folded form where the lemma is _).';
+COMMENT ON COLUMN dea_edges.team IS 'Team that submitted the run.';
+COMMENT ON COLUMN dea_edges.run IS 'Run name within the team.';
+COMMENT ON COLUMN dea_edges.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
+COMMENT ON COLUMN dea_edges.deprel IS 'Full dependency relation of the edge, with its subtype (e.g. obl:tmod).';
+COMMENT ON COLUMN dea_edges.head_lemma IS 'Lemma of the head word in the reference.';
+COMMENT ON COLUMN dea_edges.dependent_lemma IS 'Lemma of the dependent word in the reference.';

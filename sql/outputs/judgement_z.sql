@@ -29,3 +29,12 @@ COMMENT ON VIEW judgement_z IS 'Human scores as z-scores per annotator and crite
 COMMENT ON COLUMN judgement_z.annotator_mean IS 'Mean of all this annotator''s scores for this criterion.';
 COMMENT ON COLUMN judgement_z.annotator_sd IS 'Sample standard deviation (n - 1) of those scores.';
 COMMENT ON COLUMN judgement_z.z IS '(score - annotator_mean) / annotator_sd; NULL when the sd is 0 or undefined.';
+COMMENT ON COLUMN judgement_z.team IS 'Team that submitted the run.';
+COMMENT ON COLUMN judgement_z.run IS 'Run name within the team.';
+COMMENT ON COLUMN judgement_z.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
+COMMENT ON COLUMN judgement_z.position IS '1-based position of the sentence (or segment) in its corpus.';
+COMMENT ON COLUMN judgement_z.sent_id IS 'sent_id of the reference sentence judged.';
+COMMENT ON COLUMN judgement_z.annotator IS 'Annotator identifier, as given in the judgements file.';
+COMMENT ON COLUMN judgement_z.criterion IS 'What was judged (e.g. fluency, adequacy); z-scores are per annotator and criterion.';
+COMMENT ON COLUMN judgement_z.score IS 'The raw score as given.';
+COMMENT ON COLUMN judgement_z.annotator_judgements IS 'Scores of this annotator for this criterion (the sample behind mean and sd).';

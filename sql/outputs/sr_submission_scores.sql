@@ -16,7 +16,7 @@ CREATE OR REPLACE VIEW sr_submission_scores AS
 WITH sums AS (
     SELECT team, run, corpus,
            count(*) AS sentences, count(sr_hypothesis_length) AS scored,
-           sum(sr_hypothesis_length) AS h, sum(sr_reference_length) AS r,
+           sum(sr_hypothesis_length)::BIGINT AS h, sum(sr_reference_length)::BIGINT AS r,
            sum(sr_matches[1]) AS m1, sum(sr_matches[2]) AS m2, sum(sr_matches[3]) AS m3, sum(sr_matches[4]) AS m4,
            -- corpus_bleu: every sentence adds at least 1 to each n-gram total (NLTK)
            sum(greatest(sr_totals[1], 1)) AS b1, sum(greatest(sr_totals[2], 1)) AS b2,

@@ -31,8 +31,8 @@ per_sentence AS (
     SELECT team, run, corpus,
            count(*) AS sentences,
            count(*) FILTER (WHERE missing) AS missing_sentences,
-           sum(edges) AS edges,
-           sum(matched_edges) AS matched_edges,
+           CAST(sum(edges) AS BIGINT) AS edges,
+           CAST(sum(matched_edges) AS BIGINT) AS matched_edges,
            sum(matched_edges) / nullif(sum(edges), 0) AS dea,
            avg(dea) AS mean_dea,
            avg(bleu) AS mean_bleu,
@@ -62,3 +62,20 @@ COMMENT ON COLUMN submission_scores.mean_dea IS 'Mean of sentence DEA over sente
 COMMENT ON COLUMN submission_scores.mean_bleu IS 'Mean sentence BLEU (lemmas, punctuation removed, NLTK method 2).';
 COMMENT ON COLUMN submission_scores.corpus_bleu IS 'Corpus BLEU-4 from summed lemma statistics with smoothing method 2 (equals NLTK corpus_bleu with method2).';
 COMMENT ON COLUMN submission_scores.configuration IS 'Signature of the configuration the scores were computed with.';
+COMMENT ON COLUMN submission_scores.team IS 'Team that submitted the run.';
+COMMENT ON COLUMN submission_scores.run IS 'Run name within the team.';
+COMMENT ON COLUMN submission_scores.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
+COMMENT ON COLUMN submission_scores.sentences IS 'Reference sentences (every one is scored; a missing output as an empty one).';
+COMMENT ON COLUMN submission_scores.missing_sentences IS 'Reference sentences with no output.';
+COMMENT ON COLUMN submission_scores.edges IS 'Reference edges (non-root, punctuation removed) over the corpus.';
+COMMENT ON COLUMN submission_scores.matched_edges IS 'Reference edges the output realises.';
+COMMENT ON COLUMN submission_scores.mean_bleu_surface IS 'Mean sentence BLEU on surface tokens (forms, punctuation removed, NLTK method 2).';
+COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore et al. 2000).';
+COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy.';
+COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy.';
+COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy.';
+COMMENT ON COLUMN submission_scores.mean_understandability_accuracy IS 'Mean understandability accuracy (Bangalore et al. 2000, published coefficients).';
+COMMENT ON COLUMN submission_scores.mean_quality_accuracy IS 'Mean quality accuracy (Bangalore et al. 2000, published coefficients).';
+COMMENT ON COLUMN submission_scores.mean_fluency_z IS 'Mean over judged sentences of the sentence fluency z-score.';
+COMMENT ON COLUMN submission_scores.mean_adequacy_z IS 'Mean over judged sentences of the sentence adequacy z-score.';
+COMMENT ON COLUMN submission_scores.judged_sentences IS 'Sentences with at least one human judgement.';

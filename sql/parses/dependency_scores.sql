@@ -36,3 +36,14 @@ COMMENT ON COLUMN dependency_scores.uas_f1 IS 'Official CoNLL 2018 UAS: 2 correc
 COMMENT ON COLUMN dependency_scores.las_f1 IS 'Official CoNLL 2018 LAS: 2 correct / (gold words + system words), relations compared on their universal part.';
 COMMENT ON COLUMN dependency_scores.la_gold_mean IS 'Dependency LA averaged over gold words, an unaligned word scoring 0.';
 COMMENT ON COLUMN dependency_scores.la_aligned_mean IS 'Dependency LA averaged over aligned gold words only.';
+COMMENT ON COLUMN dependency_scores.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN dependency_scores.run IS 'Run name within the team.';
+COMMENT ON COLUMN dependency_scores.corpus IS 'Corpus of the dependency run (dependency_runs.corpus).';
+COMMENT ON COLUMN dependency_scores.gold_words IS 'Words of the gold file.';
+COMMENT ON COLUMN dependency_scores.system_words IS 'Words of the system file.';
+COMMENT ON COLUMN dependency_scores.aligned_words IS 'Gold words aligned to a system word (CoNLL 2018 character-based alignment).';
+COMMENT ON COLUMN dependency_scores.uas_precision IS 'Words with the right head / system words.';
+COMMENT ON COLUMN dependency_scores.uas_recall IS 'Words with the right head / gold words.';
+COMMENT ON COLUMN dependency_scores.las_precision IS 'Words with the right head and relation / system words.';
+COMMENT ON COLUMN dependency_scores.las_recall IS 'Words with the right head and relation / gold words.';
+COMMENT ON COLUMN dependency_scores.config IS 'Configuration of the run''s scoring (dependency_runs.config).';

@@ -21,3 +21,8 @@ COMMENT ON VIEW dependency_scores_by_relation IS 'Per dependency run and gold re
 COMMENT ON COLUMN dependency_scores_by_relation.relation IS 'Gold relation, universal part.';
 COMMENT ON COLUMN dependency_scores_by_relation.las_recall IS 'Gold words of this relation with the right head and relation / gold words of this relation.';
 COMMENT ON COLUMN dependency_scores_by_relation.la_gold_mean IS 'Mean dependency LA of the gold words of this relation (unaligned = 0).';
+COMMENT ON COLUMN dependency_scores_by_relation.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN dependency_scores_by_relation.run IS 'Run name within the team.';
+COMMENT ON COLUMN dependency_scores_by_relation.corpus IS 'Corpus of the dependency run (dependency_runs.corpus).';
+COMMENT ON COLUMN dependency_scores_by_relation.gold_words IS 'Gold words with this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.uas_recall IS 'Gold words of this relation with the right head / gold words of this relation.';

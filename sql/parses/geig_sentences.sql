@@ -61,3 +61,16 @@ COMMENT ON COLUMN geig_sentences.status_code IS 'EVALB Stat. column: 0 ok, 1 err
 COMMENT ON COLUMN geig_sentences.length IS 'EVALB Len.: gold words not deleted for length.';
 COMMENT ON COLUMN geig_sentences.crossing IS 'Candidate brackets crossing some gold bracket.';
 COMMENT ON COLUMN geig_sentences.tagging_accuracy IS 'correct_tags / words, 0-1 scale.';
+COMMENT ON COLUMN geig_sentences.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN geig_sentences.run IS 'Run name within the team.';
+COMMENT ON COLUMN geig_sentences.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';
+COMMENT ON COLUMN geig_sentences.position IS '1-based position of the sentence (or segment) in its corpus.';
+COMMENT ON COLUMN geig_sentences.message IS 'Why the sentence is not ok (e.g. word mismatch at word 2 (is|was)); NULL when ok.';
+COMMENT ON COLUMN geig_sentences.words IS 'Gold words scored (DELETE_LABEL preterminals removed).';
+COMMENT ON COLUMN geig_sentences.gold_brackets IS 'Gold constituents after deletions (0 unless ok).';
+COMMENT ON COLUMN geig_sentences.test_brackets IS 'Candidate constituents after deletions (0 unless ok).';
+COMMENT ON COLUMN geig_sentences.matched_labelled IS 'Size of the multiset intersection of (label, start, end).';
+COMMENT ON COLUMN geig_sentences.matched_unlabelled IS 'Size of the multiset intersection of (start, end).';
+COMMENT ON COLUMN geig_sentences.correct_tags IS 'Words whose candidate POS equals the gold POS (after EQ_LABEL).';
+COMMENT ON COLUMN geig_sentences.labelled_complete_match IS 'The labelled brackets match exactly (NULL unless status ok).';
+COMMENT ON COLUMN geig_sentences.unlabelled_complete_match IS 'The unlabelled brackets match exactly (NULL unless status ok).';

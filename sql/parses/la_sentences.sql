@@ -20,3 +20,7 @@ COMMENT ON VIEW la_sentences IS 'Leaf-ancestor sentence score = mean of its word
 COMMENT ON COLUMN la_sentences.la IS 'Mean of the word scores, 0-1 scale.';
 COMMENT ON COLUMN la_sentences.words IS 'Words scored.';
 COMMENT ON COLUMN la_sentences.score_sum IS 'Sum of the word scores (for word-weighted means).';
+COMMENT ON COLUMN la_sentences.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN la_sentences.run IS 'Run name within the team.';
+COMMENT ON COLUMN la_sentences.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';
+COMMENT ON COLUMN la_sentences.position IS '1-based position of the sentence (or segment) in its corpus.';

@@ -18,3 +18,8 @@ COMMENT ON COLUMN la_words.gold_lineage IS 'Gold lineage, leaf end first, e.g. N
 COMMENT ON COLUMN la_words.candidate_lineage IS 'Candidate lineage, leaf end first, e.g. NP [ S.';
 COMMENT ON COLUMN la_words.score IS '1 - d(c, g) / (len(c) + len(g)) in [0, 1] (seed 002, section 4).';
 COMMENT ON COLUMN la_words.distance IS 'd(c, g): Levenshtein distance with label-dependent substitution costs (parse_runs.la_cost).';
+COMMENT ON COLUMN la_words.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN la_words.run IS 'Run name within the team.';
+COMMENT ON COLUMN la_words.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';
+COMMENT ON COLUMN la_words.position IS '1-based position of the sentence (or segment) in its corpus.';
+COMMENT ON COLUMN la_words.word IS 'The word (leaf) as written in the candidate parse.';

@@ -42,3 +42,6 @@ COMMENT ON COLUMN metric_deciles.decile_a IS 'Decile on metric_a (1 best, 10 wor
 COMMENT ON COLUMN metric_deciles.metric_b IS 'The metric whose deciles are counted.';
 COMMENT ON COLUMN metric_deciles.decile_b IS 'Decile on metric_b.';
 COMMENT ON COLUMN metric_deciles.sentences IS 'Sentences in decile_a of metric_a and decile_b of metric_b.';
+COMMENT ON COLUMN metric_deciles.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN metric_deciles.run IS 'Run name within the team.';
+COMMENT ON COLUMN metric_deciles.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';

@@ -39,3 +39,9 @@ COMMENT ON COLUMN parse_metric_ranks.metric IS 'la, labelled_f or unlabelled_f.'
 COMMENT ON COLUMN parse_metric_ranks.rank IS '1 = best score; equal scores ordered by position (listing order; deciles use average_rank).';
 COMMENT ON COLUMN parse_metric_ranks.decile IS 'ceil(10 * average_rank / n): 1 = best tenth, 10 = worst tenth; equal scores share a decile.';
 COMMENT ON COLUMN parse_metric_ranks.average_rank IS 'Mean rank of the group of equal scores the sentence belongs to (average ranks for ties).';
+COMMENT ON COLUMN parse_metric_ranks.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN parse_metric_ranks.run IS 'Run name within the team.';
+COMMENT ON COLUMN parse_metric_ranks.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';
+COMMENT ON COLUMN parse_metric_ranks.position IS '1-based position of the sentence (or segment) in its corpus.';
+COMMENT ON COLUMN parse_metric_ranks.score IS 'The sentence''s value of the metric (0-1).';
+COMMENT ON COLUMN parse_metric_ranks.n IS 'Valid sentences of the run ranked on this metric.';

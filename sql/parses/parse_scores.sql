@@ -87,3 +87,17 @@ COMMENT ON COLUMN parse_scores.la_sentence_mean IS 'Leaf-ancestor score of the r
 COMMENT ON COLUMN parse_scores.la_word_mean IS 'Leaf-ancestor score of the run as the mean of all word scores (each word weighs the same).';
 COMMENT ON COLUMN parse_scores.no_crossing_sentences IS 'Valid sentences with no crossing bracket (what EVALB prints in the Cross column of its totals row).';
 COMMENT ON COLUMN parse_scores.config IS 'Signature of the scoring configuration (parse_runs.config).';
+COMMENT ON COLUMN parse_scores.team IS 'Team of the candidate run (parser).';
+COMMENT ON COLUMN parse_scores.run IS 'Run name within the team.';
+COMMENT ON COLUMN parse_scores.corpus IS 'Parse corpus (parse_runs.corpus): the gold parses and the runs scored against them.';
+COMMENT ON COLUMN parse_scores.sentences IS 'Sentences of the run in the subset.';
+COMMENT ON COLUMN parse_scores.error_sentences IS 'Sentences with EVALB status error (length or word mismatch).';
+COMMENT ON COLUMN parse_scores.skip_sentences IS 'Sentences with EVALB status skip (empty candidate parse).';
+COMMENT ON COLUMN parse_scores.valid_sentences IS 'Sentences with status ok: the ones the figures pool.';
+COMMENT ON COLUMN parse_scores.gold_brackets IS 'Gold brackets over the valid sentences.';
+COMMENT ON COLUMN parse_scores.test_brackets IS 'Candidate brackets over the valid sentences.';
+COMMENT ON COLUMN parse_scores.matched_labelled IS 'Labelled matching brackets over the valid sentences.';
+COMMENT ON COLUMN parse_scores.matched_unlabelled IS 'Unlabelled matching brackets over the valid sentences.';
+COMMENT ON COLUMN parse_scores.crossing IS 'Crossing brackets over the valid sentences.';
+COMMENT ON COLUMN parse_scores.words IS 'Words over the valid sentences (tagging accuracy denominator).';
+COMMENT ON COLUMN parse_scores.correct_tags IS 'Correct tags over the valid sentences.';

@@ -41,3 +41,6 @@ SELECT * FROM final;
 COMMENT ON VIEW apt_case_weights IS 'Weight of each APT case (1..6) in each pronoun configuration, and whether it is counted. Grain: corpus x config x apt_case.';
 COMMENT ON COLUMN apt_case_weights.used IS 'True when the configuration counts this case (pronoun_configs.cases).';
 COMMENT ON COLUMN apt_case_weights.weight IS 'The case''s weight (pronoun_configs.weights); NULL when the case is not used.';
+COMMENT ON COLUMN apt_case_weights.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN apt_case_weights.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN apt_case_weights.apt_case IS 'APT case, 1..6 (1 identical, 2 equivalent, 3 different, 4 none in output, 5 none in reference, 6 none in either).';

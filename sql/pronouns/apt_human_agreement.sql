@@ -45,3 +45,11 @@ COMMENT ON COLUMN apt_human_agreement.human_incorrect IS 'Assessed pronouns peop
 COMMENT ON COLUMN apt_human_agreement.assessed IS 'Judged correct/incorrect and APT case 1, 2 or 3.';
 COMMENT ON COLUMN apt_human_agreement.disagreements IS 'correct_case_3 + incorrect_case_1 + incorrect_case_2.';
 COMMENT ON COLUMN apt_human_agreement.disagreement_pct IS '100 * disagreements / assessed.';
+COMMENT ON COLUMN apt_human_agreement.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN apt_human_agreement.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN apt_human_agreement.correct_case_1 IS 'Pronouns people judged correct that APT marks identical (case 1): agreements.';
+COMMENT ON COLUMN apt_human_agreement.correct_case_2 IS 'Pronouns people judged correct that APT marks equivalent (case 2): agreements.';
+COMMENT ON COLUMN apt_human_agreement.correct_case_3 IS 'Pronouns people judged correct that APT marks different (case 3): disagreements.';
+COMMENT ON COLUMN apt_human_agreement.incorrect_case_1 IS 'Pronouns people judged incorrect that APT marks identical (case 1): disagreements.';
+COMMENT ON COLUMN apt_human_agreement.incorrect_case_2 IS 'Pronouns people judged incorrect that APT marks equivalent (case 2): disagreements.';
+COMMENT ON COLUMN apt_human_agreement.incorrect_case_3 IS 'Pronouns people judged incorrect that APT marks different (case 3): agreements.';

@@ -33,3 +33,5 @@ COMMENT ON VIEW apt_human_correlation IS 'System-level Pearson and Spearman corr
 COMMENT ON COLUMN apt_human_correlation.systems IS 'Systems with judged pronouns in the cases used.';
 COMMENT ON COLUMN apt_human_correlation.pearson IS 'Pearson correlation of per-system APT and human accuracy (NULL with fewer than 2 systems or no variance).';
 COMMENT ON COLUMN apt_human_correlation.spearman IS 'Spearman correlation: Pearson of average ranks (ties share the mean rank).';
+COMMENT ON COLUMN apt_human_correlation.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN apt_human_correlation.config IS 'Name of the pronoun configuration (pronoun_configs.config).';

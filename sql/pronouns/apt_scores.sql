@@ -34,3 +34,14 @@ COMMENT ON COLUMN apt_scores.apt IS 'APT = sum of case weights / pronouns, with 
 COMMENT ON COLUMN apt_scores.apt_a IS 'APT-A: weight 1 for identical, 0 otherwise (same cases).';
 COMMENT ON COLUMN apt_scores.apt_b IS 'APT-B: 1 identical, 0.5 equivalent, 0 otherwise (same cases).';
 COMMENT ON COLUMN apt_scores.weights IS 'Weights of the configuration, one per entry of cases.';
+COMMENT ON COLUMN apt_scores.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN apt_scores.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN apt_scores.team IS 'Team (system) that produced the translation.';
+COMMENT ON COLUMN apt_scores.run IS 'Run name within the team.';
+COMMENT ON COLUMN apt_scores.pronoun_set IS 'Pronoun set of the configuration (pronoun_lists.pronoun_set, e.g. es-en).';
+COMMENT ON COLUMN apt_scores.target_list IS 'Whether aligned words were mapped through the target pronoun list (others become OTHER).';
+COMMENT ON COLUMN apt_scores.equivalence IS 'Whether equivalent pronouns give case 2 (else case 3).';
+COMMENT ON COLUMN apt_scores.alignment_correction IS 'Whether APT''s alignment-correction heuristic was applied.';
+COMMENT ON COLUMN apt_scores.count_other_as_equal IS 'Whether OTHER in both reference and output counts as identical.';
+COMMENT ON COLUMN apt_scores.cases IS 'APT cases the configuration counts (the denominator), e.g. [1, 2, 3, 4].';
+COMMENT ON COLUMN apt_scores.evalhouse_version IS 'evalhouse version that scored the configuration.';

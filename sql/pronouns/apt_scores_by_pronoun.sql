@@ -17,3 +17,13 @@ COMMENT ON COLUMN apt_scores_by_pronoun.pronouns IS 'Occurrences in the cases th
 COMMENT ON COLUMN apt_scores_by_pronoun.apt IS 'APT with the configuration''s weights.';
 COMMENT ON COLUMN apt_scores_by_pronoun.apt_a IS 'APT-A (identical only).';
 COMMENT ON COLUMN apt_scores_by_pronoun.apt_b IS 'APT-B (identical 1, equivalent 0.5).';
+COMMENT ON COLUMN apt_scores_by_pronoun.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN apt_scores_by_pronoun.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN apt_scores_by_pronoun.team IS 'Team (system) that produced the translation.';
+COMMENT ON COLUMN apt_scores_by_pronoun.run IS 'Run name within the team.';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_1 IS 'Occurrences of the source pronoun whose reference and output translations are identical.';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_2 IS 'Occurrences whose translations are equivalent.';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_3 IS 'Occurrences whose translations are different.';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_4 IS 'Occurrences with no translation in the output (the reference has one).';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_5 IS 'Occurrences with no translation in the reference (the output has one).';
+COMMENT ON COLUMN apt_scores_by_pronoun.case_6 IS 'Occurrences with no translation in either.';

@@ -28,3 +28,7 @@ COMMENT ON COLUMN autoprf_scores.restricted_output IS 'Pronouns with an aligned 
 COMMENT ON COLUMN autoprf_scores.restricted_precision IS 'restricted_matches / restricted_output.';
 COMMENT ON COLUMN autoprf_scores.restricted_recall IS 'restricted_matches / restricted_reference (= apt of the plain configuration: cases 1-4, weights 1,0,0,0, no equivalence, no correction).';
 COMMENT ON COLUMN autoprf_scores.restricted_f IS 'Harmonic mean of the restricted precision and recall.';
+COMMENT ON COLUMN autoprf_scores.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN autoprf_scores.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN autoprf_scores.team IS 'Team (system) that produced the translation.';
+COMMENT ON COLUMN autoprf_scores.run IS 'Run name within the team.';

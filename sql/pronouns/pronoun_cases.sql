@@ -48,3 +48,18 @@ COMMENT ON COLUMN pronoun_cases.autoprf_matches IS 'AutoPRF clipped count of ali
 COMMENT ON COLUMN pronoun_cases.restricted_match IS '1 when the restricted AutoPRF (one item per example) counts a match.';
 COMMENT ON COLUMN pronoun_cases.category IS 'Human category of the pronoun (pronoun_judgements), NULL when not judged.';
 COMMENT ON COLUMN pronoun_cases.judgement IS 'Human judgement: correct, incorrect, unjudgeable; NULL when not judged.';
+COMMENT ON COLUMN pronoun_cases.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN pronoun_cases.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN pronoun_cases.team IS 'Team (system) that produced the translation.';
+COMMENT ON COLUMN pronoun_cases.run IS 'Run name within the team.';
+COMMENT ON COLUMN pronoun_cases.position IS '1-based position of the sentence (or segment) in its corpus.';
+COMMENT ON COLUMN pronoun_cases.source_token IS 'The source token as written.';
+COMMENT ON COLUMN pronoun_cases.source_pronoun IS 'The source pronoun it was matched to in the pronoun set (lower-cased).';
+COMMENT ON COLUMN pronoun_cases.reference_indices IS '1-based reference token indices aligned to the pronoun (as given).';
+COMMENT ON COLUMN pronoun_cases.output_indices IS '1-based output token indices aligned to the pronoun (as given).';
+COMMENT ON COLUMN pronoun_cases.reference_corrected IS 'The alignment correction added a reference word.';
+COMMENT ON COLUMN pronoun_cases.output_corrected IS 'The alignment correction added an output word.';
+COMMENT ON COLUMN pronoun_cases.autoprf_reference IS 'Number of aligned reference words (recall denominator).';
+COMMENT ON COLUMN pronoun_cases.autoprf_output IS 'Number of aligned output words (precision denominator).';
+COMMENT ON COLUMN pronoun_cases.restricted_reference IS '1 when the pronoun has an aligned reference word (restricted AutoPRF).';
+COMMENT ON COLUMN pronoun_cases.restricted_output IS '1 when the pronoun has an aligned output word (restricted AutoPRF).';

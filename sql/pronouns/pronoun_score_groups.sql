@@ -40,12 +40,12 @@ counts AS (
            count(*) FILTER (WHERE used AND apt_case = 1) AS used_identical,
            count(*) FILTER (WHERE used AND apt_case = 2) AS used_equivalent,
            count(*) FILTER (WHERE judgement = 'correct') AS judged_correct,
-           sum(autoprf_matches) AS matches,
-           sum(autoprf_reference) AS reference_words,
-           sum(autoprf_output) AS output_words,
-           sum(restricted_match) AS restricted_matches,
-           sum(restricted_reference) AS restricted_reference,
-           sum(restricted_output) AS restricted_output
+           CAST(sum(autoprf_matches) AS BIGINT) AS matches,
+           CAST(sum(autoprf_reference) AS BIGINT) AS reference_words,
+           CAST(sum(autoprf_output) AS BIGINT) AS output_words,
+           CAST(sum(restricted_match) AS BIGINT) AS restricted_matches,
+           CAST(sum(restricted_reference) AS BIGINT) AS restricted_reference,
+           CAST(sum(restricted_output) AS BIGINT) AS restricted_output
     FROM grouped
     GROUP BY corpus, config, team, run, grouped_by, group_value
 ),
@@ -97,3 +97,12 @@ COMMENT ON COLUMN pronoun_score_groups.f IS 'Harmonic mean of precision and reca
 COMMENT ON COLUMN pronoun_score_groups.restricted_precision IS 'restricted_matches / restricted_output.';
 COMMENT ON COLUMN pronoun_score_groups.restricted_recall IS 'restricted_matches / restricted_reference (= APT-A of the plain configuration).';
 COMMENT ON COLUMN pronoun_score_groups.restricted_f IS 'Harmonic mean of the restricted precision and recall.';
+COMMENT ON COLUMN pronoun_score_groups.corpus IS 'Translation corpus (translation_corpora.corpus).';
+COMMENT ON COLUMN pronoun_score_groups.config IS 'Name of the pronoun configuration (pronoun_configs.config).';
+COMMENT ON COLUMN pronoun_score_groups.team IS 'Team (system) that produced the translation.';
+COMMENT ON COLUMN pronoun_score_groups.run IS 'Run name within the team.';
+COMMENT ON COLUMN pronoun_score_groups.case_2 IS 'Pronouns whose reference and output translations are equivalent.';
+COMMENT ON COLUMN pronoun_score_groups.case_3 IS 'Pronouns whose translations are different.';
+COMMENT ON COLUMN pronoun_score_groups.case_4 IS 'Pronouns with no translation in the output (the reference has one).';
+COMMENT ON COLUMN pronoun_score_groups.case_5 IS 'Pronouns with no translation in the reference (the output has one).';
+COMMENT ON COLUMN pronoun_score_groups.case_6 IS 'Pronouns with no translation in either.';

@@ -50,3 +50,6 @@ COMMENT ON COLUMN correlation_summary.submissions IS 'Submissions with a correla
 COMMENT ON COLUMN correlation_summary.median_rho IS 'Median rho over the submissions (Figure 2a).';
 COMMENT ON COLUMN correlation_summary.significant_share IS 'Share of those submissions where the pair is significant after Holm.';
 COMMENT ON COLUMN correlation_summary.configuration IS 'The distinct configurations of the rows summarised.';
+COMMENT ON COLUMN correlation_summary.metric_a IS 'First sentence metric of the pair (metric_correlations order).';
+COMMENT ON COLUMN correlation_summary.metric_b IS 'Second sentence metric of the pair.';
+COMMENT ON COLUMN correlation_summary.mean_rho IS 'Mean Spearman rho over the submissions.';

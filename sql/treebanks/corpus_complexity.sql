@@ -31,3 +31,15 @@ COMMENT ON VIEW corpus_complexity IS 'Per-corpus means and sample standard devia
 COMMENT ON COLUMN corpus_complexity.sentences IS 'Number of sentences in the corpus.';
 COMMENT ON COLUMN corpus_complexity.depth_sd IS 'Sample standard deviation (ddof = 1) of tree depth; every *_sd column is ddof = 1.';
 COMMENT ON COLUMN corpus_complexity.nonprojective_pct IS 'Percentage (0-100) of sentences whose stripped tree is not projective.';
+COMMENT ON COLUMN corpus_complexity.corpus IS 'Corpus name (corpora.corpus).';
+COMMENT ON COLUMN corpus_complexity.depth_mean IS 'Mean tree depth (root = 0) over the sentences.';
+COMMENT ON COLUMN corpus_complexity.length_mean IS 'Mean sentence length in words, punctuation removed.';
+COMMENT ON COLUMN corpus_complexity.length_sd IS 'Sample standard deviation (ddof = 1) of sentence length.';
+COMMENT ON COLUMN corpus_complexity.mean_dependency_distance_mean IS 'Mean over sentences of the mean dependency distance |dependent - head|.';
+COMMENT ON COLUMN corpus_complexity.mean_dependency_distance_sd IS 'Sample standard deviation of the sentences'' mean dependency distance.';
+COMMENT ON COLUMN corpus_complexity.mean_flux_size_mean IS 'Mean over sentences of the mean flux size.';
+COMMENT ON COLUMN corpus_complexity.mean_flux_size_sd IS 'Sample standard deviation of the sentences'' mean flux size.';
+COMMENT ON COLUMN corpus_complexity.mean_flux_weight_mean IS 'Mean over sentences of the mean flux weight (maximum matching).';
+COMMENT ON COLUMN corpus_complexity.mean_flux_weight_sd IS 'Sample standard deviation of the sentences'' mean flux weight.';
+COMMENT ON COLUMN corpus_complexity.mean_arity_mean IS 'Mean over sentences of the mean arity (edges / words).';
+COMMENT ON COLUMN corpus_complexity.mean_arity_sd IS 'Sample standard deviation of the sentences'' mean arity.';

@@ -32,3 +32,5 @@ COMMENT ON COLUMN relation_entropy_by_level.left_count IS 'Dependents on the lef
 COMMENT ON COLUMN relation_entropy_by_level.right_count IS 'Dependents on the right of their head (head-initial).';
 COMMENT ON COLUMN relation_entropy_by_level.dependencies IS 'left_count + right_count.';
 COMMENT ON COLUMN relation_entropy_by_level.entropy IS 'H(d) in bits, 0 (fixed order) to 1 (free order); 0 log 0 = 0.';
+COMMENT ON COLUMN relation_entropy_by_level.corpus IS 'Corpus name (corpora.corpus).';
+COMMENT ON COLUMN relation_entropy_by_level.relation IS 'The base relation (level base) or the full deprel with its subtype (level subtyped).';

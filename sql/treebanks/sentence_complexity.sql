@@ -52,3 +52,5 @@ COMMENT ON COLUMN sentence_complexity.mean_flux_size IS 'Mean number of edges cr
 COMMENT ON COLUMN sentence_complexity.mean_flux_weight IS 'Mean over inter-word positions of the largest set of pairwise vertex-disjoint edges crossing it (maximum matching; 0 for a one-word sentence).';
 COMMENT ON COLUMN sentence_complexity.mean_arity IS 'Mean number of direct dependents per word: edges / length.';
 COMMENT ON COLUMN sentence_complexity.projective IS 'True when every head dominates every word between itself and its dependent.';
+COMMENT ON COLUMN sentence_complexity.corpus IS 'Corpus name (corpora.corpus).';
+COMMENT ON COLUMN sentence_complexity.sent_id IS 'sent_id of the sentence (from # sent_id, else its position).';

@@ -1,0 +1,166 @@
+"""The report's figures, drawn with matplotlib (object API, Agg canvas: no display, no global pyplot state).
+
+    from evalhouse.reports import figures
+    fig = figures.correlation_heatmap(matrix, crossed, labels, submissions=5)
+    figures.save(fig, "report/figures", "correlations")   # correlations.svg, .pdf, .png
+
+Every figure has a title, labelled axes with units and a legend where colours mean something; the
+numbers behind each one are also in a table of the report. Files are written for papers (SVG, PDF with
+embedded TrueType fonts) and for screens (PNG, 150 dpi), byte-reproducible: no dates, a fixed SVG id salt.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+
+import numpy as np
+from matplotlib import colormaps, rc_context
+from matplotlib.figure import Figure
+
+STYLE = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "svg.fonttype": "none",      # text stays text in the SVG: smaller, searchable, editable
+    "svg.hashsalt": "evalhouse",  # reproducible ids
+    "pdf.fonttype": 42,          # TrueType in the PDF, as publishers ask
+}
+SAVE = {"svg": {"metadata": {"Date": None}}, "pdf": {"metadata": {"CreationDate": None}},
+        "png": {"dpi": 150, "metadata": {"Software": None}}}
+FORMATS = ("svg", "pdf", "png")
+
+
+def _colours(n: int) -> list:
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+def plain(text: str) -> str:
+    """A name drawn as it is: matplotlib reads text between dollar signs as mathtext (and fails on a lone
+    one), so a team called "a$b" would be typeset or refused; escaped dollars are drawn literally."""
+    return str(text).replace("$", r"\$")
+
+
+def _figure(width: float, height: float) -> Figure:
+    with rc_context(STYLE):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def correlation_heatmap(matrix: np.ndarray, crossed: np.ndarray, labels: list[str], submissions: int) -> Figure:
+    """Shimorina et al. (2021) Figure 2: Spearman rho between every pair of sentence metrics (median over
+    ``submissions``); a cell whose pair is significant (Holm) in fewer than half of them is crossed out."""
+    n = len(labels)
+    with rc_context(STYLE):
+        fig = _figure(1.2 + 0.62 * n, 0.9 + 0.55 * n)
+        ax = fig.add_subplot()
+        image = ax.imshow(np.ma.masked_invalid(matrix), cmap="RdBu_r", vmin=-1, vmax=1)
+        for i in range(n):
+            for j in range(n):
+                v = matrix[i, j]
+                if np.isnan(v):
+                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#777777")
+                    continue
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v) > 0.6 else "black")
+                if crossed[i, j]:
+                    ax.plot([j - 0.45, j + 0.45], [i - 0.45, i + 0.45], color="#555555", lw=0.8)
+                    ax.plot([j - 0.45, j + 0.45], [i + 0.45, i - 0.45], color="#555555", lw=0.8)
+        ax.set_xticks(range(n), labels, rotation=40, ha="right")
+        ax.set_yticks(range(n), labels)
+        ax.set_xlabel("sentence metric")
+        ax.set_ylabel("sentence metric")
+        ax.spines[:].set_visible(False)
+        ax.set_title(f"Spearman correlation between sentence metrics\n(median over {submissions} submission"
+                     f"{'s' if submissions != 1 else ''}; crossed: significant after Holm in fewer than half)")
+        fig.colorbar(image, ax=ax, shrink=0.8, label="Spearman ρ")
+    return fig
+
+
+def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], accuracy: np.ndarray,
+                    low: np.ndarray, high: np.ndarray, level: float | None) -> Figure:
+    """DEA per relation (rows) and system (colours), with bootstrap intervals as horizontal bars.
+
+    ``accuracy``, ``low``, ``high``: arrays (relations x systems), NaN where absent."""
+    r, s = len(relations), len(systems)
+    band = 0.8
+    step = band / max(s, 1)
+    with rc_context(STYLE):
+        fig = _figure(7.0, 1.2 + r * max(0.22, 0.085 * s) + 0.16 * ((s + 1) // 2))
+        ax = fig.add_subplot()
+        for k, (name, colour) in enumerate(zip(systems, _colours(s))):
+            y = np.arange(r) - band / 2 + step * (k + 0.5)
+            acc = accuracy[:, k]
+            have = ~np.isnan(low[:, k]) & ~np.isnan(high[:, k])
+            err = np.vstack([acc - low[:, k], high[:, k] - acc])
+            err[:, ~have] = 0
+            ax.errorbar(acc, y, xerr=np.clip(err, 0, None), fmt="o", ms=3.5, color=colour, ecolor=colour,
+                        elinewidth=1, capsize=1.5, label=plain(name))
+        ax.set_yticks(range(r), [plain(f"{rel} ({e:,})") for rel, e in zip(relations, edges)])
+        ax.set_ylim(r - 0.5, -0.5)
+        ax.set_xlim(-0.02, 1.02)
+        ax.grid(axis="x", color="#dddddd", lw=0.6)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("DEA (matched reference edges / reference edges)"
+                      + (f"; bars: {level:.0%} bootstrap interval" if level else ""))
+        ax.set_ylabel("relation (reference edges)")
+        ax.set_title("Dependency edge accuracy by relation, hardest first")
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=7.5,
+                   frameon=False)
+    return fig
+
+
+def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]], systems: list[str],
+            values: dict) -> Figure:
+    """Scores by bucket of a sentence property: one column per property (``panels``: (title, bucket
+    labels)), one row per metric (``metrics``: (key, axis label)), one line per system.
+    ``values[(panel, metric, system)]`` is a list of values, one per bucket (NaN: no sentence)."""
+    with rc_context(STYLE):
+        fig = _figure(3.0 * len(panels) + 0.4, 2.3 * len(metrics) + 0.7)
+        grid = fig.subplots(len(metrics), len(panels), squeeze=False, sharey="row")
+        colours = _colours(len(systems))
+        for row, (metric, axis_label) in enumerate(metrics):
+            for col, (title, labels) in enumerate(panels):
+                ax = grid[row][col]
+                x = np.arange(len(labels))
+                for system, colour in zip(systems, colours):
+                    y = np.asarray(values.get((title, metric, system), [np.nan] * len(labels)), dtype=float)
+                    ax.plot(x, y, marker="o", ms=3, lw=1.2, color=colour, label=plain(system))
+                ax.set_xticks(x, labels, rotation=35 if len(labels) > 5 else 0, ha="right" if len(labels) > 5 else "center")
+                ax.set_ylim(0, 1)
+                ax.grid(axis="y", color="#dddddd", lw=0.6)
+                if row == len(metrics) - 1:
+                    ax.set_xlabel(title)
+                if col == 0:
+                    ax.set_ylabel(axis_label)
+        fig.suptitle("Scores by sentence length, tree depth and mean dependency distance (reference trees)")
+        fig.legend(*grid[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=min(len(systems), 2),
+                   fontsize=7.5, frameon=False)
+    return fig
+
+
+def render(fig: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    with rc_context(STYLE):
+        fig.savefig(buffer, format=fmt, **SAVE[fmt])
+    return buffer.getvalue()
+
+
+def save(fig: Figure, directory: str | Path, name: str) -> dict[str, bytes]:
+    """Write ``directory/name.svg``, ``.pdf`` and ``.png``; returns the bytes of each format."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for fmt in FORMATS:
+        out[fmt] = render(fig, fmt)
+        (directory / f"{name}.{fmt}").write_bytes(out[fmt])
+    return out
+
+
+def data_uri(data: bytes, fmt: str) -> str:
+    mime = {"svg": "image/svg+xml", "png": "image/png"}[fmt]
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"

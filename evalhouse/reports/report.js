@@ -1,0 +1,202 @@
+// evalhouse report: sortable and filterable tables, and the examples drawn as dependency arcs.
+// Inlined into index.html by evalhouse/reports/html.py; no library, no network. Every name from the
+// warehouse is written with textContent or setAttribute, never parsed as HTML.
+"use strict";
+(function () {
+  var SVG = "http://www.w3.org/2000/svg";
+  var data = JSON.parse(document.getElementById("eh-data").textContent);
+
+  // --- tables: sort on header click, filter by team / corpus / relation / text -----------------
+  function cellValue(td) {
+    var v = td.getAttribute("data-v");
+    if (v !== null) { return v === "" ? NaN : parseFloat(v); }
+    return td.textContent.toLowerCase();
+  }
+  function compare(a, b, asc) {
+    var an = typeof a === "number", bn = typeof b === "number";
+    if (an && bn) {
+      if (isNaN(a) && isNaN(b)) { return 0; }
+      if (isNaN(a)) { return 1; }   // empty cells last, whatever the direction
+      if (isNaN(b)) { return -1; }
+      return asc ? a - b : b - a;
+    }
+    a = String(a); b = String(b);
+    return asc ? a.localeCompare(b) : b.localeCompare(a);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.eh"), function (tbl) {
+    var heads = tbl.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads, function (th, col) {
+      if (th.classList.contains("nosort")) { return; }
+      th.tabIndex = 0;
+      function sort() {
+        var asc = th.getAttribute("aria-sort") !== "ascending";
+        Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+        var body = tbl.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (r1, r2) { return compare(cellValue(r1.cells[col]), cellValue(r2.cells[col]), asc); });
+        rows.forEach(function (r) { body.appendChild(r); });
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sort(); } });
+    });
+  });
+
+  var filters = document.querySelectorAll("[data-filter]");
+  var text = document.getElementById("filter-text");
+  function applyFilters() {
+    var want = {};
+    Array.prototype.forEach.call(filters, function (s) { if (s.value) { want[s.getAttribute("data-filter")] = s.value; } });
+    var needle = text.value.trim().toLowerCase();
+    Array.prototype.forEach.call(document.querySelectorAll("table.eh tbody tr"), function (tr) {
+      var show = true;
+      Object.keys(want).forEach(function (k) {
+        var v = tr.getAttribute("data-" + k);
+        if (v !== null && v !== want[k]) { show = false; }
+      });
+      if (show && needle && tr.textContent.toLowerCase().indexOf(needle) < 0) { show = false; }
+      tr.hidden = !show;
+    });
+  }
+  Array.prototype.forEach.call(filters, function (s) { s.addEventListener("change", applyFilters); });
+  text.addEventListener("input", applyFilters);
+
+  // --- examples -----------------------------------------------------------------------------------
+  var subSel = document.getElementById("ex-sub");
+  if (!subSel) { return; }
+  var kindSel = document.getElementById("ex-kind");
+  var itemSel = document.getElementById("ex-item");
+  var list = document.getElementById("ex-list");
+  var byKey = {rel: {}, form: {}};
+  data.rel.forEach(function (e) { byKey.rel[e[0] + "\u0000" + e[1]] = {item: e[1], view: "", found: e[2].map(function (p) { return [p, null]; })}; });
+  data.form.forEach(function (e) { byKey.form[e[0] + "\u0000" + e[1] + "\u0000" + e[2]] = {item: e[2], view: e[1], found: e[3]}; });
+
+  function option(sel, value, label) {
+    var o = document.createElement("option");
+    o.value = value; o.textContent = label; sel.appendChild(o);
+  }
+  data.subs.forEach(function (s, i) { option(subSel, String(i), s[0] + "/" + s[1] + (s[2] ? " on " + s[2] : "")); });
+
+  function fillItems() {
+    while (itemSel.firstChild) { itemSel.removeChild(itemSel.firstChild); }
+    var prefix = subSel.value + "\u0000";
+    Object.keys(byKey[kindSel.value]).sort().forEach(function (k) {
+      if (k.indexOf(prefix) !== 0) { return; }
+      var e = byKey[kindSel.value][k];
+      option(itemSel, k, (e.view ? e.view + ": " : "") + e.item + " (" + e.found.length + ")");
+    });
+  }
+
+  function el(tag, cls, txt) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (txt !== undefined && txt !== null) { e.textContent = txt; }
+    return e;
+  }
+  function svgEl(tag, attrs, txt) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (txt !== undefined) { e.textContent = txt; }
+    return e;
+  }
+
+  // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls}] with 1-based word indices.
+  function drawTree(words, arcs, wordClass) {
+    var x = [], pos = 8, charW = 7.4;
+    words.forEach(function (w) { var width = Math.max(18, w.length * charW + 12); x.push(pos + width / 2); pos += width; });
+    var maxSpan = 1;
+    arcs.forEach(function (a) { maxSpan = Math.max(maxSpan, Math.abs(a.to - a.from)); });
+    var level = function (a) { return 16 + Math.min(9, Math.abs(a.to - a.from)) * 13; };
+    var top = 14 + level({from: 0, to: Math.min(9, maxSpan)});
+    var height = top + 26;
+    var svg = svgEl("svg", {width: Math.max(pos + 8, 60), height: height, class: "tree", role: "img"});
+    arcs.forEach(function (a) {
+      var x1 = x[a.from - 1], x2 = x[a.to - 1];
+      if (x1 === undefined || x2 === undefined) { return; }
+      var y = top - 4, h = level(a);
+      var path = "M" + x1 + "," + y + " C" + x1 + "," + (y - h) + " " + x2 + "," + (y - h) + " " + x2 + "," + y;
+      svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
+      svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y - 6) + " L" + x2 + "," + y + " L" + (x2 + 3) + "," + (y - 6), class: "head " + a.cls}));
+      svg.appendChild(svgEl("text", {x: (x1 + x2) / 2, y: y - h * 0.75 - 3, class: "rel " + a.cls}, a.label));
+    });
+    words.forEach(function (w, i) {
+      svg.appendChild(svgEl("text", {x: x[i], y: top + 14, class: "word " + (wordClass[i] || "")}, w));
+    });
+    return svg;
+  }
+
+  function render() {
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    var entry = byKey[kindSel.value][itemSel.value];
+    if (!entry) { list.appendChild(el("p", "empty", "No example for this choice.")); return; }
+    var sub = data.subs[Number(subSel.value)];
+    if (!entry.found.length) { list.appendChild(el("p", "empty", "No sentence with this item in the stored examples.")); }
+    entry.found.forEach(function (f) {
+      var position = f[0], nodes = f[1] || [];
+      var sent = data.sent[sub[2] + "\t" + position];
+      var out = data.out[subSel.value + "\t" + sub[2] + "\t" + position];
+      if (!sent || !out) { return; }
+      var inForm = {};
+      nodes.forEach(function (n) { inForm[n] = true; });
+      var card = el("div", "example");
+      var head = el("div", "ex-head");
+      head.appendChild(el("b", null, "sent_id " + sent.id));
+      var failed = out.m.filter(function (m) { return m === 0; }).length;
+      head.appendChild(el("span", null, " · sentence BLEU " + (out.bleu === null ? "n/a" : out.bleu.toFixed(3)) +
+        " · DEA " + (out.dea === null ? "n/a" : out.dea.toFixed(3)) + " · " + failed + " of " +
+        out.m.filter(function (m) { return m !== null; }).length + " edges failed" + (out.missing ? " · no output" : "")));
+      card.appendChild(head);
+      // reference tree
+      var refArcs = [], refClass = [];
+      var focus = function (i) {
+        return entry.view ? (inForm[i] && inForm[sent.h[i - 1]]) : sent.r[i - 1].split(":")[0] === entry.item;
+      };
+      sent.h.forEach(function (h, i) {
+        if (h === 0) { return; }
+        var cls = out.m[i] === 0 ? "bad" : "ok";
+        if (focus(i + 1)) { cls += " hl"; }
+        refArcs.push({from: h, to: i + 1, label: sent.r[i], cls: cls});
+      });
+      sent.w.forEach(function (w, i) { refClass.push(inForm[i + 1] ? "hl" : ""); });
+      card.appendChild(el("div", "side", "reference"));
+      var box1 = el("div", "scroll"); box1.appendChild(drawTree(sent.w, refArcs, refClass)); card.appendChild(box1);
+      card.appendChild(el("div", "text", sent.text));
+      // output: the same edges between the tokens aligned to the head and the dependent
+      var tokenOf = {};
+      out.a.forEach(function (w, t) { if (w && !out.p[t] && tokenOf[w] === undefined) { tokenOf[w] = t + 1; } });
+      var outArcs = [], outClass = [];
+      sent.h.forEach(function (h, i) {
+        if (h === 0 || tokenOf[h] === undefined || tokenOf[i + 1] === undefined) { return; }
+        var cls = out.m[i] === 0 ? "bad" : "ok";
+        if (focus(i + 1)) { cls += " hl"; }
+        outArcs.push({from: tokenOf[h], to: tokenOf[i + 1], label: sent.r[i], cls: cls});
+      });
+      out.t.forEach(function (t, i) {
+        var w = out.a[i];
+        var cls = out.p[i] ? "punct" : (!w ? "unaligned" : "");
+        if (w && (out.m[w - 1] === 0 || sent.h.some(function (h, d) { return h === w && out.m[d] === 0; }))) { cls += " bad"; }
+        if (w && inForm[w]) { cls += " hl"; }
+        outClass.push(cls);
+      });
+      card.appendChild(el("div", "side", "output of " + sub[0] + "/" + sub[1]));
+      var box2 = el("div", "scroll"); box2.appendChild(drawTree(out.t, outArcs, outClass)); card.appendChild(box2);
+      list.appendChild(card);
+    });
+  }
+
+  subSel.addEventListener("change", function () { fillItems(); render(); });
+  kindSel.addEventListener("change", function () { fillItems(); render(); });
+  itemSel.addEventListener("change", render);
+  Array.prototype.forEach.call(document.querySelectorAll("a.ex"), function (a) {
+    a.addEventListener("click", function () {
+      subSel.value = a.getAttribute("data-sub");
+      kindSel.value = a.getAttribute("data-kind");
+      fillItems();
+      var key = a.getAttribute("data-sub") + "\u0000" + (a.getAttribute("data-kind") === "form" ? a.getAttribute("data-view") + "\u0000" : "") + a.getAttribute("data-item");
+      itemSel.value = key;
+      render();
+    });
+  });
+  fillItems();
+  render();
+})();
