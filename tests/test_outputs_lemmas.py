@@ -8,6 +8,8 @@ tests/test_text.py, the DEA by counting edges), never taken from evalhouse.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import sqlglot
 from sqlglot import exp
@@ -45,6 +47,24 @@ def test_no_view_folds_case_itself():
     assert folding == []
 
 
+def test_only_analysis_text_folds_case():
+    """fold() is the one case folding: no other module of the package calls str.casefold, and the scoring
+    modules compare no lower()ed strings (the SR metrics lowercase on purpose: the shared task's script
+    does; the aligner's ASCII fast path is fold()'s own)."""
+    root = Path(evalhouse.__file__).resolve().parents[1]
+    sources = [p for folder in ("analysis", "evalhouse", "loaders") for p in (root / folder).rglob("*.py")]
+    assert len(sources) > 30
+    casefold = sorted(str(p.relative_to(root)) for p in sources
+                      if ".casefold(" in p.read_text(encoding="utf-8") and p.name != "text.py")
+    assert casefold == []
+    scoring = ["analysis/alignment.py", "analysis/lexicon.py", "analysis/bleu.py", "analysis/accuracy.py",
+               "analysis/baselines.py", "evalhouse/ingest/outputs.py", "loaders/treebank.py"]
+    lowered = {f: [line.strip() for line in (root / f).read_text(encoding="utf-8").splitlines()
+                   if ".lower(" in line and not line.strip().startswith("#")] for f in scoring}
+    assert {f: v for f, v in lowered.items() if v} == {
+        "analysis/alignment.py": ["folded = chunk.lower() if chunk.isascii() else None"]}
+
+
 def test_stored_keys_are_word_key_of_every_word(wh):
     wh.ingest_treebank([SAMPLE], corpus="sample")
     rows = wh.sql("""select e.dependent_key, e.head_key, d.lemma, d.form, h.lemma, h.form
@@ -74,6 +94,32 @@ def test_dea_compares_folded_keys_not_lower(wh, tmp_path):
         ["der", "strasse", "sein", "lang"]
     assert wh.sql("select edges, matched_edges, dea, bleu from sentence_scores").fetchone() == (3, 3, 1.0, 1.0)
     # what lower() would have compared: no match for the two edges of Straße
+    assert wh.sql("select lower('STRASSE') = lower('Straße')").fetchone()[0] is False
+
+
+GERMAN_PARTIAL = tree("g2", """
+1 Die der 2 det
+2 Straße _ 4 nsubj
+3 ist sein 4 cop
+4 lang lang 0 root
+""")
+
+
+def test_alignment_dea_and_bleu_fold_case_the_same_way(wh, tmp_path):
+    """One case folding everywhere: a plain-text output in capitals is aligned by fold() ("STRASSE" is a
+    casefold link to "Straße", which lower() would not give), and DEA and lemma BLEU then compare the
+    same folded keys, here with the lemma of "Straße" missing, so its key is its folded form. By hand:
+    3 edges, all found (DEA 1); 4 identical tokens (BLEU 1)."""
+    ingest_text(wh, tmp_path, "de2", GERMAN_PARTIAL)
+    ingest_output(wh, tmp_path, "de2", lines_output(["DIE STRASSE IST LANG"]), fmt="lines")
+    assert wh.sql("""select list(a.method order by o.token), list(o.lemma_key order by o.token)
+                     from output_tokens o join alignments a on a.team = o.team and a.run = o.run
+                     and a.corpus = o.corpus and a.position = o.position and a.from_index = o.token""").fetchone() == (
+        ["casefold"] * 4, ["der", "strasse", "sein", "lang"])
+    assert wh.sql("select list(dependent_key order by dependent) from edges").fetchone()[0] == \
+        ["der", "strasse", "sein", "lang"]
+    assert wh.sql("select edges, matched_edges, dea, bleu from sentence_scores").fetchone() == (3, 3, 1.0, 1.0)
+    # the folding SQL would have done instead
     assert wh.sql("select lower('STRASSE') = lower('Straße')").fetchone()[0] is False
 
 
