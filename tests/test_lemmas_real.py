@@ -22,7 +22,9 @@ import pytest
 import evalhouse
 from evalhouse.errors import WarehouseError
 from evalhouse.ingest.baselines import run_baseline
+from evalhouse.analysis.text import word_key
 from tests.conftest import shared, write
+from tests.treebank_snapshots import REAL_TREEBANKS
 from tests.test_outputs_metrics import independent_dea
 
 pytestmark = pytest.mark.realdata
@@ -93,6 +95,34 @@ def test_a_treebank_with_missing_lemmas(tmp_path):
         before = old_dea(wh, "baseline", "random", summary.corpus)
     print(f"\npt_gsd: {missing:,} words without a lemma; random baseline DEA {dea:.4f} (with _ matching _: {before:.4f})")
     assert dea < 0.12 and before > 2 * dea
+
+
+@pytest.mark.parametrize("rel", REAL_TREEBANKS)
+def test_keys_and_missing_lemmas_of_every_real_treebank(rel):
+    """The streaming loader's keys and missing-lemma count against an independent computation from the
+    file: missing = words with LEMMA _ and FORM not _; each edge's keys = word_key(lemma, form) of its
+    dependent and head node (read from the file, joined on the stored node ids)."""
+    path = shared(*rel.split("/"))
+    words: dict[tuple[int, int], tuple[str, str]] = {}
+    missing, position = 0, 0
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        rows = [line.split("\t") for line in block.split("\n") if line and not line.startswith("#")]
+        if not rows:
+            continue
+        position += 1
+        for cols in rows:
+            if cols[0].isdigit():
+                words[position, int(cols[0])] = (cols[2], cols[1])
+                missing += cols[2] == "_" and cols[1] != "_"
+    with evalhouse.connect(":memory:") as wh:
+        [s] = wh.ingest_treebank([path], corpus="c")
+        assert s.missing_lemmas == missing
+        assert wh.sql("select missing_lemmas from corpora").fetchone()[0] == missing
+        rows = wh.sql("select position, dependent_id, head_id, dependent_key, head_key from edges").fetchall()
+    assert len(rows) > 1000
+    wrong = [r for r in rows if r[3] != word_key(*words[r[0], r[1]])
+             or r[4] != (None if r[2] == 0 else word_key(*words[r[0], r[2]]))]
+    assert wrong[:5] == []
 
 
 @pytest.fixture(scope="module")
