@@ -37,7 +37,10 @@ from typing import Sequence
 
 import numpy as np
 
-from evalhouse.analysis import _bleu
+try:
+    from evalhouse.analysis import _bleu
+except ImportError:  # installed without a C compiler: the same counts in Python, slower (see _bleu_python)
+    from evalhouse.analysis import _bleu_python as _bleu
 
 MAX_ORDER = 4
 SIGNATURE = "bleu:nltk-method2|order:4|weights:uniform|evalhouse-bleu:1"

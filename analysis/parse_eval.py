@@ -34,7 +34,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from evalhouse.analysis import _evalb
+try:
+    from evalhouse.analysis import _evalb
+except ImportError:  # installed without a C compiler: the Python reader and scorer do all the work
+    _evalb = None
 
 _KEEP_WHOLE = re.compile(r"^-[^-]+-$")
 _CUT = re.compile(r"[-=]")
@@ -229,6 +232,8 @@ def geig_counts_of_lines(gold_text: str, test_text: str, params: EvalbParams) ->
     read the texts: different line counts, seed 002's notation, or any malformed line (whose error the
     loader then reports).  Equal, sentence by sentence, to :func:`prepare` and :func:`compare` over
     :func:`evalhouse.loaders.brackets.read_trees` (``tests/test_parses_fast.py``)."""
+    if _evalb is None:
+        return None
     ids: dict[str, int] = {}
 
     def classify(raw: str) -> tuple[int, bool, bool]:

@@ -52,7 +52,10 @@ from typing import Sequence
 
 import numpy as np
 
-from evalhouse.analysis import _bleu
+try:
+    from evalhouse.analysis import _bleu
+except ImportError:  # installed without a C compiler: the same counts in Python, slower (see _bleu_python)
+    from evalhouse.analysis import _bleu_python as _bleu
 from evalhouse.analysis.bleu import MAX_ORDER, bleu_from_statistics, bleu_statistics_of_texts
 
 SIGNATURE = ("sr-eval|tokens:lowercased,whitespace-split,punct-attached|bleu:nltk-corpus_bleu,method2,order:4|"

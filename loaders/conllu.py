@@ -97,7 +97,7 @@ class Chunk:
 
     def column(self, column: int, tokens: np.ndarray):
         """Column ``column`` of the ten-column token lines ``tokens`` as an Arrow string array."""
-        import pyarrow as pa
+        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         if self._pieces is None:
             # One string array over the chunk's bytes whose strings are, per ten-column line, its
@@ -118,7 +118,7 @@ class Chunk:
 
     def lines(self, lines: np.ndarray):
         """The text of ``lines`` (indices into this chunk's lines) as an Arrow string array."""
-        import pyarrow as pa
+        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         bounds = np.empty((self.n_lines, 2), dtype=np.int32)
         bounds[:, 0] = self.start
@@ -347,8 +347,8 @@ def _read_blocks(path: str) -> Iterator[bytes]:
 def stage(con, source: Source) -> None:
     """Read ``source`` (validated and normalised by ``open_source``) into the staging tables (replacing
     what they held), through :func:`chunks`."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
+    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
     lines, tokens = [], []
     for c in chunks(_read_blocks(source.path)):

@@ -375,7 +375,7 @@ class _Checker:
 
 def _comments(c: Chunk, b: _Blocks):
     """Comment lines of the chunk (Arrow), which of them are sent_id lines, their sent_id and text values."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
     lines = np.flatnonzero(c.kind == COMMENT)
     text = c.lines(lines)
@@ -386,7 +386,7 @@ def _comments(c: Chunk, b: _Blocks):
 
 def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
     """Per block, the first value among rows where ``present`` (null where there is none)."""
-    import pyarrow as pa
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
     rows = np.flatnonzero(present)
     blocks, first = np.unique(block_of[rows], return_index=True)
@@ -464,7 +464,7 @@ class _Store:
             self._write(table, n - n % ROW_GROUP)
 
     def _write(self, table: str, count: int) -> None:
-        import pyarrow as pa
+        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         held, columns, select = self.pending[table]
         rows = pa.concat_tables(held) if len(held) > 1 else held[0]
@@ -483,7 +483,7 @@ class _Store:
                 self._write(table, n)
 
     def store(self, c: Chunk, b: _Blocks, comments) -> None:
-        import pyarrow as pa
+        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         n_blocks = len(b.first_line)
         position = (self.offset + self.sentences + 1 + np.arange(n_blocks)).astype(np.int32)
@@ -605,7 +605,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult
 
     Chunks are stored as soon as they are checked; after the first problem the rest of the file is
     only checked (to count its problems), and the caller's transaction is rolled back."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
     checker = _Checker(stream.name)
     writer = _Writer(con)
@@ -626,7 +626,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult
             pass  # the reading error is the one to report
         raise
     writer.close()
-    import pyarrow as pa
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
     con.register("eh_file", pa.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
     try:

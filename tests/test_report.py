@@ -244,3 +244,20 @@ def test_optional_score_views_join_the_leaderboard(analysed, tmp_path):
     finally:
         con.execute("drop view temp.sr_submission_scores")
     assert "SR nist" in page and "0.432" in page and "sr-eval|test" in page
+
+
+def test_accuracies_against_judgements_are_shown(analysed, report):
+    """Seed 003 section 4: the judged submission's Pearson r and Spearman rho rows of
+    judgement_correlations, one table row each, with the numbers of the table."""
+    _, page = report
+    stored = analysed.sql("""select metric, judgement, r, rho from judgement_correlations
+                             where corpus = 'sample' order by all""").fetchall()
+    assert stored and {m for m, *_ in stored} <= {"ssa", "gsa", "sta", "gta", "understandability_accuracy",
+                                                   "quality_accuracy"}
+    rows = _cells(page, "judgements")
+    assert len(rows) == len(stored)
+    shown = {(c[3], c[4]): c for c in rows}
+    for metric, judgement, r, rho in stored:
+        cells = shown[(metric, judgement)]
+        assert cells[:3] == ["baseline", "lr", "sample"]
+        assert f"{r:.3f}" in cells and f"{rho:.3f}" in cells

@@ -432,6 +432,17 @@ class _Report:
                 Col("submissions", "stored for"), Col("mean_score", "mean suspicion"), Col("best_rank", "best rank")]
         return per_sub + "<h3>Across the selected submissions</h3>" + table(overall, cols, "subtrees-overall")
 
+    def judgements(self) -> str:
+        frame = self.frame(f"""SELECT team, run, corpus, metric, judgement, n, r, p_r_holm, significant_r, rho,
+                                      p_rho_holm, significant_rho, configuration
+                               FROM judgement_correlations WHERE {self.where} ORDER BY ALL""")
+        self.configurations |= set(frame["configuration"])
+        cols = [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"), Col("metric", "accuracy"),
+                Col("judgement", "judgement"), Col("n", "n"), Col("r", "Pearson r"), Col("p_r_holm", "p (Holm)"),
+                Col("significant_r", "significant"), Col("rho", "Spearman ρ"), Col("p_rho_holm", "p (Holm)", "of ρ"),
+                Col("significant_rho", "significant", "ρ")]
+        return table(frame, cols, "judgements", empty="No human judgements of the selected submissions.")
+
     def significance(self) -> str:
         where, params = self.selected.where_pair()
         frame = self.frame(f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
@@ -592,6 +603,10 @@ between projective and non-projective reference trees (Shimorina et al. 2021, Ta
 {TOP_FORMS} highest-ranked reference subtrees of each submission in each view (dep: relations, pos: UPOS, pos-dep,
 lemma). <i>show</i> opens the lowest-scoring sentences that contain the subtree, with it highlighted.</p>"""
              + self.mining()),
+            ("judgements", "Accuracies and human judgements", """<p>Bangalore, Rambow &amp; Whittaker (2000)
+&sect;4: each string and tree accuracy against the mean fluency and adequacy z-scores of the human judgements, per
+submission: Pearson r (what the paper reports) beside Spearman &rho;, Holm-adjusted within the submission.</p>"""
+             + self.judgements()),
             ("significance", "Significance between submissions", "<p>Every pair of submissions on a corpus, both "
              "tests, with Holm-adjusted p.</p>" + self.significance()),
             ("entropy", "Relation entropy and DEA", "<p>Spearman &rho; between a relation's word-order entropy in "
