@@ -576,8 +576,8 @@ def _word_keys(lemmas, forms):
     the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
     (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
     distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
+    import pyarrow.compute as pc  # late, as above
 
     lacking = pc.is_in(lemmas, value_set=pa.array(MISSING_LEMMAS))
     missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py() or 0)
