@@ -64,9 +64,3 @@ def word_key(lemma: str | None, form: str) -> str:
     word linked to a reference word takes that word's key (as it takes its lemma), so it is the
     reference word's form that counts there (:mod:`evalhouse.ingest.outputs`)."""
     return fold(form) if missing_lemma(lemma) else fold(lemma)
-
-
-def word_keys(lemmas, forms) -> list[str]:
-    """:func:`word_key` of each (lemma, form) pair: the one function the treebank loader calls for the
-    keys of ``edges`` and the output scorer for those of ``output_tokens``."""
-    return [word_key(lemma, form) for lemma, form in zip(lemmas, forms)]
