@@ -11,19 +11,46 @@ from __future__ import annotations
 
 import duckdb
 
-from evalhouse.analysis import bleu, trees
+from evalhouse.lazy import lazy_module
 
-# name -> (python function, parameter types, return type), types as DuckDB type strings
+# numpy (0.1-0.15 s to import) is loaded by the first call of a function, not by every connection: a
+# read-only `evalhouse sql` that calls none of them does not pay for it (issue 18, fixed cost)
+bleu = lazy_module("evalhouse.analysis.bleu")
+trees = lazy_module("evalhouse.analysis.trees")
+
+
+def flux_weights(heads):
+    return trees.flux_weights(heads)
+
+
+def flux_sizes(heads):
+    return trees.flux_sizes(heads)
+
+
+def mean_flux_weight(heads):
+    return trees.mean_flux_weight(heads)
+
+
+def is_projective(heads):
+    return trees.is_projective(heads)
+
+
+def sentence_bleu(hypotheses, references):
+    return bleu.sentence_bleu_arrow(hypotheses, references)
+
+
+# name -> (python function, parameter types, return type), types as DuckDB type strings; each function
+# hands over to the one of the same name in analysis/trees.py (sentence_bleu: bleu.sentence_bleu_arrow)
 FUNCTIONS = {
-    "flux_weights": (trees.flux_weights, ["INTEGER[]"], "INTEGER[]"),
-    "flux_sizes": (trees.flux_sizes, ["INTEGER[]"], "INTEGER[]"),
-    "mean_flux_weight": (trees.mean_flux_weight, ["INTEGER[]"], "DOUBLE"),
-    "is_projective": (trees.is_projective, ["INTEGER[]"], "BOOLEAN"),
+    "flux_weights": (flux_weights, ["INTEGER[]"], "INTEGER[]"),
+    "flux_sizes": (flux_sizes, ["INTEGER[]"], "INTEGER[]"),
+    "mean_flux_weight": (mean_flux_weight, ["INTEGER[]"], "DOUBLE"),
+    "is_projective": (is_projective, ["INTEGER[]"], "BOOLEAN"),
 }
 
 # vectorised functions: called with whole Arrow columns
 ARROW_FUNCTIONS = {
-    "sentence_bleu": (bleu.sentence_bleu_arrow, ["VARCHAR[]", "VARCHAR[]"], "DOUBLE"),
+    "sentence_bleu": (sentence_bleu, ["VARCHAR[]", "VARCHAR[]"], "DOUBLE"),
 }
 
 

@@ -15,7 +15,9 @@
    lemmas and on surface tokens, the string and tree edit counts), kept in memory, timed over the
    same files.
 
-Nothing is written into the project; the campaign lives in a temporary directory.
+Nothing is written into the project; the campaign lives in a temporary directory. Issue 18's campaign row
+(whole processes, CPU and memory, the peer's numbers checked against the warehouse) is
+``python -m benchmarks.campaign``.
 """
 
 from __future__ import annotations

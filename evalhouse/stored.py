@@ -241,20 +241,20 @@ def _delete_rows(con, table: str, condition: str | None, key: Mapping[str, objec
 
 
 def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> None:
-    """Delete every thing of ``kind`` named by one of ``keys`` from all the tables that hold it."""
-    import pyarrow as pa  # ~0.1 s to import: only when something is deleted
+    """Delete every thing of ``kind`` named by one of ``keys`` from all the tables that hold it.
 
-    frame = pa.Table.from_pylist([{c: k[c] for c in kind.key} for k in keys])
-    if not frame.num_rows:
-        return
-    match = " AND ".join(f"k.{ident(c)} IS NOT DISTINCT FROM t.{ident(c)}" for c in kind.key)
-    con.register("eh_delete", frame)
-    try:
+    One DELETE per key and table, with the key's values as constants (``column = $value``, or ``IS NULL``
+    for a NULL value: IS NOT DISTINCT FROM): DuckDB then skips the row groups whose min/max rule the key
+    out. A semi-join against a table of keys scanned every row of every table instead, so that ingesting
+    n submissions in one transaction cost O(n^2) (issue 18's campaign: 0.75 s a submission at 10 runs)."""
+    for key in keys:
+        values = {f"k{i}": key[c] for i, c in enumerate(kind.key)}
+        where = " AND ".join(f"{ident(c)} IS NULL" if key[c] is None else f"{ident(c)} = $k{i}"
+                             for i, c in enumerate(kind.key))
+        params = {name: v for name, v in values.items() if v is not None}
         for table, condition in kind.table_list():
-            con.execute(f"DELETE FROM {ident(table)} AS t WHERE EXISTS (SELECT 1 FROM eh_delete AS k "
-                        f"WHERE {match})" + (f" AND {condition}" if condition else ""))
-    finally:
-        con.unregister("eh_delete")
+            con.execute(f"DELETE FROM {ident(table)} WHERE {where}" + (f" AND {condition}" if condition else ""),
+                        params).fetchall()
 
 
 def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5) -> CheckReport:

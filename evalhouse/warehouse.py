@@ -38,13 +38,25 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from evalhouse.analysis.udfs import register_udfs
+from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
-from evalhouse.export import conllu, relation
-from evalhouse.ingest import judgements, outputs, treebanks
-from evalhouse.ingest.treebanks import CorpusSummary
+from evalhouse.lazy import lazy_module
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse import stored as _stored
+
+# where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
+# query it does not import numpy, the aligner or sqlglot (issue 18, fixed cost of a command)
+conllu = lazy_module("evalhouse.export.conllu")
+relation = lazy_module("evalhouse.export.relation")
+judgements = lazy_module("evalhouse.ingest.judgements")
+outputs = lazy_module("evalhouse.ingest.outputs")
+treebanks = lazy_module("evalhouse.ingest.treebanks")
+
+
+def __getattr__(name: str):
+    if name == "CorpusSummary":  # re-exported (see __all__) without importing the treebank ingest
+        return treebanks.CorpusSummary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 DEFAULT_DB = "warehouse.duckdb"
 
@@ -215,6 +227,9 @@ STORED: dict[str, Stored] = {
 }
 
 
+_FUNCTION_NAMES = tuple(FUNCTIONS) + tuple(ARROW_FUNCTIONS)
+
+
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -240,8 +255,9 @@ class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
-                 memory_limit: str | None = None, verify: bool = True):
+                 memory_limit: str | None = None, verify: bool = True, functions: bool = True):
         self.path = os.fspath(path)
+        self.functions = False  # whether evalhouse's SQL functions are registered (register_functions)
         # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
         read_only = read_only and self.path != ":memory:"
         self.read_only = read_only
@@ -269,7 +285,8 @@ class Warehouse:
                     "finished (only one process can write to a warehouse at a time)") from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
         try:
-            register_udfs(self.con)
+            if functions or not read_only:
+                self.register_functions()
             if not read_only:
                 self.apply_schema()
                 # nothing is built on a warehouse that a write killed during COMMIT left torn (issue 17)
@@ -290,6 +307,14 @@ class Warehouse:
 
     def close(self) -> None:
         self.con.close()
+
+    def register_functions(self) -> None:
+        """Register evalhouse's SQL functions (:mod:`evalhouse.analysis.udfs`) on the connection, once.
+        duckdb 1.5.6 imports numpy to register any Python function (about 0.1 s of a command), so a
+        read-only warehouse opened with ``functions=False`` registers them only when :meth:`sql` needs them."""
+        if not self.functions:
+            register_udfs(self.con)
+            self.functions = True
 
     def apply_schema(self) -> None:
         """Create missing base tables and (re)create every view with its comments. A warehouse file
@@ -415,10 +440,20 @@ class Warehouse:
 
     # --- queries -------------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence | dict | None = None):
-        """Run a query; returns a DuckDB relation (``.df()``, ``.fetchall()``, ...) or None."""
-        if params is None:
-            return self.con.sql(query)
-        return self.con.execute(query, params)
+        """Run a query; returns a DuckDB relation (``.df()``, ``.fetchall()``, ...) or None.
+
+        On a warehouse opened read-only with ``functions=False``, evalhouse's SQL functions are registered
+        first when the query names one, or when it fails for want of one (a view or macro of the user's
+        that calls it) and is then run again: a read-only query changes nothing, so running it twice is safe."""
+        if not self.functions and view_references(query, _FUNCTION_NAMES):
+            self.register_functions()
+        try:
+            return self.con.sql(query) if params is None else self.con.execute(query, params)
+        except duckdb.CatalogException as err:
+            if self.functions or not self.read_only or not any(f"name {n} " in str(err) for n in _FUNCTION_NAMES):
+                raise
+        self.register_functions()
+        return self.con.sql(query) if params is None else self.con.execute(query, params)
 
     def corpora(self) -> list[str]:
         return [r[0] for r in self.con.execute("SELECT corpus FROM corpora ORDER BY corpus").fetchall()]
@@ -481,7 +516,7 @@ class Warehouse:
 
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
-            memory_limit: str | None = None, verify: bool = True) -> Warehouse:
+            memory_limit: str | None = None, verify: bool = True, functions: bool = True) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -490,9 +525,13 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
     Opening an existing file read-write runs :meth:`Warehouse.check` first and raises
     :class:`evalhouse.stored.TornWarehouseError` when a write killed during COMMIT left rows that belong to
     nothing stored; ``verify=False`` skips that (to repair it: ``connect(path, verify=False).repair()``).
+
+    ``functions=False`` with ``read_only``: evalhouse's SQL functions are registered when
+    :meth:`Warehouse.sql` first needs them, not at once (see :meth:`Warehouse.register_functions`).
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
-                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify)
+                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
+                     functions=functions)
 
 
 __all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",

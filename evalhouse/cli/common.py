@@ -131,10 +131,12 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False, verify: bool = True):
+def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
-    warehouse is refused, exit 5) unless ``verify`` is False."""
-    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify)
+    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False``: see
+    :func:`evalhouse.warehouse.connect`."""
+    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify,
+                             functions=functions)
 
 
 class _RichTask(Task):

@@ -39,7 +39,8 @@ def sql(
     Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
     """
     def action():
-        with open_warehouse(read_only=not write) as wh:
+        # SQL functions registered when the query needs them (Warehouse.sql): numpy's import is 0.1 s
+        with open_warehouse(read_only=not write, functions=write) as wh:
             rel = wh.sql(query)
             if rel is not None:
                 _print_relation(rel, format)

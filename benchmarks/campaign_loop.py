@@ -1,0 +1,195 @@
+"""The peer of issue 18's campaign row: a straightforward per-sentence Python loop computing the scores
+evalhouse's warehouse gives, kept in memory, written once as JSON.
+
+    $ python benchmarks/campaign_loop.py REFERENCE.conllu CAMPAIGN_DIR OUT.json
+
+It reads the reference CoNLL-U and each ``CAMPAIGN_DIR/<team>/<run>/<file>`` (SR format: ``# sent_id = N``
+and ``# text = ...``) with a few lines of Python, tokenises and aligns each output sentence with the same
+functions as ``ingest outputs`` (:func:`evalhouse.analysis.alignment.tokenise` and ``align``) and counts
+edits with the same :func:`evalhouse.analysis.accuracy.edit_counts` and ``tree_counts``. DEA (triples and
+multiset matching in dictionaries), the punctuation-stripped reference tree and sentence BLEU (n-gram
+Counters, NLTK method 2) are its own code, so the comparison in ``tests/test_bench_campaign.py`` checks the
+warehouse against an independent computation.
+
+Output: ``{"sentences": [[team, run, position, edges, matched, dea, bleu, bleu_surface, ssa, gsa, sta, gta,
+understandability, quality], ...], "relations": [[team, run, relation, edges, matched], ...],
+"submissions": [[team, run, sentences, edges, matched, dea, mean_dea, mean_bleu, mean_bleu_surface,
+corpus_bleu, mean_ssa, mean_gsa, mean_sta, mean_gta], ...], "pooled": [[relation, submissions, edges,
+matched, accuracy, mean_submission_accuracy], ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+from evalhouse.analysis import accuracy, alignment
+
+
+class Reference:
+    """One reference sentence: the words for the aligner and the punctuation-stripped tree."""
+
+    __slots__ = ("sentence", "keys", "heads", "ids", "edges")
+
+    def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword):
+        self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword)
+        punct = [d == "punct" or d.startswith("punct:") for d in deprels]
+        where = {i: k for k, i in enumerate(ids)}
+        kept = [k for k in range(len(ids)) if not punct[k]]
+        rank = {k: r for r, k in enumerate(kept, start=1)}
+        self.ids = [ids[k] for k in kept]
+        self.keys = [lemmas[k].casefold() for k in kept]
+        self.heads, self.edges = [], []
+        for r, k in enumerate(kept, start=1):
+            h = heads[k]
+            while h and punct[where[h]]:
+                h = heads[where[h]]
+            head = rank[where[h]] if h else 0
+            self.heads.append(head)
+            if head:  # (head key, dependent key, distance, relation)
+                self.edges.append((lemmas[kept[head - 1]].lower(), lemmas[k].lower(), r - head,
+                                   deprels[k].split(":")[0]))
+
+
+def read_reference(path) -> list[Reference]:
+    out, rows, mwt = [], [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if rows:
+                    out.append(Reference([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+                                         [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows], mwt))
+                rows, mwt = [], []
+            elif not line.startswith("#"):
+                c = line.split("\t")
+                space = "SpaceAfter=No" not in c[9].split("|")
+                if "-" in c[0]:
+                    first, last = c[0].split("-")
+                    mwt.append((int(first), int(last), c[1], space))
+                elif "." not in c[0]:
+                    rows.append((int(c[0]), c[1], c[2], c[7], int(c[6]), space))
+    return out
+
+
+def read_outputs(path) -> dict[int, str]:
+    """sent_id (a reference position) -> text of an SR-format file."""
+    texts, key = {}, None
+    with open(path, encoding="utf-8-sig") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if line.startswith("# sent_id = "):
+                key = int(line[len("# sent_id = "):])
+            elif line.startswith("# text = "):
+                texts[key] = line[len("# text = "):]
+    return texts
+
+
+def bleu_counts(hyp, ref):
+    """(hypothesis length, reference length, clipped matches and totals of orders 1-4)."""
+    matches, totals = [], []
+    for n in range(1, 5):
+        h = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
+        r = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        matches.append(sum(min(c, r[g]) for g, c in h.items()))
+        totals.append(max(len(hyp) - n + 1, 0))
+    return len(hyp), len(ref), matches, totals
+
+
+def bleu(h, r, m, t):
+    """BLEU-4 with NLTK's smoothing method 2 (add one to orders 2-4; every total at least 1)."""
+    if m[0] == 0:
+        return 0.0
+    bp = 1.0 if h > r else math.exp(1 - r / h)
+    return bp * math.exp(0.25 * math.log(m[0] / max(t[0], 1))
+                         + sum(0.25 * math.log((m[n] + 1) / (max(t[n], 1) + 1)) for n in (1, 2, 3)))
+
+
+def accuracies(c):
+    if c.reference_length <= 0:
+        return None, None
+    simple = 1 - (c.insertions + c.deletions + c.substitutions) / c.reference_length
+    general = 1 - (c.insertions + c.deletions - c.moves + c.substitutions) / c.reference_length
+    return simple, general
+
+
+def mean(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict) -> None:
+    sentences, relations = [], {}
+    corpus = [0, 0, [0] * 4, [0] * 4]
+    for pos, ref in enumerate(refs, start=1):
+        text = texts.get(pos)
+        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence), ref.sentence)
+        words = [t for t in toks if not t.punct]
+        lower = [t.lemma.lower() for t in words]
+        keys = [t.lemma.casefold() for t in words]
+        where = {t.reference_id: k for k, t in enumerate(words, start=1) if t.reference_id is not None}
+        # DEA: each reference edge looked for among the stripped output positions, multiset semantics
+        pairs, seen, matched = {}, Counter(), 0
+        for head, dep, distance, relation in ref.edges:
+            triple = (head, dep, distance)
+            if triple not in pairs:
+                pairs[triple] = sum(1 for i, lem in enumerate(lower)
+                                    if lem == head and 0 <= i + distance < len(lower) and lower[i + distance] == dep)
+            seen[triple] += 1
+            hit = seen[triple] <= pairs[triple]
+            matched += hit
+            counts = relations.setdefault(relation, [0, 0])
+            counts[0] += 1
+            counts[1] += hit
+        edges = len(ref.edges)
+        lemma = bleu_counts(keys, ref.keys)
+        surface = bleu_counts([t.form for t in toks], ref.sentence.forms)
+        corpus[0] += lemma[0]
+        corpus[1] += lemma[1]
+        for n in range(4):
+            corpus[2][n] += lemma[2][n]
+            corpus[3][n] += max(lemma[3][n], 1)
+        string = accuracy.edit_counts(ref.keys, keys)
+        tree = accuracy.tree_counts(ref.heads, [where.get(i) for i in ref.ids], output_length=len(words))
+        ssa, gsa = accuracies(string)
+        sta, gta = accuracies(tree)
+        ua = None if sta is None else 1 - (1.3147 * (1 - sta) + 0.1039 * string.substitutions) / 0.8689
+        qa = None if sta is None else 1 - (1.0192 * (1 - sta) + 0.0869 * string.substitutions) / 0.6639
+        sentences.append([team, run, pos, edges, matched, matched / edges if edges else None, bleu(*lemma),
+                          bleu(*surface), ssa, gsa, sta, gta, ua, qa])
+    result["sentences"] += sentences
+    result["relations"] += [[team, run, rel, e, m] for rel, (e, m) in sorted(relations.items())]
+    edges = sum(s[3] for s in sentences)
+    matched = sum(s[4] for s in sentences)
+    result["submissions"].append(
+        [team, run, len(sentences), edges, matched, matched / edges if edges else None]
+        + [mean(s[k] for s in sentences) for k in (5, 6, 7)] + [bleu(*corpus)]
+        + [mean(s[k] for s in sentences) for k in (8, 9, 10, 11)])
+
+
+def score_campaign(reference, directory) -> dict:
+    refs = read_reference(reference)
+    result = {"sentences": [], "relations": [], "submissions": [], "pooled": []}
+    for team in sorted(os.listdir(directory)):
+        for run in sorted(os.listdir(Path(directory, team))):
+            for name in sorted(os.listdir(Path(directory, team, run))):
+                score_run(refs, read_outputs(Path(directory, team, run, name)), team, run, result)
+    pooled: dict[str, list] = {}
+    for _, _, rel, e, m in result["relations"]:
+        p = pooled.setdefault(rel, [0, 0, 0, []])
+        p[0] += 1
+        p[1] += e
+        p[2] += m
+        p[3].append(m / e)
+    result["pooled"] = [[rel, n, e, m, m / e, sum(a) / len(a)] for rel, (n, e, m, a) in sorted(pooled.items())]
+    return result
+
+
+if __name__ == "__main__":
+    out = score_campaign(sys.argv[1], sys.argv[2])
+    Path(sys.argv[3]).write_text(json.dumps(out), encoding="utf-8")
+    print(f"{len(out['submissions'])} submissions, {len(out['sentences'])} sentences")

@@ -1,0 +1,38 @@
+"""The campaign benchmark's peer (``benchmarks/campaign_loop.py``, a per-sentence Python loop) computes the
+same numbers as the warehouse: every sentence, relation and submission row of a small campaign on the
+bundled sample treebank, compared to 1e-12. Not a timed test: the times are ``python -m benchmarks.campaign``'s."""
+
+from pathlib import Path
+
+import evalhouse
+from benchmarks.campaign import compare, perturbed, read_blocks, write_campaign
+from benchmarks.campaign_loop import score_campaign
+
+SAMPLE = Path(evalhouse.__file__).parent / "sample" / "sample.conllu"
+
+
+def test_loop_equals_warehouse(tmp_path):
+    directory = tmp_path / "campaign"
+    real = tmp_path / "real" / "given" / "en_out.txt"  # a run with a missing sentence and an empty one
+    real.parent.mkdir(parents=True)
+    blocks = read_blocks(SAMPLE)
+    text = perturbed(blocks, 99, tokenised=False).split("\n\n")
+    text[1] = "# sent_id = 2\n# text = \n"
+    del text[2]
+    real.write_text("\n\n".join(text), encoding="utf-8")
+    n = write_campaign(SAMPLE, [real], directory, 5)
+    assert n == len(blocks) > 10
+    loop = score_campaign(SAMPLE, directory)
+    with evalhouse.connect(":memory:") as wh:
+        wh.ingest_treebank([SAMPLE], corpus="reference")
+        wh.ingest_outputs(directory, reference="reference")
+        compared, differences = compare(wh.con, loop)
+    assert len(loop["submissions"]) == 5
+    assert compared > 5 * n * 10
+    assert not differences, differences[:5]
+    # the check can fail: one changed number is found
+    loop["sentences"][3][6] += 1e-9
+    with evalhouse.connect(":memory:") as wh:
+        wh.ingest_treebank([SAMPLE], corpus="reference")
+        wh.ingest_outputs(directory, reference="reference")
+        assert len(compare(wh.con, loop)[1]) == 1
