@@ -19,10 +19,10 @@ from evalhouse.version import __version__
 warehouse = lazy_module("evalhouse.warehouse")  # executed by the first connect(): `import evalhouse` stays fast
 
 
-def connect(path=None, read_only=False, memory_limit=None, verify=True, functions=True):
+def connect(path=None, read_only=False, memory_limit=None, verify=True, functions=True, sandbox=False):
     """Open a warehouse; see :func:`evalhouse.warehouse.connect`."""
     return warehouse.connect(path, read_only=read_only, memory_limit=memory_limit, verify=verify,
-                             functions=functions)
+                             functions=functions, sandbox=sandbox)
 
 
 __all__ = ["__version__", "connect"]

@@ -38,6 +38,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
+from evalhouse import names
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
@@ -246,6 +247,28 @@ def _arrow(rows):
     return rows
 
 
+# `evalhouse sql` without --write (issue 17): once the warehouse file is open, the connection may touch no other
+# file or URL (COPY ... TO, read_text/read_csv/glob of any path, ATTACH, INSTALL/LOAD, EXPORT DATABASE, persistent
+# secrets) and no setting can be changed back (nor memory_limit, threads, temp_directory). DuckDB's own spill
+# files under <db>.tmp are still written. Set after the open: the database file itself is opened before.
+SANDBOX = ("SET enable_external_access = false", "SET lock_configuration = true")  # in this order
+
+
+def is_sandbox_refusal(err: Exception) -> bool:
+    """Whether a DuckDB error is the sandbox (:data:`SANDBOX`) refusing a statement."""
+    text = str(err)
+    return (type(err).__name__ == "PermissionException" or "disabled by configuration" in text
+            or "the configuration has been locked" in text)
+
+
+def _check_names(kind: str, key: Mapping[str, object]) -> None:
+    """A new thing of ``kind`` is named well (:mod:`evalhouse.names`): every ingest stores through
+    :meth:`Warehouse.make_room`, so none stores an empty name or a team or run with '/'. Results of stored
+    things (analyses, ensembles) are not new names: a warehouse written before the rule is analysed as before."""
+    if STORED[kind].owned:
+        names.check_names(**{c: key[c] for c in STORED[kind].key if c in names.NAMED})
+
+
 def _is_lock_error(err: Exception) -> bool:
     text = str(err).lower()
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
@@ -255,7 +278,8 @@ class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
-                 memory_limit: str | None = None, verify: bool = True, functions: bool = True):
+                 memory_limit: str | None = None, verify: bool = True, functions: bool = True,
+                 sandbox: bool = False):
         self.path = os.fspath(path)
         self.functions = False  # whether evalhouse's SQL functions are registered (register_functions)
         # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
@@ -294,6 +318,8 @@ class Warehouse:
                     report = self.check()
                     if report.torn:
                         raise TornWarehouseError(report)
+            for statement in SANDBOX if sandbox else ():
+                self.con.execute(statement)
         except BaseException:
             self.con.close()
             raise
@@ -400,7 +426,9 @@ class Warehouse:
         _stored.delete(self.con, STORED[kind], keys)
 
     def check_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
-        """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it)."""
+        """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it), and
+        refused when a name in ``key`` cannot be stored (:mod:`evalhouse.names`)."""
+        _check_names(kind, key)
         if not self.has(kind, key):
             return False
         if not replace:
@@ -421,6 +449,7 @@ class Warehouse:
         transaction ends, before it commits. ``room.replaced`` says whether one was stored."""
         if kind not in STORED:
             raise KeyError(kind)
+        _check_names(kind, key)
         exists = self.has(kind, key)
         if exists and not replace:
             raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
@@ -504,10 +533,12 @@ class Warehouse:
         return judgements.ingest_judgements(self, path)
 
     def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None) -> int:
+                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False) -> int:
         """Write a view or table to Parquet, CSV or JSON (an array of row objects); returns rows written.
-        ``corpus`` filters are bound parameters, never pasted into SQL (:mod:`evalhouse.export.relation`)."""
-        return relation.export_relation(self, view, out, format=format, corpus=corpus)
+        ``corpus`` filters are bound parameters, never pasted into SQL; ``neutralise_formulas`` puts a ``'``
+        before CSV text that a spreadsheet would run as a formula (:mod:`evalhouse.export.relation`)."""
+        return relation.export_relation(self, view, out, format=format, corpus=corpus,
+                                        neutralise_formulas=neutralise_formulas)
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:
         """Write a corpus back as CoNLL-U (byte-identical to a canonical input); returns sentences."""
@@ -516,7 +547,8 @@ class Warehouse:
 
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
-            memory_limit: str | None = None, verify: bool = True, functions: bool = True) -> Warehouse:
+            memory_limit: str | None = None, verify: bool = True, functions: bool = True,
+            sandbox: bool = False) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -528,10 +560,15 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
 
     ``functions=False`` with ``read_only``: evalhouse's SQL functions are registered when
     :meth:`Warehouse.sql` first needs them, not at once (see :meth:`Warehouse.register_functions`).
+
+    ``sandbox=True`` (``evalhouse sql`` without ``--write``) confines the connection to the warehouse: no
+    other file or URL is read or written, no database attached, no extension installed or loaded, no
+    setting changed (:data:`SANDBOX`); such statements raise ``duckdb.PermissionException`` or
+    ``duckdb.InvalidInputException`` (:func:`is_sandbox_refusal`). Queries, views and SQL functions work as usual.
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
                      memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
-                     functions=functions)
+                     functions=functions, sandbox=sandbox)
 
 
 __all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",

@@ -37,6 +37,7 @@ from evalhouse.loaders.conllu import Checks, read
 from evalhouse.loaders.csv_records import csv_records
 from evalhouse.loaders.numbers import decimal, shown
 from evalhouse.loaders.source import Source, open_source
+from evalhouse.names import problem as name_problem
 
 FORMATS = ("auto", "sr", "lines", "conllu")
 _SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
@@ -196,6 +197,10 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
         fmt = rec.get("format") or "auto"
         if fmt not in FORMATS:
             raise InputError(name, k, f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
+        for column in ("team", "run"):
+            why = name_problem(column, rec[column])
+            if why is not None:
+                raise InputError(name, k, why)
         p = Path(rec["path"])
         out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt))
     if not out:

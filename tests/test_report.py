@@ -19,6 +19,7 @@ from evalhouse.analysis.stats import significance_groups
 from evalhouse.ingest.baselines import run_baseline
 from evalhouse.statistics.analyze import AnalysisConfig, analyze
 from tests.conftest import SAMPLE, write
+from tests.test_names import rename_submissions
 
 HOSTILE_TEAM = '<script>alert("team")</script>'
 HOSTILE_RUN = "r'\"&<b>x</b> $\\frac{1}{$"  # quotes, markup, and a lone mathtext dollar for the figures
@@ -32,7 +33,9 @@ def analysed(tmp_path_factory):
     wh.ingest_treebank([SAMPLE], corpus="sample")
     run_baseline(wh, "lr", "sample")
     run_baseline(wh, "random", "sample", seed=1)
-    run_baseline(wh, "random", "sample", team=HOSTILE_TEAM, run=HOSTILE_RUN, seed=2)
+    # names with '/' are refused at ingest now (evalhouse.names) but an older warehouse may hold them
+    run_baseline(wh, "random", "sample", team="hostile", run="h", seed=2)
+    rename_submissions(wh.con, "hostile", HOSTILE_TEAM, HOSTILE_RUN)
     lines = ["team,run,corpus,sent_id,annotator,criterion,score"]
     for k in range(1, 13):
         for annotator, criterion, score in (("a1", "fluency", (k * 37) % 11), ("a2", "adequacy", (k * 13) % 9)):

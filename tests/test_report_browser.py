@@ -26,6 +26,7 @@ from evalhouse.reports.html import build_report
 from evalhouse.statistics.analyze import AnalysisConfig, analyze
 from tests.cdp import Browser, chromium
 from tests.conftest import REPO, SAMPLE, shared
+from tests.test_names import rename_submissions
 
 SCREENSHOTS = Path(os.environ.get("EVALHOUSE_SCREENSHOTS", REPO / "test-results" / "screenshots"))
 HOSTILE_TEAM = '<script>alert("team")</script>'
@@ -88,7 +89,9 @@ def test_hostile_names_in_the_browser(browser, tmp_path):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
         run_baseline(wh, "lr", "sample")
-        run_baseline(wh, "random", "sample", team=HOSTILE_TEAM, run=HOSTILE_RUN, seed=2)
+        # names with '/' are refused at ingest now (evalhouse.names) but an older warehouse may hold them
+        run_baseline(wh, "random", "sample", team="hostile", run="h", seed=2)
+        rename_submissions(wh.con, "hostile", HOSTILE_TEAM, HOSTILE_RUN)
         analyze(wh, AnalysisConfig(resamples=100, seed=1))
         path = build_report(wh, tmp_path / "r", examples=2).path
     page = browser.open(path.as_uri())

@@ -96,6 +96,10 @@ DropJudgements = Annotated[bool, typer.Option(
 DropSystems = Annotated[bool, typer.Option(
     "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
                            "does not ingest again; without it such a replacement is refused.")]
+NeutraliseFormulas = Annotated[bool, typer.Option(
+    "--neutralise-formulas", help="CSV for a spreadsheet: write text values that start with =, +, -, @, tab or "
+                                  "carriage return with a ' in front, so that no spreadsheet runs them as formulas "
+                                  "(default: every value exactly as stored; numbers are never changed).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
@@ -131,12 +135,12 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True):
+def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True, sandbox: bool = False):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
-    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False``: see
+    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False`` and ``sandbox``: see
     :func:`evalhouse.warehouse.connect`."""
     return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify,
-                             functions=functions)
+                             functions=functions, sandbox=sandbox)
 
 
 class _RichTask(Task):

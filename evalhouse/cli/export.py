@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from evalhouse.cli.common import Out, choices, execute, open_warehouse, progress
+from evalhouse.cli.common import NeutraliseFormulas, Out, choices, execute, open_warehouse, progress
 from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
@@ -29,14 +29,17 @@ def export(
     out: Out,
     format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="Default: from the file extension.")] = None,
     corpus: Annotated[Optional[list[str]], typer.Option("--corpus", help="Keep only this corpus (repeatable).")] = None,
+    neutralise_formulas: NeutraliseFormulas = False,
 ) -> None:
     """Export a view or table to Parquet, CSV or JSON (an array of row objects).
 
     Example: evalhouse export corpus_complexity --out table2.parquet --corpus en_ewt-test
+    Example: evalhouse export submission_scores --out scores.csv --neutralise-formulas
     """
     def action():
         with open_warehouse(read_only=True) as wh:
-            n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus)
+            n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus,
+                               neutralise_formulas=neutralise_formulas)
         typer.echo(f"wrote {n:,} rows of {view} to {out}", err=True)
 
     execute(action)

@@ -56,6 +56,9 @@ def ingest_treebank(
         with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_treebank(paths, corpus=corpus, language=language, replace=replace,
                                            progress=bars, input_of=input_of)
+        for s in summaries:  # a warning is not a summary: shown with --quiet too
+            for note in s.same_files:
+                typer.echo(f"evalhouse: warning: {note}: stored again as corpus '{s.corpus}'", err=True)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")

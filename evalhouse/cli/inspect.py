@@ -17,11 +17,13 @@ from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import EXIT_TORN, choices, execute, open_warehouse, state, warehouse
+from evalhouse.cli.common import EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse, state, warehouse
+from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
 text = lazy_module("evalhouse.reports.text")
+relation = lazy_module("evalhouse.export.relation")  # neutralise()
 
 commands = typer.Typer()
 
@@ -32,23 +34,38 @@ TableFormat = choices("TableFormat", ("table", "csv", "json"))
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],
     format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
-    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write (default read-only).")] = False,
+    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write and without the sandbox: "
+                                                         "DuckDB may then also read and write other files, ATTACH, "
+                                                         "INSTALL and LOAD.")] = False,
+    neutralise_formulas: NeutraliseFormulas = False,
 ) -> None:
-    """Run a SQL query against the warehouse.
+    """Run a SQL query against the warehouse. Without --write the warehouse is read-only and sandboxed: a
+    query reads only the warehouse (no other file or URL, no COPY ... TO, ATTACH, INSTALL/LOAD or SET;
+    exit 3 when it tries).
 
     Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
     """
     def action():
+        if neutralise_formulas and format is not TableFormat.csv:
+            raise OptionError("`neutralise_formulas` is for `format` csv")
         # SQL functions registered when the query needs them (Warehouse.sql): numpy's import is 0.1 s
-        with open_warehouse(read_only=not write, functions=write) as wh:
-            rel = wh.sql(query)
-            if rel is not None:
-                _print_relation(rel, format)
+        with open_warehouse(read_only=not write, functions=write, sandbox=not write) as wh:
+            try:
+                rel = wh.sql(query)
+                if rel is not None:
+                    _print_relation(rel, format, neutralise_formulas)
+            except Exception as err:
+                if write or not warehouse.is_sandbox_refusal(err):
+                    raise
+                raise WarehouseError(
+                    f"refused: without --write, sql reads only the warehouse (no other file or URL, COPY ... TO, "
+                    f"ATTACH, INSTALL/LOAD or SET; write files with evalhouse export): "
+                    f"{str(err).splitlines()[0]}") from None
 
     execute(action)
 
 
-def _print_relation(rel, format: TableFormat) -> None:
+def _print_relation(rel, format: TableFormat, neutralise_formulas: bool = False) -> None:
     columns = list(rel.columns)
     rows = rel.fetchall()
     if format is TableFormat.table:
@@ -56,6 +73,8 @@ def _print_relation(rel, format: TableFormat) -> None:
     elif format is TableFormat.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(columns)
+        if neutralise_formulas:  # text only: a number such as -0.5 is never a formula (evalhouse.export.relation)
+            rows = ([relation.neutralise(v) for v in row] for row in rows)
         writer.writerows(rows)
     else:
         # JSON has no NaN or infinity: they are written as null (json.dumps would write bare NaN, which parsers reject)

@@ -250,7 +250,6 @@ def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> lis
         statements = () if reason else tuple(_table_statements(create, comments, dialect, dataset, manifest))
         results.append(Transpiled(f.name, "table", _description(comments, "table"), statements, reason))
     missing: set[str] = {r.name for r in results if not r.ok}
-    view_names = {f.name for f in view_files()}
     for f in view_files():
         create, comments = _parts(f.text)
         reads = sorted({t.name for t in create.find_all(exp.Table)} & missing)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evalhouse.names import check_names
 from evalhouse.ingest.translations import ConfigSpec, ingest_translations
 from evalhouse.loaders import translations as L
 from evalhouse.reports.apt import AptReport, apt_report
@@ -22,9 +23,10 @@ def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "syst
                    replace: bool = False, drop_systems: bool = False, drop_judgements: bool = False) -> AptReport:
     """Run an original APT configuration file: ingest its files as a corpus (default name: the config
     file's name) and one system, store the configuration, and return APT's report."""
+    check_names(corpus=corpus, team=team, run=run)
     cfg = L.read_apt_config(config_path)
-    corpus = corpus or Path(cfg.path).name
-    run = run or Path(cfg.target).name
+    corpus = corpus if corpus is not None else Path(cfg.path).name
+    run = run if run is not None else Path(cfg.target).name
     name = f"apt:{corpus}"
     rows = []
     _, srcs = L.read_word_list(cfg.list_source_pronouns)

@@ -18,6 +18,7 @@ import numpy as np
 
 from evalhouse.analysis import baselines
 from evalhouse.analysis.baselines import Word
+from evalhouse.names import check_names
 from evalhouse.errors import OptionError
 from evalhouse.ingest.outputs import SubmissionSummary, ingest_submissions
 from evalhouse.loaders.outputs import SubmissionFile
@@ -33,7 +34,8 @@ def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | 
     for name in (corpus, train):
         if name is not None:
             wh.require_corpus(name)
-    run = run or kind
+    check_names(team=team, run=run)
+    run = run if run is not None else kind
     sentences = _words(wh, corpus)
     if kind == "lr":
         model = baselines.train_direction_model(sentences if train in (None, corpus) else _words(wh, train))

@@ -21,6 +21,7 @@ import os
 
 from evalhouse.analysis.dependency_eval import AlignmentError, score, universal
 from evalhouse.analysis.leaf_ancestor import STRICT, LabelCost
+from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.ingest.treebanks import store_corpus
 from evalhouse.loaders.conllu_words import Words, read_words, words_from_tokens
@@ -37,6 +38,7 @@ def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | o
     """Score a CoNLL-U parser output against the gold trees of ``corpus`` (CoNLL 2018 alignment, LAS/UAS,
     dependency LA) and store the per-word results in one transaction; the gold file is ingested as the
     treebank corpus ``corpus`` unless it is there already. Returns the run's ``dependency_scores`` row."""
+    check_names(corpus=corpus, team=team, run=run)
     if not (team and run):
         raise OptionError("a dependency run needs `team` and `run`")
     cost = cost or STRICT

@@ -44,6 +44,7 @@ from evalhouse.analysis import accuracy, alignment, bleu, sacrebleu_scores, sr_m
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import KEY_SIGNATURE, word_key
 from evalhouse.errors import InputError, OptionError, WarehouseError
+from evalhouse.names import check_names
 from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
                                        read_manifest, read_output_file)
@@ -474,8 +475,9 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         for f in files:
             f.format = format
     else:
-        if not team or not run:
+        if team is None or run is None:
             raise WarehouseError("an output file needs `team` and `run`")
+        check_names(team=team, run=run)
         files = [SubmissionFile(os.fspath(path), team, run, format)]
     return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
                               drop_judgements=drop_judgements, lexicon=lexicon,

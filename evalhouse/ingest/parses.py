@@ -33,6 +33,7 @@ from typing import Callable
 from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, cost_function, format_lineage, lineages
 from evalhouse.analysis.parse_eval import (COLLINS, NO_PARAMS, STATUS_ERROR, STATUS_OK, EvalbParams, compare,
                                            prepare)
+from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders.brackets import Tree, read_trees
 from evalhouse.loaders.evalb_prm import read_cost_table, read_prm
@@ -188,6 +189,7 @@ def ingest_parses(wh, path: str | os.PathLike, corpus: str, *, gold: bool = Fals
     :class:`WarehouseError` when the warehouse refuses; either way nothing changes.
     """
     path = os.fspath(path)
+    check_names(corpus=corpus, team=team, run=run)
     if gold == bool(team or run) or (not gold and not (team and run)):
         raise OptionError("give either `gold=True` or both `team` and `run`")
     params = params or COLLINS

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Sequence
 
 from evalhouse.analysis.pronouns import PronounSettings, analyse_segment
+from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
 from evalhouse.version import __version__
@@ -231,6 +232,7 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
     :class:`InputError` (bad input), :class:`OptionError` (bad usage) or :class:`WarehouseError`;
     nothing changes then.
     """
+    check_names(corpus=corpus, team=team, run=run)
     corpus_part = any(x is not None for x in (source, reference, source_reference_alignment, documents))
     system_part = any(x is not None for x in (team, run, output, source_output_alignment))
     if not corpus_part and not system_part:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from evalhouse.names import check_names
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
 from evalhouse.progress import as_progress
@@ -35,6 +36,7 @@ class CorpusSummary:
     edges: int
     normalisations: tuple[str, ...]
     links_dropped: tuple[str, ...] = ()  # input corpora that no longer fit this replaced reference
+    same_files: tuple[str, ...] = ()  # files whose bytes (SHA-256) another corpus already holds: a warning
     missing_lemmas: int = 0  # words whose LEMMA is _ (see corpora.missing_lemmas)
 
     @property
@@ -56,7 +58,7 @@ def _group(files: list[str], corpus: str | None, language: str | None):
     meta: dict[str, tuple[str | None, str | None]] = {}
     for f in files:
         name = corpus_name_for(f) if f != "-" else None
-        key = corpus or (name.corpus if name else None)
+        key = corpus if corpus is not None else (name.corpus if name else None)
         if key is None:
             raise WarehouseError("reading standard input needs a corpus name (`corpus`)")
         groups.setdefault(key, []).append(f)
@@ -80,6 +82,7 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
     sentences, same number of words in each).
     Raises :class:`InputError` (bad input) or :class:`WarehouseError`; either way nothing changes.
     """
+    check_names(corpus=corpus)
     files = expand_inputs(paths)
     if not files:
         raise WarehouseError("no input files")
@@ -95,6 +98,7 @@ def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None =
                 link_input(wh, key, input_of, summary.files[0])
             if room.replaced:
                 summary = dataclasses.replace(summary, links_dropped=recheck_inputs(wh, key))
+            summary = dataclasses.replace(summary, same_files=same_files(wh, key))
             summaries.append(summary)
     return summaries
 
@@ -133,6 +137,20 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
         "normalisations": normalisations, "evalhouse_version": __version__,
         "ingested_at": _dt.datetime.now(_dt.timezone.utc), "missing_lemmas": missing}])
     return summary
+
+
+def same_files(wh, corpus: str) -> tuple[str, ...]:
+    """The files of ``corpus`` whose SHA-256 is that of a file of another corpus, each as "FILE has the same
+    SHA-256 as corpus 'OTHER'" (with the other file's name when it differs). Storing one file under two names is allowed (a treebank split
+    and its copy under a task's name), but is more often a mistake; the caller warns (issue 17)."""
+    rows = wh.sql(
+        """WITH mine AS (SELECT unnest(source_files) AS file, unnest(sha256) AS sha FROM corpora WHERE corpus = $c),
+                other AS (SELECT corpus, unnest(source_files) AS file, unnest(sha256) AS sha FROM corpora
+                          WHERE corpus <> $c)
+           SELECT m.file, o.corpus, o.file FROM mine m JOIN other o USING (sha) ORDER BY o.corpus, m.file, o.file""",
+        {"c": corpus}).fetchall()
+    return tuple(f"{mine} has the same SHA-256 as corpus '{other}'" + ("" if theirs == mine else f" ({theirs})")
+                 for mine, other, theirs in rows)
 
 
 def _mismatch(wh, corpus: str, reference: str):

@@ -86,7 +86,7 @@ def build_report(wh, out, submission: str | None = None, team: str | None = None
         raise OptionError(f"`examples` must be 0 or more, not {examples}")
     if test not in SIGNIFICANCE_TESTS:
         raise OptionError(f"unknown test '{test}' (valid: {', '.join(SIGNIFICANCE_TESTS)})")
-    selected = Selection.of(submission, team, corpus, exclusive=True)
+    selected = Selection.of(submission, team, corpus, exclusive=True).resolve(wh)
     subs = selected.submissions(wh)
     where, params = selected.where()
     analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchone()[0]

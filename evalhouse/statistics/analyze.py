@@ -24,7 +24,6 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 from evalhouse.analysis import mining, stats
 from evalhouse.errors import OptionError

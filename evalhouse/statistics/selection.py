@@ -10,7 +10,7 @@ submissions it selects and filters any table with team, run and corpus columns b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evalhouse.errors import OptionError, WarehouseError
 
@@ -20,6 +20,7 @@ class Selection:
     team: str | None = None
     run: str | None = None
     corpus: str | None = None
+    spelled: str | None = field(default=None, compare=False)  # TEAM/RUN as given, for resolve()
 
     @classmethod
     def of(cls, submission: str | None = None, team: str | None = None, corpus: str | None = None,
@@ -34,7 +35,27 @@ class Selection:
         if team is not None:
             raise OptionError("give `submission` or `team`, not both")
         sub_team, run = submission.split("/", 1)
-        return cls(sub_team, run, corpus)
+        return cls(sub_team, run, corpus, spelled=submission)
+
+    def resolve(self, wh) -> "Selection":
+        """The submission meant by a ``TEAM/RUN`` with more than one '/': team and run names cannot contain
+        '/' (:mod:`evalhouse.names`), but a warehouse written before that rule may hold such names. Every
+        way of splitting it is tried against the stored submissions; two that exist are refused as
+        ambiguous. Any other selection is returned as it is."""
+        if self.spelled is None or self.spelled.count("/") < 2:
+            return self
+        parts = self.spelled.split("/")
+        found = []
+        for i in range(1, len(parts)):
+            candidate = Selection("/".join(parts[:i]), "/".join(parts[i:]), self.corpus, spelled=self.spelled)
+            where, params = candidate.where()
+            if wh.sql(f"SELECT count(*) FROM submissions WHERE {where}", params).fetchall()[0][0]:
+                found.append(candidate)
+        if len(found) > 1:
+            raise OptionError(f"`submission` '{self.spelled}' names several submissions ("
+                              + ", ".join(f"team '{c.team}' run '{c.run}'" for c in found)
+                              + "); select one with `team` (and `corpus`) instead")
+        return found[0] if found else self
 
     def describe(self) -> str:
         if self.run is not None:
@@ -60,7 +81,7 @@ class Selection:
 
     def submissions(self, wh) -> list[tuple[str, str, str]]:
         """(team, run, corpus) of every selected submission, sorted; refused when there is none."""
-        where, params = self.where()
+        where, params = self.resolve(wh).where()
         found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
                        params).fetchall()
         if not found:

@@ -1,0 +1,99 @@
+"""CSV and spreadsheet formulas (issue 17, point 8): by default every value is written exactly as stored
+(-0.5 stays -0.5, a team '=1+2' stays '=1+2'); --neutralise-formulas puts a ' before text values that start
+with =, +, -, @, tab or carriage return, in `sql --format csv` and `export --format csv`, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from evalhouse.cli import app
+from evalhouse.export.relation import neutralise
+from tests.conftest import SAMPLE
+
+runner = CliRunner()
+QUERY = ("SELECT team, run, corpus, -0.5 AS x, '-0.5' AS s, 3 AS n, ['=a'] AS l, '+' AS plus, 'a=b' AS inner_eq, "
+         "NULL::VARCHAR AS missing FROM submissions")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    """A corpus '@sample' and a submission of team '=1+2', run '-1': names a spreadsheet would run."""
+    path = tmp_path_factory.mktemp("formulas") / "w.duckdb"
+    for argv in (["ingest", "treebank", str(SAMPLE), "--corpus", "@sample", "--quiet"],
+                 ["baseline", "random", "--corpus", "@sample", "--team", "=1+2", "--run", "-1"]):
+        r = runner.invoke(app, ["--db", str(path), *argv])
+        assert r.exit_code == 0, r.stderr
+    return str(path)
+
+
+def test_sql_csv_is_exact_by_default(db):
+    r = runner.invoke(app, ["--db", db, "sql", QUERY, "--format", "csv"])
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == "team,run,corpus,x,s,n,l,plus,inner_eq,missing\n=1+2,-1,@sample,-0.5,-0.5,3,['=a'],+,a=b,\n"
+
+
+def test_sql_csv_neutralised_on_request(db):
+    r = runner.invoke(app, ["--db", db, "sql", QUERY + " UNION ALL SELECT chr(9) || 'tab', '-', '@', "
+                            "-1, '', 0, [], '', '', NULL", "--format", "csv", "--neutralise-formulas"])
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == ("team,run,corpus,x,s,n,l,plus,inner_eq,missing\n"
+                        "'=1+2,'-1,'@sample,-0.5,'-0.5,3,['=a'],'+,a=b,\n"
+                        "'\ttab,'-,'@,-1.0,,0,[],,,\n")
+    assert neutralise("\rcr") == "'\rcr" and neutralise(-0.5) == -0.5 and neutralise("a-b") == "a-b"
+
+
+def test_export_csv_is_byte_for_byte_duckdb_copy_by_default(db, tmp_path):
+    for view in ("submission_scores", "edges"):
+        ours, theirs = tmp_path / f"{view}.csv", tmp_path / f"{view}-duckdb.csv"
+        r = runner.invoke(app, ["--db", db, "export", view, "--out", str(ours)])
+        assert r.exit_code == 0, r.stderr
+        con = duckdb.connect(db, read_only=True)
+        try:
+            con.execute(f"COPY (SELECT * FROM {view}) TO '{theirs}' (FORMAT csv, HEADER true)")
+        finally:
+            con.close()
+        assert ours.read_bytes() == theirs.read_bytes()
+    assert "-1" in {row["distance"] for row in csv.DictReader(open(tmp_path / "edges.csv", newline=""))}
+
+
+def test_export_csv_neutralises_text_only(db, tmp_path):
+    for view in ("submission_scores", "edges", "sentence_scores"):
+        plain, safe = tmp_path / f"{view}.csv", tmp_path / f"{view}-safe.csv"
+        for out, more in ((plain, []), (safe, ["--neutralise-formulas"])):
+            r = runner.invoke(app, ["--db", db, "export", view, "--out", str(out), *more])
+            assert r.exit_code == 0, r.stderr
+        con = duckdb.connect(db, read_only=True)
+        try:
+            text = {c for c, t in con.execute("SELECT column_name, data_type FROM duckdb_columns() "
+                                               "WHERE table_name = $v", {"v": view}).fetchall() if t == "VARCHAR"}
+        finally:
+            con.close()
+        before = list(csv.DictReader(open(plain, newline="", encoding="utf-8")))
+        after = list(csv.DictReader(open(safe, newline="", encoding="utf-8")))
+        assert len(after) == len(before) > 0
+        changed = 0
+        for b, a in zip(before, after):
+            for column, value in b.items():
+                risky = column in text and value[:1] in ("=", "+", "-", "@", "\t", "\r")
+                assert a[column] == ("'" + value if risky else value), (view, column, value)
+                changed += risky
+        assert changed >= len(before)  # team, run and corpus of every row at least
+    rows = list(csv.DictReader(open(tmp_path / "edges-safe.csv", newline="")))
+    assert {r["corpus"] for r in rows} == {"'@sample"} and "-1" in {r["distance"] for r in rows}
+
+
+@pytest.mark.parametrize("argv", [
+    ["sql", "SELECT 1", "--neutralise-formulas"],
+    ["sql", "SELECT 1", "--format", "json", "--neutralise-formulas"],
+    ["export", "edges", "--out", "{tmp}/e.parquet", "--neutralise-formulas"],
+    ["export", "edges", "--out", "{tmp}/e.json", "--neutralise-formulas"],
+])
+def test_the_option_is_refused_where_there_is_no_csv(db, tmp_path, argv):
+    r = runner.invoke(app, ["--db", db, *[a.format(tmp=tmp_path) for a in argv]])
+    assert r.exit_code == 2 and "--neutralise-formulas is for" in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir())

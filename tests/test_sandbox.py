@@ -1,0 +1,166 @@
+"""`evalhouse sql` without --write is sandboxed (issue 17, point 7): it reads the warehouse and nothing else.
+
+Every attack of the issue is run through the command and must be refused in one line with exit 3 and leave
+no trace (no file written, no file's content printed, no database attached); the ordinary read-only uses
+(every view, --format csv/json, the export commands) must still work, and --write must still allow them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+import evalhouse
+from evalhouse.cli import app
+from evalhouse.warehouse import view_files
+from tests.conftest import REPO
+
+runner = CliRunner()
+REFUSED = "refused: without --write, sql reads only the warehouse"
+
+
+@pytest.fixture()
+def db(tmp_path):
+    """A copy of the sample warehouse (a treebank, two baselines, analyze): every view has its inputs."""
+    path = tmp_path / "w.duckdb"
+    shutil.copy(REPO / "warehouse.duckdb.example", path)
+    return str(path)
+
+
+@pytest.fixture()
+def secret(tmp_path):
+    path = tmp_path / "secret.csv"
+    path.write_text("name,value\nsecret-token,42\n", encoding="utf-8")
+    return path
+
+
+def _sql(db, query, *more):
+    return runner.invoke(app, ["--db", db, "sql", query, *more])
+
+
+def _attacks(tmp_path, secret):
+    out = tmp_path / "copied.csv"
+    other = tmp_path / "other.duckdb"
+    return {
+        "copy to": (f"COPY (SELECT * FROM corpora) TO '{out}' (FORMAT csv)", out),
+        "copy view to parquet": (f"COPY corpus_complexity TO '{tmp_path / 'c.parquet'}'", tmp_path / "c.parquet"),
+        "export database": (f"EXPORT DATABASE '{tmp_path / 'dump'}'", tmp_path / "dump"),
+        "read_text": (f"SELECT content FROM read_text('{secret}')", None),
+        "read_text /etc/passwd": ("SELECT content FROM read_text('/etc/passwd')", None),
+        "read_csv": (f"SELECT * FROM read_csv('{secret}')", None),
+        "read_csv_auto": (f"SELECT * FROM read_csv_auto('{secret}')", None),
+        "read_blob": (f"SELECT content FROM read_blob('{secret}')", None),
+        "read_json": (f"SELECT * FROM read_json('{secret}')", None),
+        "file in from": (f"SELECT * FROM '{secret}'", None),
+        "s3": ("SELECT * FROM read_parquet('s3://bucket/x.parquet')", None),
+        "glob": (f"SELECT * FROM glob('{tmp_path}/*')", None),
+        "url": ("SELECT * FROM read_csv('https://example.com/x.csv')", None),
+        "attach": (f"ATTACH '{other}' AS other", other),
+        "install": ("INSTALL httpfs", None),
+        "load": ("LOAD httpfs", None),
+        "sandbox off": ("SET enable_external_access = true", None),
+        "reset": ("RESET enable_external_access", None),
+        "unlock": ("SET lock_configuration = false", None),
+        "allowed directories": (f"SET allowed_directories = ['{tmp_path}']", None),
+        "temp directory": (f"SET temp_directory = '{tmp_path / 'spill'}'", tmp_path / "spill"),
+        "memory limit": ("SET memory_limit = '100TB'", None),
+        "second statement": (f"SELECT 1; COPY (SELECT 1) TO '{out}'", out),
+    }
+
+
+ATTACKS = sorted(_attacks(REPO, REPO))  # the names; the statements need the test's paths
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_each_attack_is_refused_in_one_line_and_leaves_no_trace(db, tmp_path, secret, name):
+    query, trace = _attacks(tmp_path, secret)[name]
+    r = _sql(db, query)
+    assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
+    assert r.stderr.startswith(f"evalhouse: {REFUSED}") and r.stderr.count("\n") == 1, r.stderr
+    assert "secret-token" not in r.stdout + r.stderr and "root:" not in r.stdout
+    if trace is not None:
+        assert not trace.exists()
+    assert "other" not in {p.name for p in tmp_path.iterdir()} - {"secret.csv", "w.duckdb"}
+
+
+def test_the_settings_cannot_be_undone_from_the_python_api_either(db, secret):
+    with evalhouse.connect(db, read_only=True, sandbox=True) as wh:
+        for statement in ("SET enable_external_access = true", "SET lock_configuration = false"):
+            with pytest.raises(duckdb.Error, match="locked"):
+                wh.con.execute(statement)
+        with pytest.raises(duckdb.PermissionException):
+            wh.con.execute(f"SELECT * FROM read_csv('{secret}')").fetchall()
+        assert wh.con.execute("SELECT current_setting('enable_external_access')").fetchone() == (False,)
+    # the sandbox belongs to that connection: the next one (and the default) reads files
+    with evalhouse.connect(db, read_only=True) as wh:
+        assert wh.con.execute(f"SELECT value FROM read_csv('{secret}')").fetchall() == [(42,)]
+
+
+def test_every_view_reads_the_same_rows_in_the_sandbox(db):
+    names = [f.name for f in view_files()]
+
+    def rows(sandbox):
+        with evalhouse.connect(db, read_only=True, sandbox=sandbox) as wh:
+            return {n: sorted(map(repr, wh.con.execute(f'SELECT * FROM "{n}"').fetchall())) for n in names}
+
+    free, boxed = rows(False), rows(True)
+    assert boxed == free
+    # the sample warehouse has no parses, pronouns or judgements: 13 of the 33 views have rows, every one binds
+    assert sum(bool(r) for r in free.values()) >= 13
+
+
+def test_sql_formats_and_functions_work_in_the_sandbox(db):
+    r = _sql(db, "SELECT corpus, sentences FROM corpus_complexity", "--format", "csv")
+    assert r.exit_code == 0, r.stderr
+    assert list(csv.reader(io.StringIO(r.stdout))) == [["corpus", "sentences"], ["sample", "42"]]
+    r = _sql(db, "SELECT corpus, sentences FROM corpus_complexity", "--format", "json")
+    assert json.loads(r.stdout) == [{"corpus": "sample", "sentences": 42}]
+    # a Python SQL function (evalhouse.analysis.udfs) runs inside the sandbox as outside it
+    query = "SELECT mean_flux_weight([2, 0, 4, 2, 8, 8, 8, 4]) AS m"
+    r = _sql(db, query, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    with evalhouse.connect(db, read_only=True) as wh:
+        assert json.loads(r.stdout) == [{"m": wh.con.execute(query).fetchone()[0]}]
+    # a query error is still the user's SQL (exit 1), not a refusal
+    r = _sql(db, "SELECT * FROM no_such_view")
+    assert r.exit_code == 1 and REFUSED not in r.stderr
+
+
+def test_write_allows_files_and_changes(db, tmp_path, secret):
+    out = tmp_path / "copied.csv"
+    r = _sql(db, f"COPY (SELECT corpus FROM corpora) TO '{out}' (FORMAT csv, HEADER false)", "--write")
+    assert r.exit_code == 0, r.stderr
+    assert out.read_text() == "sample\n"
+    r = _sql(db, f"SELECT value FROM read_csv('{secret}')", "--write", "--format", "csv")
+    assert r.exit_code == 0 and r.stdout == "value\n42\n", r.stderr
+
+
+def test_the_export_commands_still_write_files(db, tmp_path):
+    out = tmp_path / "c.csv"
+    r = runner.invoke(app, ["--db", db, "export", "corpus_complexity", "--out", str(out)])
+    assert r.exit_code == 0, r.stderr
+    assert out.read_text().startswith("corpus,")
+    r = runner.invoke(app, ["--db", db, "export-dataset", str(tmp_path / "ds")])
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "ds" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["export", "corpus_complexity\" TO '{out}'; --", "--out", "{tmp}/x.csv"],
+    ["export", "corpus_complexity", "--out", "{tmp}/x.csv", "--corpus", "x') TO '{out}'; --"],
+    ["report", "--team", "x'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
+    ["report", "--submission", "x/1'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
+    ["export-sql", "--dialect", "duckdb", "--out", "{tmp}/x.sql", "--dataset", "{tmp}'); COPY (SELECT 1) TO '{out}'; --"],
+])
+def test_other_commands_run_no_sql_from_their_arguments(db, tmp_path, argv):
+    """Names and paths given to export, report and export-sql are data (bound parameters, quoted literals),
+    never SQL: a name that would be a COPY if pasted into SQL writes nothing."""
+    out = tmp_path / "pwned.csv"
+    r = runner.invoke(app, ["--db", db, *[a.format(out=out, tmp=tmp_path) for a in argv]])
+    assert not out.exists(), (r.exit_code, r.stdout, r.stderr)
