@@ -91,6 +91,23 @@ def test_ingest_sql_export_round_trip(tmp_path):
     assert duckdb.sql(f"select count(*) from '{pq}'").fetchone()[0] == 42
 
 
+def test_sql_csv_quotes_a_bare_carriage_return(tmp_path):
+    """Python's csv module quotes "\n" (the line terminator) but not a lone "\r", which a CSV reader takes
+    for a line break: every value must come back as it was, one record per row."""
+    import csv
+    import io
+
+    values = ["a\rb", "c\r\nd", "e\nf", "plain", '"q"']
+    query = "select * from (values " + ", ".join(
+        f"({k}, '{v}', {k}.5)" for k, v in enumerate(values)) + ") t(k, v, x) order by k"
+    r = runner.invoke(app, ["--db", ":memory:", "sql", query, "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    text = r.stdout_bytes.decode("utf-8")  # r.output turns "\r\n" into "\n" (click)
+    back = list(csv.reader(io.StringIO(text, newline="")))
+    assert back == [["k", "v", "x"]] + [[str(k), v, f"{k}.5"] for k, v in enumerate(values)]
+    assert "\n3,plain,3.5\n" in text and '"0","a\rb","0.5"' in text  # only rows with "\r" get every field quoted
+
+
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_sql_prints_timestamps_with_time_zone(tmp_path, fmt):
     """corpora.ingested_at is TIMESTAMP WITH TIME ZONE: DuckDB hands it to Python through pytz, which

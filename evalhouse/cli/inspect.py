@@ -72,10 +72,14 @@ def _print_relation(rel, format: TableFormat, neutralise_formulas: bool = False)
         typer.echo(text.render_table(columns, rows))
     elif format is TableFormat.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
+        # csv quotes a field holding the line terminator ("\n") but not a bare "\r", which readers take as a
+        # line break: a row with one is written with every field quoted (still one CSV record)
+        quoted = csv.writer(sys.stdout, lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(columns)
         if neutralise_formulas:  # text only: a number such as -0.5 is never a formula (evalhouse.export.relation)
             rows = ([relation.neutralise(v) for v in row] for row in rows)
-        writer.writerows(rows)
+        for row in rows:
+            (quoted if any(isinstance(v, str) and "\r" in v for v in row) else writer).writerow(row)
     else:
         # JSON has no NaN or infinity: they are written as null (json.dumps would write bare NaN, which parsers reject)
         def value(v):
