@@ -138,16 +138,6 @@ class ReferenceSentence:
 
     # derived once per reference sentence, however many outputs are aligned to it
     @cached_property
-    def folded_forms(self) -> list[str]:
-        """str.casefold of each form (the key evalhouse.outputs stores today; see analysis.text)."""
-        return [f.casefold() for f in self.forms]
-
-    @cached_property
-    def folded_lemmas(self) -> list[str]:
-        """str.casefold of each lemma (the BLEU and accuracy key evalhouse.outputs uses today)."""
-        return [lm.casefold() for lm in self.lemmas]
-
-    @cached_property
     def keys(self) -> list[str]:
         """fold() of each form: what the tokenisation and the alignment compare."""
         return [fold(f) for f in self.forms]

@@ -12,7 +12,8 @@ they measure word order only) and write one sentence per reference sentence.
             dependent is placed before or after its head by the direction it takes most often in a
             training treebank. The paper conditions on the lexemes; counts that sparse need a
             back-off, so the direction is estimated from the first of these keys seen in training:
-            (head lemma, dependent lemma), (relation, dependent UPOS, head UPOS), (relation), all
+            (head lemma, dependent lemma) (as word keys: case-folded, the form where the lemma is
+            missing), (relation, dependent UPOS, head UPOS), (relation), all
             edges; left when P(left) > 0.5. Siblings on the same side are ordered by their mean
             absolute distance to the head in training (same back-off): the farthest first on the
             left, the nearest first on the right; ties by lemma, then by node ID. The result is
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from .text import word_key
 
 KINDS = ("random", "lr")
 
@@ -49,9 +52,11 @@ class DirectionModel:
 
     @staticmethod
     def keys(dep: Word, head: Word | None) -> list[tuple]:
-        h_lemma = head.lemma.casefold() if head else "<root>"
+        # the word keys of DEA (folded lemma, folded form where the lemma is _): missing lemmas would
+        # otherwise pool every (_, _) pair into one lexical key
+        h_lemma = word_key(head.lemma, head.form) if head else "<root>"
         h_upos = head.upos if head else "<root>"
-        return [("lex", h_lemma, dep.lemma.casefold()), ("pos", dep.relation, dep.upos, h_upos),
+        return [("lex", h_lemma, word_key(dep.lemma, dep.form)), ("pos", dep.relation, dep.upos, h_upos),
                 ("rel", dep.relation), ("all",)]
 
     def add(self, dep: Word, head: Word, distance: int) -> None:

@@ -37,9 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .text import FOLD_SIGNATURE, fold
+from .text import FOLD_SIGNATURE, MISSING_LEMMAS, fold
 
-MISSING_LEMMAS = ("_", "")
+__all__ = ["LemmaLexicon", "MISSING_LEMMAS"]
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: caches key on it

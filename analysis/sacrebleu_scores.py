@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-import sacrebleu
-from sacrebleu.metrics import BLEU, CHRF
 
 
 @dataclass
@@ -41,24 +39,52 @@ class SacrebleuResult:
     chrf_statistics: np.ndarray  # (sentences, 18) int: per character order 1..6, hyp, ref, match
 
 
-def _metrics(lowercase: bool, tokenize: str) -> tuple[BLEU, CHRF]:
+def _metrics(lowercase: bool, tokenize: str, references: list[list[str]] | None = None):
+    # sacrebleu (~0.07 s to import) when a score is computed: every warehouse connection imports the
+    # output scorer, which imports this module, and must not pay for it
+    from sacrebleu.metrics import BLEU, CHRF
+
     if tokenize not in BLEU.TOKENIZERS:
         raise ValueError(f"unknown sacrebleu tokenizer {tokenize!r}; valid: {', '.join(BLEU.TOKENIZERS)}")
-    return BLEU(lowercase=lowercase, tokenize=tokenize), CHRF(lowercase=lowercase)
+    # force=True only silences sacrebleu's printed warning about outputs that end in " ." (it changes
+    # neither the score nor the signature); evalhouse's ingest says it in its summary instead.
+    # references: sacrebleu's documented reference cache, computed once for every system scored
+    return (BLEU(lowercase=lowercase, tokenize=tokenize, force=True, references=references),
+            CHRF(lowercase=lowercase, references=references))
 
 
-def sacrebleu_scores(hypotheses: Sequence[str | None], references: Sequence[str], *,
+@dataclass
+class SacrebleuReference:
+    """A reference corpus prepared once (sacrebleu's reference cache: its tokenised n-grams and
+    lengths), for scoring many submissions against it; half of sacrebleu's work per submission."""
+
+    size: int
+    bleu_metric: object
+    chrf_metric: object
+
+
+def sacrebleu_reference(references: Sequence[str], *, lowercase: bool = False,
+                        tokenize: str = "13a") -> SacrebleuReference:
+    """Prepare the reference texts (in order) once; pass the result to :func:`sacrebleu_scores`."""
+    refs = [[r if r is not None else "" for r in references]]
+    return SacrebleuReference(len(references), *_metrics(lowercase, tokenize, refs))
+
+
+def sacrebleu_scores(hypotheses: Sequence[str | None], references: Sequence[str] | SacrebleuReference, *,
                      lowercase: bool = False, tokenize: str = "13a") -> SacrebleuResult:
-    """sacreBLEU BLEU and chrF of a submission: output texts against reference texts, in order."""
-    if len(hypotheses) != len(references):
+    """sacreBLEU BLEU and chrF of a submission: output texts against reference texts, in order
+    (``references``: the texts, or :func:`sacrebleu_reference` of them, whose options then apply)."""
+    prepared = references if isinstance(references, SacrebleuReference) else sacrebleu_reference(
+        references, lowercase=lowercase, tokenize=tokenize)
+    if len(hypotheses) != prepared.size:
         raise ValueError("hypotheses and references differ in number")
     hyps = [h if h is not None else "" for h in hypotheses]
-    refs = [[r if r is not None else "" for r in references]]
-    bleu_metric, chrf_metric = _metrics(lowercase, tokenize)
-    # sacrebleu's corpus_score is exactly: per-sentence statistics, then _aggregate_and_compute; doing
-    # the two steps here keeps the statistics without computing them twice
-    bleu_stats = bleu_metric._extract_corpus_statistics(hyps, refs)
-    chrf_stats = chrf_metric._extract_corpus_statistics(hyps, refs)
+    bleu_metric, chrf_metric = prepared.bleu_metric, prepared.chrf_metric
+    # sacrebleu's corpus_score is exactly: per-sentence statistics (against the cached references),
+    # then _aggregate_and_compute; doing the two steps here keeps the statistics without computing
+    # them twice
+    bleu_stats = bleu_metric._extract_corpus_statistics(hyps, None)
+    chrf_stats = chrf_metric._extract_corpus_statistics(hyps, None)
     bleu = bleu_metric._aggregate_and_compute(bleu_stats)
     chrf = chrf_metric._aggregate_and_compute(chrf_stats)
     return SacrebleuResult(
@@ -80,4 +106,9 @@ def score_from_statistics(metric: str, statistics: np.ndarray, *, lowercase: boo
     return chosen._compute_score_from_stats(total).score
 
 
-VERSION = sacrebleu.__version__
+def version() -> str:
+    """The installed sacrebleu's version (also the last field of its signatures)."""
+    # late for the same reason as in _metrics
+    import sacrebleu
+
+    return sacrebleu.__version__

@@ -5,8 +5,12 @@ evalhouse's warehouse gives, kept in memory, written once as JSON.
 
 It reads the reference CoNLL-U and each ``CAMPAIGN_DIR/<team>/<run>/<file>`` (SR format: ``# sent_id = N``
 and ``# text = ...``) with a few lines of Python, tokenises and aligns each output sentence with the same
-functions as ``ingest outputs`` (:func:`evalhouse.analysis.alignment.tokenise` and ``align``) and counts
-edits with the same :func:`evalhouse.analysis.accuracy.edit_counts` and ``tree_counts``. DEA (triples and
+functions as ``ingest outputs`` (:func:`evalhouse.analysis.alignment.tokenise` and ``align``, with the
+lemma lexicon ``ingest outputs`` learns when the reference is the only corpus of its language: the
+reference's own form-lemma pairs, :class:`evalhouse.analysis.lexicon.LemmaLexicon`) and counts edits with
+the same :func:`evalhouse.analysis.accuracy.edit_counts` and ``tree_counts``. Words are compared by the
+keys of issue 15: :func:`evalhouse.analysis.text.fold` of the lemma, or of the form where the lemma is
+``_``; a linked output word takes its reference word's key. DEA (triples and
 multiset matching in dictionaries), the punctuation-stripped reference tree and sentence BLEU (n-gram
 Counters, NLTK method 2) are its own code, so the comparison in ``tests/test_bench_campaign.py`` checks the
 warehouse against an independent computation.
@@ -28,12 +32,19 @@ from collections import Counter
 from pathlib import Path
 
 from evalhouse.analysis import accuracy, alignment
+from evalhouse.analysis.lexicon import LemmaLexicon
+from evalhouse.analysis.text import fold
+
+
+def key(lemma: str | None, form: str) -> str:
+    """The word key DEA, lemma BLEU and the accuracies compare (README, "How an output word gets its lemma")."""
+    return fold(form if lemma in (None, "_", "") else lemma)
 
 
 class Reference:
     """One reference sentence: the words for the aligner and the punctuation-stripped tree."""
 
-    __slots__ = ("sentence", "keys", "heads", "ids", "edges")
+    __slots__ = ("sentence", "keys", "all_keys", "heads", "ids", "edges")
 
     def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword):
         self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword)
@@ -42,7 +53,8 @@ class Reference:
         kept = [k for k in range(len(ids)) if not punct[k]]
         rank = {k: r for r, k in enumerate(kept, start=1)}
         self.ids = [ids[k] for k in kept]
-        self.keys = [lemmas[k].casefold() for k in kept]
+        self.all_keys = {i: key(lemma, form) for i, lemma, form in zip(ids, lemmas, forms)}
+        self.keys = [self.all_keys[ids[k]] for k in kept]
         self.heads, self.edges = [], []
         for r, k in enumerate(kept, start=1):
             h = heads[k]
@@ -51,7 +63,7 @@ class Reference:
             head = rank[where[h]] if h else 0
             self.heads.append(head)
             if head:  # (head key, dependent key, distance, relation)
-                self.edges.append((lemmas[kept[head - 1]].lower(), lemmas[k].lower(), r - head,
+                self.edges.append((self.keys[head - 1], self.keys[r - 1], r - head,
                                    deprels[k].split(":")[0]))
 
 
@@ -122,23 +134,32 @@ def mean(values):
     return sum(values) / len(values) if values else None
 
 
-def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict) -> None:
+def learn_lexicon(refs: list[Reference]) -> LemmaLexicon:
+    """The lexicon of the reference alone: its (form, lemma) pairs with a lemma, counted."""
+    pairs = Counter((form, lemma) for r in refs for form, lemma in zip(r.sentence.forms, r.sentence.lemmas)
+                    if lemma != "_")
+    return LemmaLexicon.from_pairs([(f, lemma, n) for (f, lemma), n in pairs.items()], corpora=["reference"])
+
+
+def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
+              lexicon: LemmaLexicon | None = None) -> None:
     sentences, relations = [], {}
     corpus = [0, 0, [0] * 4, [0] * 4]
     for pos, ref in enumerate(refs, start=1):
         text = texts.get(pos)
-        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence), ref.sentence)
+        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence), ref.sentence,
+                                                       lexicon=lexicon)
         words = [t for t in toks if not t.punct]
-        lower = [t.lemma.lower() for t in words]
-        keys = [t.lemma.casefold() for t in words]
+        keys = [ref.all_keys[t.reference_id] if t.lemma_source == "reference" else key(t.lemma, t.form)
+                for t in words]
         where = {t.reference_id: k for k, t in enumerate(words, start=1) if t.reference_id is not None}
         # DEA: each reference edge looked for among the stripped output positions, multiset semantics
         pairs, seen, matched = {}, Counter(), 0
         for head, dep, distance, relation in ref.edges:
             triple = (head, dep, distance)
             if triple not in pairs:
-                pairs[triple] = sum(1 for i, lem in enumerate(lower)
-                                    if lem == head and 0 <= i + distance < len(lower) and lower[i + distance] == dep)
+                pairs[triple] = sum(1 for i, k in enumerate(keys)
+                                    if k == head and 0 <= i + distance < len(keys) and keys[i + distance] == dep)
             seen[triple] += 1
             hit = seen[triple] <= pairs[triple]
             matched += hit
@@ -173,11 +194,12 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
 
 def score_campaign(reference, directory) -> dict:
     refs = read_reference(reference)
+    lexicon = learn_lexicon(refs)
     result = {"sentences": [], "relations": [], "submissions": [], "pooled": []}
     for team in sorted(os.listdir(directory)):
         for run in sorted(os.listdir(Path(directory, team))):
             for name in sorted(os.listdir(Path(directory, team, run))):
-                score_run(refs, read_outputs(Path(directory, team, run, name)), team, run, result)
+                score_run(refs, read_outputs(Path(directory, team, run, name)), team, run, result, lexicon)
     pooled: dict[str, list] = {}
     for _, _, rel, e, m in result["relations"]:
         p = pooled.setdefault(rel, [0, 0, 0, []])

@@ -172,7 +172,8 @@ def _edges_table(heads):
                           "deprel": "dep", "relation": "dep", "dependent_lemma": "w", "head_lemma": "w",
                           "dependent_upos": "X", "head_upos": "X", "distance": 0,
                           "dependent_id": range(1, n + 1), "head_id": heads,
-                          "depth": trees.tree_depths(trees.TreeBatch.from_lists([list(heads)]))})
+                          "depth": trees.tree_depths(trees.TreeBatch.from_lists([list(heads)])),
+                          "dependent_key": "w", "head_key": "w"})
     con.register("frame", frame)
     con.execute("INSERT INTO edges SELECT * FROM frame")
     return con

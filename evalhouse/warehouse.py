@@ -171,7 +171,7 @@ STORED: dict[str, Stored] = {
                                    reason="are scored against its trees ({shown}); replacing it would invalidate "
                                           "their scores: ingest the new version under another name"))),
     "submission": Stored(("team", "run", "corpus"), (
-        "output_sentences", "output_tokens", "sentence_statistics", "judgements",
+        "output_sentences", "output_tokens", "sentence_statistics", "submission_sacrebleu", "judgements",
         ("alignments", "pair = 'output-reference'"), "submissions"),
         parents=(Parent("corpus", ("corpus",)),),
         counts=(("output_sentences", "sentences"), ("sentence_statistics", "sentences")),
@@ -595,12 +595,14 @@ class Warehouse:
     def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
                        team: str | None = None, run: str | None = None, format: str = "auto",
                        manifest: str | os.PathLike | None = None, replace: bool = False, progress=None,
-                       drop_judgements: bool = False):
+                       drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
+                       sacrebleu: bool = True):
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
         return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
                                       manifest=manifest, replace=replace, progress=progress,
-                                      drop_judgements=drop_judgements)
+                                      drop_judgements=drop_judgements, lexicon=lexicon,
+                                      lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
         """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):

@@ -30,6 +30,10 @@ The stripped tree (``edges``) follows Shimorina et al. (2021, section 4): words 
 relation is ``punct`` are removed; a removed word's dependents are attached to the nearest
 ancestor that is not punctuation (to 0, becoming roots, if there is none); the remaining words
 are renumbered 1..n in surface order (:func:`evalhouse.analysis.trees.strip_punctuation`).
+Each edge carries the keys DEA compares, ``head_key`` and ``dependent_key``:
+:func:`evalhouse.analysis.text.word_key` (the folded lemma, or the folded form where the lemma is
+missing), computed once per distinct string of a chunk (:func:`_word_keys`).  Words without a lemma
+(LEMMA ``_`` where FORM is not ``_``) are counted (``FileResult.missing_lemmas``).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from evalhouse.analysis.text import MISSING_LEMMAS, fold
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.errors import InputError
 from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
@@ -100,6 +105,7 @@ class FileResult:
     empty_nodes: int
     edges: int
     normalisations: list[str]
+    missing_lemmas: int = 0  # words whose LEMMA is _ and FORM is not (corpora.missing_lemmas)
 
 
 # The checks, in the order that breaks ties between problems on one line (the first wins), with
@@ -447,6 +453,7 @@ class _Store:
         self.corpus = corpus
         self.offset = offset
         self.sentences = self.words = self.ranges = self.empties = self.edges = self.in_ranges = 0
+        self.missing_lemmas = 0
         self.pending: dict[str, tuple[list, str, str]] = {}
 
     def _insert(self, table: str, rows, columns: str, select: str) -> None:
@@ -538,17 +545,20 @@ class _Store:
         head_row = np.where(stripped.head_id > 0, sentence_start[kept_block] + stripped.head_id - 1, 0)
         take_kept = pa.array(kept)
         take_head = pa.array(head_row, mask=stripped.head_id == 0)
+        keys, missing = _word_keys(cols[2], cols[1])
+        self.missing_lemmas += missing
         self._insert("edges", pa.table({
             "position": position[kept_block], "dependent": stripped.dependent.astype(np.int32),
             "head": stripped.head.astype(np.int32), "deprel": deprel.take(take_kept),
             "dependent_lemma": cols[2].take(take_kept), "head_lemma": cols[2].take(take_head),
             "dependent_upos": cols[3].take(take_kept), "head_upos": cols[3].take(take_head),
             "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
-            "depth": depth.astype(np.int32)}),
+            "depth": depth.astype(np.int32), "dependent_key": keys.take(take_kept), "head_key": keys.take(take_head)}),
             "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
-            "head_upos, distance, dependent_id, head_id, depth",
+            "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
             "$corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
-            "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, depth")
+            "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, depth, "
+            "dependent_key, head_key")
         nonempty = np.flatnonzero(stripped.lengths > 0)
         if len(nonempty):
             metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
@@ -559,6 +569,21 @@ class _Store:
         self.sentences += n_blocks
         self.words += len(words)
         self.edges += len(kept)
+
+
+def _word_keys(lemmas, forms):
+    """The word keys of a chunk's words (:func:`evalhouse.analysis.text.word_key`: the folded lemma, or
+    the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
+    (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
+    distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
+    import pyarrow.compute as pc  # late, as above
+
+    lacking = pc.is_in(lemmas, value_set=pa.array(MISSING_LEMMAS))
+    missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py() or 0)
+    chosen = pc.if_else(lacking, forms, lemmas).dictionary_encode()
+    folded = pa.array([fold(v) for v in chosen.dictionary.to_pylist()], pa.string())
+    return folded.take(chosen.indices), missing
 
 
 # Lines are those of the sent_id comments (a sentence's comments are its first lines, in order).
@@ -620,7 +645,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult
         normalisations.append("blank line after the last sentence added")
     return FileResult(stream.name, stream.sha256, store.sentences, store.words,
                       store.words - store.in_ranges + store.ranges, store.ranges, store.empties, store.edges,
-                      normalisations)
+                      normalisations, store.missing_lemmas)
 
 
 ProgressFn = Callable[[str, int, int], None]

@@ -267,10 +267,12 @@ def test_judgement_correlations_on_a_real_run_with_synthetic_judgements(tmp_path
         wh.ingest_outputs(run, reference="ewt", team="adapt", run="ewt_only")
         scores = wh.sql("select sent_id, gta, ssa from sentence_scores order by position limit 300").fetchall()
         lines = ["team,run,corpus,sent_id,annotator,criterion,score"]
+        # noise sd 0.5: with the lemma lexicon (issue 15) GTA spreads less on these 300 sentences (sd 0.073,
+        # 0.109 without), and unit noise drowned it (r 0.375); the test is about the correlations, not GTA
         for sent_id, gta, ssa in scores:
             for annotator in ("a1", "a2"):
-                fluency = int(np.clip(round(5 * gta + rng.normal(0, 1)), 0, 5))
-                adequacy = int(np.clip(round(5 * ssa + rng.normal(0, 1)), 0, 5))
+                fluency = int(np.clip(round(5 * gta + rng.normal(0, 0.5)), 0, 5))
+                adequacy = int(np.clip(round(5 * ssa + rng.normal(0, 0.5)), 0, 5))
                 lines += [f"adapt,ewt_only,ewt,{sent_id},{annotator},fluency,{fluency}",
                           f"adapt,ewt_only,ewt,{sent_id},{annotator}b,adequacy,{adequacy}"]
         wh.ingest_judgements(write(tmp_path, "synthetic.csv", "\n".join(lines) + "\n"))

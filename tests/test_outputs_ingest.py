@@ -359,8 +359,7 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
         (7, "banana", "banana", "form", False, None, "unaligned"),    # nothing left: its own lemma
         (8, ".", ".", "reference", True, 7, "exact"),
     ]
-    # every method but lexicon: ingest gets a lemma lexicon in phase B of issue 15 (learned from nodes);
-    # the lexicon method is covered in tests/test_alignment.py
+    # every method but lexicon (no inflection here): tests/test_outputs_lemmas.py has it through ingest
     assert {m for *_, m in rows} == set(METHODS) - {"lexicon"}
     assert wh.sql("select count(*) from output_tokens where lemma is null or lemma = ''").fetchone()[0] == 0
 

@@ -4,20 +4,25 @@ The expected values are what the SR evaluation script computes, recomputed here 
 functions it calls: ``corpus_bleu`` with ``SmoothingFunction().method2``, ``corpus_nist(n=4)``,
 ``sentence_bleu`` / ``sentence_nist`` per sentence, and ``nltk.metrics.edit_distance`` for DIST
 (characters of the space-joined tokens, and words), on lowercased whitespace-split ``# text``.
-Real data: the five ADAPT runs against UD v2.3 en_ewt test.
+Real data: the five ADAPT runs against UD v2.3 en_ewt test, through the Python functions and through
+the warehouse (``ingest outputs``, then the views ``sr_submission_scores``, ``sr_sentence_scores`` and
+``sacrebleu_scores``, the last against sacrebleu's corpus_bleu and corpus_chrf called directly).
 """
 
 from __future__ import annotations
 
+import csv
 import math
 import warnings
 
 import numpy as np
 import pytest
+import sacrebleu
 from nltk.metrics import edit_distance
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 from nltk.translate.nist_score import corpus_nist, sentence_nist
 
+import evalhouse
 from evalhouse.analysis.sr_metrics import sr_reference, sr_scores, sr_sentence_scores, sr_statistics
 from tests.conftest import shared
 
@@ -101,45 +106,89 @@ def _texts(path):
     return [x[9:] for x in path.read_text(encoding="utf-8").splitlines() if x.startswith("# text = ")]
 
 
-@pytest.mark.realdata
-def test_adapt_runs_equal_the_script_to_the_printed_digits():
-    """Every ADAPT run: corpus BLEU, NIST and word DIST from NLTK directly, to 1e-9 and to the printed
-    digits of both script versions; character DIST from NLTK on two runs (its Python edit distance
-    takes about 10 s per run)."""
-    refs = _texts(shared("ud-v2.3", "en_ewt-ud-test.conllu"))
+@pytest.fixture(scope="module")
+def adapt(tmp_path_factory):
+    """UD v2.3 en_ewt test and the five ADAPT runs ingested in one transaction (team adapt, run = folder)."""
+    reference = shared("ud-v2.3", "en_ewt-ud-test.conllu")
     runs = sorted(shared("sr-outputs", "adapt-ewt-test").glob("*/en_out.txt"))
     assert len(runs) == 5
+    manifest = tmp_path_factory.mktemp("sr") / "runs.csv"
+    with open(manifest, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["path", "team", "run"])
+        writer.writerows([run, "adapt", run.parent.name] for run in runs)
+    with evalhouse.connect(":memory:") as wh:
+        wh.ingest_treebank([reference], corpus="en_ewt-test")
+        wh.ingest_outputs(manifest=manifest, reference="en_ewt-test")
+        yield wh, _texts(reference), runs
+
+
+def _printed(scores: dict) -> tuple[str, str]:
+    """The SR'19 script prints BLEU and DIST to 4 decimals and NIST to 2; ADAPT's SR'18 copy prints
+    BLEU and word DIST to 3 and NIST to 6."""
+    sr19 = f"{scores['bleu']:.4f} {scores['nist']:.2f}" + (f" {scores['dist']:.4f}" if "dist" in scores else "")
+    return sr19, f"{scores['bleu']:.3f} {scores['nist']:.6f} {scores['dist_words']:.3f}"
+
+
+@pytest.mark.realdata
+def test_adapt_runs_equal_the_script_to_the_printed_digits(adapt):
+    """Every ADAPT run: corpus BLEU, NIST and word DIST from NLTK directly, to 1e-9 and to the printed
+    digits of both script versions, by the Python functions and by the view sr_submission_scores;
+    character DIST from NLTK on two runs (its Python edit distance takes about 10 s per run)."""
+    wh, refs, runs = adapt
+    view = {r: dict(zip(("bleu", "nist", "dist", "dist_words"), v)) for r, *v in wh.sql(
+        "select run, bleu, nist, dist, dist_words from sr_submission_scores where team = 'adapt'").fetchall()}
+    assert sorted(view) == sorted(run.parent.name for run in runs)
     for k, run in enumerate(runs):
         hyps = _texts(run)
         got = sr_scores(sr_statistics(hyps, refs))
         want = script_scores(hyps, refs, chars=k in (0, 1))
+        stored = view[run.parent.name]
         for metric, value in want.items():
             assert abs(got[metric] - value) <= 1e-9, (run.parent.name, metric, got[metric], value)
-        # SR'19 script: BLEU and DIST to 4 decimals, NIST to 2; ADAPT's SR'18 copy: 3 and 6
-        assert f"{got['bleu']:.4f} {got['nist']:.2f}" == f"{want['bleu']:.4f} {want['nist']:.2f}"
-        assert f"{got['bleu']:.3f} {got['nist']:.6f} {got['dist_words']:.3f}" == \
-               f"{want['bleu']:.3f} {want['nist']:.6f} {want['dist_words']:.3f}"
-        if "dist" in want:
-            assert f"{got['dist']:.4f}" == f"{want['dist']:.4f}"
+            assert abs(stored[metric] - value) <= 1e-9, (run.parent.name, metric, stored[metric], value)
+        assert _printed({m: got[m] for m in want}) == _printed(want)
+        assert _printed({m: stored[m] for m in want}) == _printed(want)
 
 
 @pytest.mark.realdata
-def test_adapt_sentence_scores_equal_nltk():
-    """Per sentence on one run (BLEU, NIST where NLTK defines it, both DISTs)."""
-    refs = _texts(shared("ud-v2.3", "en_ewt-ud-test.conllu"))
-    run = sorted(shared("sr-outputs", "adapt-ewt-test").glob("*/en_out.txt"))[-1]
+def test_adapt_sentence_scores_equal_nltk(adapt):
+    """Per sentence on one run (BLEU, NIST where NLTK defines it, both DISTs), by the Python functions and
+    by the view sr_sentence_scores."""
+    wh, refs, runs = adapt
+    run = runs[-1]
     hyps = _texts(run)
     stats = sr_statistics(hyps, refs)
     per = sr_sentence_scores(stats)
+    view = wh.sql("select bleu, nist, dist, dist_words from sr_sentence_scores where run = $r order by position",
+                  {"r": run.parent.name}).fetchall()
+    assert len(view) == len(hyps)
     undefined = 0
     for k in range(0, len(hyps), 3):
         want = nltk_sentence(hyps[k], refs[k])
+        stored = dict(zip(("bleu", "nist", "dist", "dist_words"), view[k]))
         for metric, value in want.items():
             if math.isnan(value):
                 undefined += 1
-                assert math.isnan(per[metric][k])
+                assert math.isnan(per[metric][k]) and stored[metric] is None
             else:
                 assert abs(per[metric][k] - value) <= 1e-12, (k, metric)
+                assert abs(stored[metric] - value) <= 1e-12, (k, metric)
     assert undefined > 0
     # NLTK's sentence_nist divides by zero exactly when the output has fewer than 4 tokens
     np.testing.assert_array_equal(np.isnan(per["nist"]), stats.hyp_len < 4)
+
+
+@pytest.mark.realdata
+def test_adapt_sacrebleu_view_equals_sacrebleu(adapt):
+    """The view sacrebleu_scores against sacrebleu's module-level corpus_bleu and corpus_chrf on the same
+    texts: scores, one-line reports and signatures identical."""
+    wh, refs, runs = adapt
+    stored = {r: v for r, *v in wh.sql("select run, bleu, bleu_report, bleu_signature, chrf, chrf_signature "
+                                       "from sacrebleu_scores").fetchall()}
+    for run in runs:
+        hyps = _texts(run)
+        bleu, chrf = sacrebleu.corpus_bleu(hyps, [refs]), sacrebleu.corpus_chrf(hyps, [refs])
+        assert stored[run.parent.name] == [
+            bleu.score, str(bleu), f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}",
+            chrf.score, f"nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{sacrebleu.__version__}"]

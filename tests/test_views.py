@@ -39,6 +39,11 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
     "sentence_scores": ("team", "run", "corpus", "position"),
     "submission_scores": ("team", "run", "corpus"),
+    # issue 15: SR shared-task metrics, sacreBLEU, alignment methods (given/expect in test_outputs_views.py)
+    "sr_sentence_scores": ("team", "run", "corpus", "position"),
+    "sr_submission_scores": ("team", "run", "corpus"),
+    "sacrebleu_scores": ("team", "run", "corpus"),
+    "alignment_methods": ("team", "run", "corpus", "method"),
     # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py)
     "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
     "apt_case_weights": ("corpus", "config", "apt_case"),

@@ -4,6 +4,8 @@
 and hashes the Python values of each row (``repr``): two ingests that store the same rows give the
 same digests, whatever the engine version prints.  ``corpora.ingested_at`` (a clock) and
 ``corpora.source_files`` (where the checkout is) are left out; the file's SHA-256 and every count stay.
+Columns added after the digests were taken (``edges.depth``, ``edges.dependent_key``/``head_key``,
+``corpora.missing_lemmas``) are left out too; their own tests check them.
 
 The digests in ``tests/data/real_treebank_checksums.json`` were taken with the ingest of main at
 ccd02fd (SQL staging, recursive CTE for ``edges``), before the streaming rewrite (issue 18), by::
@@ -19,7 +21,8 @@ import sys
 from pathlib import Path
 
 TABLES = {
-    "corpora": "* EXCLUDE (ingested_at, source_files)",
+    # missing_lemmas (issue 15) came after the digests; tests/test_lemmas_real.py checks it on every file
+    "corpora": "* EXCLUDE (ingested_at, source_files, missing_lemmas)",
     "sentences": "*",
     "nodes": "*",
     "multiword_tokens": "*",

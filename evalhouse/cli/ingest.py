@@ -62,6 +62,8 @@ def ingest_treebank(
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.corpus}: {s.sentences:,} sentences, {s.words:,} words, {s.edges:,} edges")
+                if s.missing_lemmas:
+                    typer.echo(f"  {s.missing_lemmas_note}")
                 for note in s.normalisations:
                     typer.echo(f"  normalised: {note}")
                 for note in s.links_dropped:
@@ -79,6 +81,9 @@ def ingest_outputs(
     run: Run = None,
     format: Annotated[OutputFormat, typer.Option("--format", help="Output format: sr (# sent_id/# text blocks), lines (one sentence per line), conllu, or auto.")] = OutputFormat.auto,
     manifest: Annotated[Optional[str], typer.Option(help="CSV with columns path, team, run[, format]: several files in one transaction.")] = None,
+    lexicon: Annotated[bool, typer.Option("--lexicon/--no-lexicon", help="Link inflected forms to their reference word through a lemma lexicon learned from the treebanks of the reference's language (link method lexicon).")] = True,
+    lexicon_min_count: Annotated[int, typer.Option("--lexicon-min-count", min=1, help="Learn only form-lemma pairs attested at least this many times.")] = 1,
+    sacrebleu: Annotated[bool, typer.Option("--sacrebleu/--no-sacrebleu", help="Also store sacreBLEU BLEU and chrF with their signatures (view sacrebleu_scores).")] = True,
     replace: Replace = False,
     drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
@@ -92,7 +97,8 @@ def ingest_outputs(
         with open_warehouse() as wh, progress(quiet) as bars:
             summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
                                           manifest=manifest, replace=replace, progress=bars,
-                                          drop_judgements=drop_judgements)
+                                          drop_judgements=drop_judgements, lexicon=lexicon,
+                                          lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "
@@ -104,6 +110,8 @@ def ingest_outputs(
                 if s.judgements_kept or s.judgements_dropped:
                     typer.echo(f"  judgements: {s.judgements_kept:,} kept (their sentence is unchanged), "
                                f"{s.judgements_dropped:,} deleted")
+                for note in s.notes:
+                    typer.echo(f"  {note}")
 
     execute(action)
 

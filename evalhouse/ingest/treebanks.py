@@ -37,6 +37,19 @@ class CorpusSummary:
     normalisations: tuple[str, ...]
     links_dropped: tuple[str, ...] = ()  # input corpora that no longer fit this replaced reference
     same_files: tuple[str, ...] = ()  # files whose bytes (SHA-256) another corpus already holds: a warning
+    missing_lemmas: int = 0  # words whose LEMMA is _ (see corpora.missing_lemmas)
+
+    @property
+    def missing_lemmas_note(self) -> str:
+        """What the ingest summary says about missing lemmas ("" when every word has one)."""
+        if not self.missing_lemmas:
+            return ""
+        if self.missing_lemmas == self.words:
+            return (f"no word has a lemma (LEMMA _ for all {self.words:,}): outputs cannot be scored against "
+                    "this corpus")
+        share = self.missing_lemmas / self.words
+        return (f"{self.missing_lemmas:,} of {self.words:,} words ({share:.1%}) have no lemma (LEMMA _): DEA and "
+                "lemma BLEU compare them by their case-folded form")
 
 
 def _group(files: list[str], corpus: str | None, language: str | None):
@@ -112,15 +125,17 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     if hasattr(progress, "finish"):
         progress.finish()
     normalisations = [f"{Path(r.name).name}: {n}" for r in results for n in r.normalisations]
+    missing = sum(r.missing_lemmas for r in results)
     summary = CorpusSummary(corpus, tuple(r.name for r in results), sum(r.sentences for r in results),
-                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations))
+                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations),
+                            missing_lemmas=missing)
     wh.insert("corpora", [{
         "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
         "sha256": [r.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
         "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
         "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
         "normalisations": normalisations, "evalhouse_version": __version__,
-        "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
+        "ingested_at": _dt.datetime.now(_dt.timezone.utc), "missing_lemmas": missing}])
     return summary
 
 

@@ -3,6 +3,8 @@
 -- non-punct ancestor, words renumbered 1..length in surface order.
 -- Grain: one row per remaining word (the dependent), corpus x position x dependent.
 -- The root word has head 0 and NULL head_* and distance columns.
+-- head_key and dependent_key are the keys DEA compares (evalhouse.analysis.text.word_key, computed in
+-- Python at ingest): the case-folded lemma, or the case-folded form where the lemma is missing (_).
 CREATE TABLE IF NOT EXISTS edges (
     corpus           VARCHAR NOT NULL,
     position         INTEGER NOT NULL,
@@ -17,7 +19,9 @@ CREATE TABLE IF NOT EXISTS edges (
     distance         INTEGER,
     dependent_id     INTEGER NOT NULL,
     head_id          INTEGER NOT NULL,
-    depth            INTEGER NOT NULL
+    depth            INTEGER NOT NULL,
+    dependent_key    VARCHAR NOT NULL,
+    head_key         VARCHAR
 );
 COMMENT ON TABLE edges IS 'Punctuation-stripped reference tree (seed 000 section 4): one row per remaining word with its head. Grain: corpus x position x dependent.';
 COMMENT ON COLUMN edges.dependent IS 'Position of the dependent in the stripped sentence (1-based).';
@@ -28,3 +32,5 @@ COMMENT ON COLUMN edges.distance IS 'Signed dependency distance dependent - head
 COMMENT ON COLUMN edges.dependent_id IS 'CoNLL-U ID of the dependent in nodes.';
 COMMENT ON COLUMN edges.head_id IS 'CoNLL-U ID of the head in nodes (0 for the root).';
 COMMENT ON COLUMN edges.depth IS 'Depth of the dependent in the stripped tree: edges between it and its root (root = 0), computed at ingest.';
+COMMENT ON COLUMN edges.dependent_key IS 'Key DEA compares for the dependent: its lemma case-folded by evalhouse.analysis.text.fold (NFC(casefold(NFD))), or its case-folded form where the lemma is missing (_). Computed in Python at ingest; SQL never folds.';
+COMMENT ON COLUMN edges.head_key IS 'Key DEA compares for the head (as dependent_key); NULL for the root.';

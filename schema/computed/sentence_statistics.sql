@@ -1,6 +1,7 @@
 -- sentence_statistics: per-sentence sufficient statistics that need Python, computed once at ingest
 -- (sacrebleu's design): BLEU n-gram matches and totals, and the edit counts of the string and tree
--- accuracies. Views compute every score from these columns in plain SQL.
+-- accuracies, and the statistics of the SR shared tasks' BLEU, NIST and DIST (sr_*; NULL when the
+-- reference has no # text). Views compute every score from these columns in plain SQL.
 -- Grain: team x run x corpus x position. Key: (team, run, corpus, position).
 CREATE TABLE IF NOT EXISTS sentence_statistics (
     team                      VARCHAR NOT NULL,
@@ -24,7 +25,17 @@ CREATE TABLE IF NOT EXISTS sentence_statistics (
     tree_deletions            INTEGER NOT NULL,
     tree_substitutions        INTEGER NOT NULL,
     tree_moves                INTEGER NOT NULL,
-    tree_reference_length     INTEGER NOT NULL
+    tree_reference_length     INTEGER NOT NULL,
+    sr_hypothesis_length      INTEGER,
+    sr_reference_length       INTEGER,
+    sr_matches                INTEGER[4],
+    sr_totals                 INTEGER[4],
+    sr_nist_matches           DOUBLE[4],
+    sr_sentence_nist          DOUBLE,
+    sr_word_edits             INTEGER,
+    sr_word_length            INTEGER,
+    sr_char_edits             INTEGER,
+    sr_char_length            INTEGER
 );
 COMMENT ON TABLE sentence_statistics IS 'Per-sentence sufficient statistics computed at ingest (BLEU n-gram counts, string and tree edit counts). Grain: team x run x corpus x position.';
 COMMENT ON COLUMN sentence_statistics.bleu_hypothesis_length IS 'Lemma BLEU: non-punctuation output tokens (case-folded lemmas).';
@@ -45,3 +56,13 @@ COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy: deletion
 COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy: substitutions summed over treelets.';
 COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy: moves summed over treelets.';
 COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy: denominator R, the number of words of the stripped reference tree (configuration R:reference).';
+COMMENT ON COLUMN sentence_statistics.sr_hypothesis_length IS 'SR shared-task metrics (analysis/sr_metrics.py): tokens of the output text lowercased and split at white space (punctuation attached); NULL when the reference has no # text.';
+COMMENT ON COLUMN sentence_statistics.sr_reference_length IS 'SR metrics: tokens of the reference # text, lowercased and split at white space.';
+COMMENT ON COLUMN sentence_statistics.sr_matches IS 'SR BLEU: clipped n-gram matches for n = 1..4 (NLTK).';
+COMMENT ON COLUMN sentence_statistics.sr_totals IS 'SR BLEU and NIST: hypothesis n-grams for n = 1..4 (0 when shorter than n; BLEU counts at least 1 per sentence, as NLTK corpus_bleu).';
+COMMENT ON COLUMN sentence_statistics.sr_nist_matches IS 'SR NIST: clipped matches weighted by their information, the weights counted over the whole reference corpus (NLTK corpus_nist), n = 1..4. Their sums give NIST only over the full corpus.';
+COMMENT ON COLUMN sentence_statistics.sr_sentence_nist IS 'SR NIST of the sentence alone (NLTK sentence_nist, weights from its reference); NULL where NLTK divides by zero (an output of fewer than 4 tokens).';
+COMMENT ON COLUMN sentence_statistics.sr_word_edits IS 'SR DIST (words, the SR''18 script): word edit distance between output and reference tokens.';
+COMMENT ON COLUMN sentence_statistics.sr_word_length IS 'SR DIST (words): the larger token count of output and reference.';
+COMMENT ON COLUMN sentence_statistics.sr_char_edits IS 'SR DIST (characters, the SR''19 script): character edit distance between the tokens joined by single spaces.';
+COMMENT ON COLUMN sentence_statistics.sr_char_length IS 'SR DIST (characters): the larger character length of the two joined texts.';

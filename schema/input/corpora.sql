@@ -14,7 +14,8 @@ CREATE TABLE IF NOT EXISTS corpora (
     edges             BIGINT NOT NULL,
     normalisations    VARCHAR[] NOT NULL,
     evalhouse_version VARCHAR NOT NULL,
-    ingested_at       TIMESTAMP WITH TIME ZONE NOT NULL
+    ingested_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    missing_lemmas    BIGINT NOT NULL
 );
 COMMENT ON TABLE corpora IS 'One row per ingested corpus (treebank): provenance, counts and the evalhouse version that ingested it. Grain: corpus.';
 COMMENT ON COLUMN corpora.corpus IS 'Corpus name, the key every view uses (default from UD file names: en_ewt-ud-test.conllu -> en_ewt-test).';
@@ -31,3 +32,4 @@ COMMENT ON COLUMN corpora.edges IS 'Rows in edges (words left after punctuation 
 COMMENT ON COLUMN corpora.normalisations IS 'What ingest normalised in the source bytes (BOM removed, CRLF line ends, final blank line added, trailing blank lines); empty when the file was canonical.';
 COMMENT ON COLUMN corpora.evalhouse_version IS 'evalhouse version that ingested the corpus.';
 COMMENT ON COLUMN corpora.ingested_at IS 'When the ingest transaction ran.';
+COMMENT ON COLUMN corpora.missing_lemmas IS 'Words whose LEMMA is _ (a word whose FORM is also _ is an underscore and counts as having its lemma). DEA and lemma BLEU compare such words by their case-folded form; outputs are not scored against a corpus where every word lacks a lemma.';

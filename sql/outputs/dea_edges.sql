@@ -2,7 +2,9 @@
 -- is each edge of the punctuation-stripped reference tree found in each submission's output?
 -- An edge is the triple (head lemma, dependent lemma, signed distance dependent - head). It is found
 -- when the punctuation-stripped output has the head lemma at some position i and the dependent lemma
--- at i + distance (lemmas compared case-insensitively). Multiset semantics: when a sentence has k
+-- at i + distance. Lemmas are compared by the keys stored at ingest (edges.head_key, dependent_key and
+-- output_tokens.lemma_key, all from evalhouse.analysis.text.word_key): case-folded in Python, never by
+-- SQL's lower(); where a lemma is missing (_) the key is the case-folded form. Multiset semantics: when a sentence has k
 -- edges with the same triple and the output has m position pairs realising it, min(k, m) of them
 -- are matched -- the first ones in reference order (by dependent position).
 -- Grain: submission x reference edge (team, run, corpus, position, dependent); the root is not an edge.
@@ -12,14 +14,13 @@
 CREATE OR REPLACE VIEW dea_edges AS
 WITH reference_edges AS (
     SELECT s.team, s.run, e.corpus, e.position, e.dependent, e.head, e.relation, e.deprel,
-           e.head_lemma, e.dependent_lemma, e.distance,
-           lower(e.head_lemma) AS head_key, lower(e.dependent_lemma) AS dependent_key
+           e.head_lemma, e.dependent_lemma, e.distance, e.head_key, e.dependent_key
     FROM edges AS e
     JOIN submissions AS s ON s.corpus = e.corpus
     WHERE e.head > 0
 ),
 output_words AS (
-    SELECT team, run, corpus, position, stripped_position, lower(lemma) AS lemma_key
+    SELECT team, run, corpus, position, stripped_position, lemma_key
     FROM output_tokens
     WHERE stripped_position IS NOT NULL
 ),
@@ -63,7 +64,7 @@ COMMENT ON COLUMN dea_edges.dependent IS 'Stripped position of the dependent in 
 COMMENT ON COLUMN dea_edges.head IS 'Stripped position of the head in the reference.';
 COMMENT ON COLUMN dea_edges.relation IS 'Base relation of the edge (deprel before the colon).';
 COMMENT ON COLUMN dea_edges.distance IS 'Signed distance dependent - head in the stripped reference.';
-COMMENT ON COLUMN dea_edges.matched IS 'True when the output realises this edge (head lemma at i, dependent lemma at i + distance).';
+COMMENT ON COLUMN dea_edges.matched IS 'True when the output realises this edge (head lemma at i, dependent lemma at i + distance), lemmas compared by their stored keys (case-folded lemma, or case-folded form where the lemma is _).';
 COMMENT ON COLUMN dea_edges.team IS 'Team that submitted the run.';
 COMMENT ON COLUMN dea_edges.run IS 'Run name within the team.';
 COMMENT ON COLUMN dea_edges.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
