@@ -42,6 +42,7 @@ import duckdb
 from evalhouse import names
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
+from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.lazy import lazy_module
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse import stored as _stored
@@ -464,11 +465,8 @@ class Warehouse:
         if not count:
             return 0
         columns = ", ".join(_ident(n) for n in names)
-        self.con.register("eh_insert", rows)
-        try:
-            self.con.execute(f"INSERT INTO {_ident(table)} ({columns}) SELECT {columns} FROM eh_insert")
-        finally:
-            self.con.unregister("eh_insert")
+        # not con.register: a registered table is held until COMMIT (evalhouse.loaders.arrow_rows)
+        execute_on_rows(self.con, f"INSERT INTO {_ident(table)} ({columns}) SELECT {columns} FROM eh_rows", rows)
         return count
 
     def has(self, kind: str, key: Mapping[str, object]) -> bool:

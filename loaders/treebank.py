@@ -52,6 +52,7 @@ import numpy as np
 from evalhouse.analysis.text import MISSING_LEMMAS, fold
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.errors import InputError
+from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
 from evalhouse.loaders.source import ByteStream, open_bytes
 
@@ -424,11 +425,7 @@ class _Writer:
                 continue
             sql, rows = item
             try:
-                self.con.register("eh_chunk", rows)
-                try:
-                    self.con.execute(sql)
-                finally:
-                    self.con.unregister("eh_chunk")
+                execute_on_rows(self.con, sql, rows)
             except BaseException as err:  # re-raised on the main thread
                 self.error = err
 
@@ -474,7 +471,7 @@ class _Store:
         # duckdb 1.5.6 import pandas, 0.3 s of every ingest)
         corpus = pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, dtype=np.int8)), pa.array([self.corpus]))
         self.writer.put(f"INSERT INTO {table} ({columns}) SELECT {select.replace('$corpus', 'eh_corpus')} "
-                        "FROM eh_chunk", rows.append_column("eh_corpus", corpus))
+                        "FROM eh_rows", rows.append_column("eh_corpus", corpus))
 
     def flush(self) -> None:
         for table, (held, _, _) in self.pending.items():

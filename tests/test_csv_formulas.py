@@ -31,6 +31,24 @@ def db(tmp_path_factory):
     return str(path)
 
 
+def same_cell(a: str, b: str) -> bool:
+    """Equal text, or numbers equal to 12 significant digits: DuckDB 2.0 sums in parallel, so a mean over
+    many rows can differ in its last bit between two queries (docs/engines-and-bi.md#floats-from-one-run-to-the-next)."""
+    if a == b:
+        return True
+    try:
+        return f"{float(a):.12g}" == f"{float(b):.12g}"
+    except ValueError:
+        return False
+
+
+def same_rows(a, b) -> bool:
+    """Two CSV files with the same header and rows, cell by cell as :func:`same_cell`."""
+    ra = list(csv.reader(open(a, newline="", encoding="utf-8")))
+    rb = list(csv.reader(open(b, newline="", encoding="utf-8")))
+    return len(ra) == len(rb) and all(len(x) == len(y) and all(map(same_cell, x, y)) for x, y in zip(ra, rb))
+
+
 def test_sql_csv_is_exact_by_default(db):
     r = runner.invoke(app, ["--db", db, "sql", QUERY, "--format", "csv"])
     assert r.exit_code == 0, r.stderr
@@ -57,7 +75,10 @@ def test_export_csv_is_byte_for_byte_duckdb_copy_by_default(db, tmp_path):
             con.execute(f"COPY (SELECT * FROM {view}) TO '{theirs}' (FORMAT csv, HEADER true)")
         finally:
             con.close()
-        assert ours.read_bytes() == theirs.read_bytes()
+        if view == "edges":
+            assert ours.read_bytes() == theirs.read_bytes()
+        else:  # its means can differ in the last bit from one query to the next (see same_cell)
+            assert same_rows(ours, theirs)
     assert "-1" in {row["distance"] for row in csv.DictReader(open(tmp_path / "edges.csv", newline=""))}
 
 
@@ -80,7 +101,7 @@ def test_export_csv_neutralises_text_only(db, tmp_path):
         for b, a in zip(before, after):
             for column, value in b.items():
                 risky = column in text and value[:1] in ("=", "+", "-", "@", "\t", "\r")
-                assert a[column] == ("'" + value if risky else value), (view, column, value)
+                assert same_cell(a[column], "'" + value if risky else value), (view, column, value)
                 changed += risky
         assert changed >= len(before)  # team, run and corpus of every row at least
     rows = list(csv.DictReader(open(tmp_path / "edges-safe.csv", newline="")))

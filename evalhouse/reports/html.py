@@ -421,11 +421,13 @@ class _Report:
                                      FROM suspicious_subtrees WHERE {self.where} GROUP BY view, form
                                  ), ranked AS (
                                      SELECT *, row_number() OVER (PARTITION BY view
-                                                                  ORDER BY selected_in DESC, mean_score DESC, form) AS k
+                                                                  ORDER BY selected_in DESC, round(mean_score, 9) DESC, form) AS k
                                      FROM per_form
                                  )
                                  SELECT view, form, selected_in, submissions, mean_score, best_rank FROM ranked
                                  WHERE k <= {TOP_FORMS} ORDER BY view, k""")
+        # (mean_score rounded in the ranking: equal means can differ in their last bit between runs, and the
+        # form, not that bit, must break the tie; docs/engines-and-bi.md#floats-from-one-run-to-the-next)
         cols = [Col("view", "view"), Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
                 Col("rank", "rank"), Col("form", "form"), Col("c_f", "sentences with form"),
                 Col("c_f_fail", "failures with form"), Col("score", "suspicion")]

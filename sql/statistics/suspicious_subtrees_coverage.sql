@@ -30,12 +30,10 @@ final AS (
 SELECT * FROM final;
 COMMENT ON VIEW suspicious_subtrees_coverage IS 'Coverage (share of submissions in which a form is suspicious: by default, in which it occurs in a failed sentence) and mean suspicion score per view and form (seed Tables 5-7, footnote 10). Grain: view x form.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.view IS 'Mining view: dep, pos, pos-dep or lemma.';
-COMMENT ON COLUMN suspicious_subtrees_coverage.form IS 'Canonical form (suspicious_subtrees.form).';
+COMMENT ON COLUMN suspicious_subtrees_coverage.form IS 'Canonical subtree, e.g. (conj (advmod advmod)) (suspicious_subtrees.form).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.submissions IS 'Submissions mined in this view (suspicious_subtree_submissions).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.selected_in IS 'Submissions in which the form is suspicious (suspicious_subtrees.selected).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.coverage IS 'selected_in / submissions (the paper''s coverage).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.mss IS 'Mean suspicion score over the submissions in which the form is suspicious (the paper''s MSS).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.best_rank IS 'Best rank of the form in any submission.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.configuration IS 'The distinct configurations of the rows summarised.';
-COMMENT ON COLUMN suspicious_subtrees_coverage.view IS 'Mining view: dep, pos, pos-dep or lemma.';
-COMMENT ON COLUMN suspicious_subtrees_coverage.form IS 'Canonical subtree, e.g. (conj (advmod advmod)).';
