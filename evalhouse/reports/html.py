@@ -210,8 +210,11 @@ class _Report:
     # --- leaderboard ---------------------------------------------------------------------------
     def leaderboard(self) -> tuple[str, list[str]]:
         board = self.frame(f"""SELECT team, run, corpus, sentences, missing_sentences, dea, mean_dea, mean_bleu,
-                                      corpus_bleu, mean_fluency_z, mean_adequacy_z, judged_sentences, configuration
+                                      corpus_bleu, round(mean_fluency_z, 12) + 0.0 AS mean_fluency_z,
+                                      round(mean_adequacy_z, 12) + 0.0 AS mean_adequacy_z, judged_sentences, configuration
                                FROM submission_scores WHERE {self.where} ORDER BY corpus, dea DESC, team, run""")
+        # (z-score means rounded to 12 decimals: a mean of z-scores that is 0 comes out as +-1e-17 or so, in
+        # another last bit on each run; the page says 0.000 instead of -9.25e-17; + 0.0 turns -0.0 into 0.0)
         self.configurations |= set(board["configuration"])
         cols = [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
                 Col("sentences", "sentences"),
