@@ -19,7 +19,8 @@ def big_table(n: int = 200_000) -> pa.Table:
                      "b": pa.array([f"word-{i:09d}" for i in range(n)])})
 
 
-def test_the_rows_are_released_when_the_statement_ends_not_at_commit():
+def open_transaction_with_rows():
+    """A connection inside BEGIN, a table of rows, Arrow's allocation before it and the rows' size."""
     con = duckdb.connect()
     con.execute("CREATE TABLE t (a BIGINT, b VARCHAR)")
     base = pa.total_allocated_bytes()
@@ -27,6 +28,11 @@ def test_the_rows_are_released_when_the_statement_ends_not_at_commit():
     rows = big_table()
     held = pa.total_allocated_bytes() - base
     assert held > 2_000_000
+    return con, rows, base, held
+
+
+def test_the_rows_are_released_when_the_statement_ends_not_at_commit():
+    con, rows, base, held = open_transaction_with_rows()
     execute_on_rows(con, "INSERT INTO t SELECT a, b FROM eh_rows", rows)
     del rows
     assert pa.total_allocated_bytes() - base < held / 10  # released inside the transaction
@@ -37,12 +43,7 @@ def test_the_rows_are_released_when_the_statement_ends_not_at_commit():
 def test_what_register_does_is_why_it_is_not_used():
     # the behaviour this module works around; if a DuckDB release stops holding the table, this test
     # says so and the comment in evalhouse/loaders/arrow_rows.py can go
-    con = duckdb.connect()
-    con.execute("CREATE TABLE t (a BIGINT, b VARCHAR)")
-    base = pa.total_allocated_bytes()
-    con.execute("BEGIN")
-    rows = big_table()
-    held = pa.total_allocated_bytes() - base
+    con, rows, base, held = open_transaction_with_rows()
     con.register("eh_held", rows)
     con.execute("INSERT INTO t SELECT a, b FROM eh_held")
     con.unregister("eh_held")
