@@ -42,8 +42,8 @@ import duckdb
 from evalhouse import names
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
-from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.lazy import lazy_module
+from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse import stored as _stored
 

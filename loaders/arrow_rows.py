@@ -4,20 +4,39 @@
 dependency holds the Python object; inside a transaction the dropped view (and with it the table) is
 kept until COMMIT.  An ingest that inserts chunk after chunk in one transaction therefore held every
 chunk's Arrow buffers to the end: 339 MB of Arrow memory for a 2M-word treebank, growing with the
-input (BENCHMARKS.md, "Ingest peak memory").  DuckDB's replacement scan instead finds the table as a
+input (BENCHMARKS.md, "Treebank ingest", "Peak memory").  DuckDB's replacement scan instead finds the table as a
 local variable of the frame that calls ``execute`` and lets go of it when the statement ends, in
 duckdb 1.5.6 and 2.0.  (``con.from_arrow(t).query(...)`` lets go in 2.0 but not in 1.5.6.)
+
+Two limits of a replacement scan, both refused here rather than left to chance: a table or view that
+is really called ``eh_rows`` (a user can create one with ``evalhouse sql --write``) would be read
+instead of the rows, and a connection with ``python_enable_replacements = false`` finds no rows at all.
 """
 
 from __future__ import annotations
 
+import duckdb
+
+from evalhouse.errors import WarehouseError
+
 ROWS = "eh_rows"  # the name the statement uses for the table
+
+_SHADOWS = ("SELECT 1 FROM duckdb_tables() WHERE lower(table_name) = $n "
+            "UNION ALL SELECT 1 FROM duckdb_views() WHERE lower(view_name) = $n")
 
 
 def execute_on_rows(con, sql: str, rows) -> None:
     """Execute ``sql``, in which the table ``eh_rows`` is ``rows`` (an Arrow table or record batch)."""
+    if con.execute(_SHADOWS, {"n": ROWS}).fetchall():
+        raise WarehouseError(f"the warehouse has a table or view named {ROWS}, a name evalhouse uses for "
+                             "the rows it inserts; rename or drop it")
     eh_rows = rows  # read by DuckDB's replacement scan, by name, from this frame's locals
     try:
         con.execute(sql)
+    except duckdb.CatalogException as err:
+        if ROWS not in str(err):
+            raise
+        raise WarehouseError(f"cannot insert rows: this connection does not let DuckDB read Python "
+                             f"objects (python_enable_replacements is off?): {err}") from err
     finally:
         del eh_rows  # the table is not kept a moment longer than the statement

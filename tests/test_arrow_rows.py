@@ -9,8 +9,10 @@ from __future__ import annotations
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pytest
 
 import evalhouse
+from evalhouse.errors import WarehouseError
 from evalhouse.loaders.arrow_rows import execute_on_rows
 
 
@@ -50,8 +52,9 @@ def test_what_register_does_is_why_it_is_not_used():
     del rows
     still = pa.total_allocated_bytes() - base
     con.execute("COMMIT")
-    assert still > held / 2
     assert pa.total_allocated_bytes() - base < held / 10
+    if still < held / 2:  # not a failure: DuckDB improved
+        pytest.skip(f"duckdb {duckdb.__version__} no longer holds a registered table until COMMIT")
 
 
 def test_warehouse_insert_releases_each_batch_inside_one_transaction(tmp_path):
@@ -63,3 +66,20 @@ def test_warehouse_insert_releases_each_batch_inside_one_transaction(tmp_path):
                 wh.insert("scratch", big_table())
                 assert pa.total_allocated_bytes() - base < 1_000_000
         assert wh.sql("SELECT count(*) FROM scratch").fetchone() == (1_000_000,)
+
+
+@pytest.mark.parametrize("kind", ["TABLE", "VIEW"])
+def test_a_table_or_view_called_eh_rows_is_refused_not_read(kind):
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (a BIGINT, b VARCHAR)")
+    con.execute(f"CREATE {kind} EH_Rows AS SELECT 7::BIGINT AS a, 'user data' AS b")
+    with pytest.raises(WarehouseError, match="named eh_rows"):
+        execute_on_rows(con, "INSERT INTO t SELECT a, b FROM eh_rows", big_table(3))
+    assert con.execute("SELECT count(*) FROM t").fetchone() == (0,)
+
+
+def test_a_connection_without_replacement_scans_gets_a_clear_error():
+    con = duckdb.connect(config={"python_enable_replacements": False})
+    con.execute("CREATE TABLE t (a BIGINT, b VARCHAR)")
+    with pytest.raises(WarehouseError, match="python_enable_replacements"):
+        execute_on_rows(con, "INSERT INTO t SELECT a, b FROM eh_rows", big_table(3))

@@ -8,7 +8,7 @@ mkdir -p "$out"
 for venv in "$@"; do
   v=$("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)')
   "$venv/bin/python" "$here/duckdb_commit_kill.py" --kills "$plain" --allow-torn --json "$out/plain-$v.json" > "$out/plain-$v.log" 2>&1
-  for s in treebank outputs; do
+  for s in treebank outputs analyze export; do
     "$venv/bin/python" "$here/evalhouse_kill.py" --scenario "$s" --kills "$kills" --allow-torn \
       --workdir "$out/work-$v" --json "$out/$s-$v.json" > "$out/$s-$v.log" 2>&1
   done
