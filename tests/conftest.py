@@ -17,6 +17,13 @@ SAMPLE = REPO / "evalhouse" / "sample" / "sample.conllu"
 SHARED_DATA = Path(os.environ.get("EVALHOUSE_SHARED_DATA", REPO.parent / "shared" / "data"))
 
 
+def significant(value):
+    """A float at 12 significant digits, anything else unchanged: for comparing the results of two
+    queries, since DuckDB 2.0 sums doubles in parallel and a mean over many rows can differ in its last
+    bit from one query to the next (docs/engines-and-bi.md#floats-from-one-run-to-the-next)."""
+    return float(f"{value:.12g}") if isinstance(value, float) else value
+
+
 def shared(*parts: str) -> Path:
     """Path under ../shared/data, skipping the test loudly when it is absent."""
     path = SHARED_DATA.joinpath(*parts)

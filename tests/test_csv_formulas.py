@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from evalhouse.cli import app
 from evalhouse.export.relation import neutralise
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, significant
 
 runner = CliRunner()
 QUERY = ("SELECT team, run, corpus, -0.5 AS x, '-0.5' AS s, 3 AS n, ['=a'] AS l, '+' AS plus, 'a=b' AS inner_eq, "
@@ -37,7 +37,7 @@ def canonical(row: dict) -> tuple:
     (docs/engines-and-bi.md#floats-from-one-run-to-the-next)."""
     def cell(v: str) -> str:
         try:
-            return f"{float(v):.12g}" if v not in ("nan", "inf", "-inf") else v
+            return repr(significant(float(v)))
         except ValueError:
             return v
     return tuple((k, cell(v)) for k, v in row.items())

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from evalhouse.warehouse import schema_files, view_files
-from tests.conftest import REPO, SAMPLE
+from tests.conftest import REPO, SAMPLE, significant
 
 EXAMPLE = REPO / "warehouse.duckdb.example"
 # Columns that legitimately differ between builds: where and when the ingest ran.
@@ -25,7 +25,7 @@ def _rows(path, table):
             if c not in VOLATILE.get(table, [])]
         rows = con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL").fetchall()
         # aggregates may sum in another order from build to build: compare floats to 12 digits
-        return [tuple(float(f"{v:.12g}") if isinstance(v, float) else v for v in r) for r in rows]
+        return [tuple(map(significant, r)) for r in rows]
     finally:
         con.close()
 

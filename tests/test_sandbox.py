@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import evalhouse
 from evalhouse.cli import app
 from evalhouse.warehouse import view_files
-from tests.conftest import REPO
+from tests.conftest import REPO, significant
 
 runner = CliRunner()
 REFUSED = "refused: without --write, sql reads only the warehouse"
@@ -105,14 +105,9 @@ def test_the_settings_cannot_be_undone_from_the_python_api_either(db, secret):
 def test_every_view_reads_the_same_rows_in_the_sandbox(db):
     names = [f.name for f in view_files()]
 
-    # Floats at 12 significant digits: DuckDB 2.0 sums in parallel, so a mean over several rows can differ
-    # in its last bit from one query to the next, sandbox or not (docs/engines-and-bi.md#floats-from-one-run-to-the-next).
-    def cell(v):
-        return float(f"{v:.12g}") if isinstance(v, float) else v
-
-    def rows(sandbox):
+    def rows(sandbox):  # floats to 12 significant digits, sandbox or not (conftest.significant)
         with evalhouse.connect(db, read_only=True, sandbox=sandbox) as wh:
-            return {n: sorted(repr(tuple(map(cell, r))) for r in wh.con.execute(f'SELECT * FROM "{n}"').fetchall())
+            return {n: sorted(repr(tuple(map(significant, r))) for r in wh.con.execute(f'SELECT * FROM "{n}"').fetchall())
                     for n in names}
 
     free, boxed = rows(False), rows(True)
