@@ -13,47 +13,45 @@
 -- Upstream: submissions, edges, sentences, output_tokens.
 CREATE OR REPLACE VIEW dea_edges AS
 WITH reference_edges AS (
-    SELECT s.team, s.run, e.corpus, e.position, e.dependent, e.head, e.relation, e.deprel,
-           e.head_lemma, e.dependent_lemma, e.distance, e.head_key, e.dependent_key
-    FROM edges AS e
-    JOIN submissions AS s ON s.corpus = e.corpus
-    WHERE e.head > 0
+    -- which occurrence of its triple each edge is within its sentence: a property of the reference alone,
+    -- so it is ranked over edges and not over edges x submissions (issue 18: that window held every
+    -- submission's edges in memory at once)
+    SELECT corpus, position, dependent, head, relation, deprel, head_lemma, dependent_lemma, distance,
+           head_key, dependent_key,
+           row_number() OVER (PARTITION BY corpus, position, head_key, dependent_key, distance
+                              ORDER BY dependent) AS occurrence
+    FROM edges
+    WHERE head > 0
+),
+triples AS (
+    SELECT DISTINCT corpus, position, head_key, dependent_key, distance
+    FROM reference_edges
 ),
 output_words AS (
     SELECT team, run, corpus, position, stripped_position, lemma_key
     FROM output_tokens
     WHERE stripped_position IS NOT NULL
 ),
-triples AS (
-    SELECT DISTINCT team, run, corpus, position, head_key, dependent_key, distance
-    FROM reference_edges
-),
 realised AS (
-    -- how many output position pairs realise each distinct triple
-    SELECT t.team, t.run, t.corpus, t.position, t.head_key, t.dependent_key, t.distance, count(*) AS pairs
+    -- how many position pairs of each submission's output realise each distinct triple
+    SELECT h.team, h.run, t.corpus, t.position, t.head_key, t.dependent_key, t.distance, count(*) AS pairs
     FROM triples AS t
     JOIN output_words AS h
-      ON h.team = t.team AND h.run = t.run AND h.corpus = t.corpus AND h.position = t.position
-     AND h.lemma_key = t.head_key
+      ON h.corpus = t.corpus AND h.position = t.position AND h.lemma_key = t.head_key
     JOIN output_words AS d
-      ON d.team = t.team AND d.run = t.run AND d.corpus = t.corpus AND d.position = t.position
+      ON d.team = h.team AND d.run = h.run AND d.corpus = t.corpus AND d.position = t.position
      AND d.stripped_position = h.stripped_position + t.distance AND d.lemma_key = t.dependent_key
     GROUP BY ALL
 ),
-ranked AS (
-    SELECT r.*,
-           row_number() OVER (PARTITION BY team, run, corpus, position, head_key, dependent_key, distance
-                              ORDER BY dependent) AS occurrence
-    FROM reference_edges AS r
-),
 final AS (
-    SELECT k.team, k.run, k.corpus, k.position, s.sent_id, k.dependent, k.head, k.relation, k.deprel,
+    SELECT u.team, u.run, k.corpus, k.position, s.sent_id, k.dependent, k.head, k.relation, k.deprel,
            k.head_lemma, k.dependent_lemma, k.distance,
            coalesce(k.occurrence <= p.pairs, false) AS matched
-    FROM ranked AS k
+    FROM reference_edges AS k
+    JOIN submissions AS u ON u.corpus = k.corpus
     JOIN sentences AS s ON s.corpus = k.corpus AND s.position = k.position
     LEFT JOIN realised AS p
-      ON p.team = k.team AND p.run = k.run AND p.corpus = k.corpus AND p.position = k.position
+      ON p.team = u.team AND p.run = u.run AND p.corpus = k.corpus AND p.position = k.position
      AND p.head_key = k.head_key AND p.dependent_key = k.dependent_key AND p.distance = k.distance
 )
 SELECT * FROM final;
