@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,11 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 SAMPLE = REPO / "evalhouse" / "sample" / "sample.conllu"
 # ../shared/data beside the checkout (CI has it there); EVALHOUSE_SHARED_DATA overrides.
 SHARED_DATA = Path(os.environ.get("EVALHOUSE_SHARED_DATA", REPO.parent / "shared" / "data"))
+# a new warehouse file is a copy of a cached empty one (evalhouse.template): the tests, and the commands they
+# run, keep that cache in a directory of their own, not in ~/.cache
+if "EVALHOUSE_CACHE_DIR" not in os.environ:
+    os.environ["EVALHOUSE_CACHE_DIR"] = tempfile.mkdtemp(prefix="evalhouse-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["EVALHOUSE_CACHE_DIR"], True)
 
 
 def significant(value):
