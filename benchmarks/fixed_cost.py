@@ -10,10 +10,17 @@ Two rows, target <= 0.4 s each:
 * ``query``: ``evalhouse --db W sql "select * from corpus_complexity" --format csv`` on a warehouse that
   exists (read-only open, a view computed, rows printed).
 
+A new warehouse file is a copy of an empty one cached in ``$EVALHOUSE_CACHE_DIR`` (:mod:`evalhouse.template`):
+``evalhouse`` runs with a cache that holds the template (built in the untimed set-up), ``evalhouse, no
+cache`` with ``EVALHOUSE_CACHE_DIR=`` (the schema created in the file, as the first new warehouse on a machine
+does before it writes the template).
+
 Beside each, the floors no Python program built on DuckDB goes below on this machine, run in the same
 rounds: ``python -c pass`` (the interpreter alone) and plain ``duckdb`` doing the nearest equivalent (create
 the file and store the sentence's lines with ``read_csv``; open the warehouse read-only and run the same
-query). Contenders alternate within each round (the order reverses every other round); the table gives
+query); and, for the new warehouse, ``duckdb + Arrow insert``: the same file written from a one-row Arrow
+table, which is how any Python program hands DuckDB rows it has parsed (duckdb 1.5.6 and 2.0 import pandas
+to scan a Python object, so this floor includes that import). Contenders alternate within each round (the order reverses every other round); the table gives
 medians of wall and CPU (user + system) time and the largest peak RSS. Ratios are evalhouse's CPU time
 divided by the target and by each floor's.
 """
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import statistics
 import sys
 import tempfile
@@ -38,6 +46,14 @@ con = duckdb.connect(sys.argv[2])
 path = sys.argv[1].replace("'", "''")  # a literal: binding a parameter makes duckdb 1.5.6 import pandas
 con.execute(f"CREATE TABLE lines AS SELECT * FROM read_csv('{path}', delim = '\\t', header = false, "
             "quote = '', escape = '', all_varchar = true, null_padding = true)")
+con.close()
+"""
+DUCKDB_ARROW = """
+import sys, duckdb, pyarrow as pa
+con = duckdb.connect(sys.argv[2])
+text = open(sys.argv[1], encoding="utf-8").read()
+rows = pa.table({"line": text.splitlines()})
+con.execute("CREATE TABLE lines AS SELECT * FROM rows")
 con.close()
 """
 DUCKDB_QUERY = """
@@ -91,13 +107,22 @@ def main(argv: list[str] | None = None) -> None:
             inputs.append(tmp / f"one-{k}.conllu")
             inputs[-1].write_text(block, encoding="utf-8")
         existing = tmp / "existing.duckdb"  # the query row's warehouse: sentence 0 (untimed set-up)
-        run(evalhouse_cmd + ["--db", str(existing), "ingest", "treebank", str(inputs[0]), "--corpus", "one"])
+        cached = {**os.environ, "EVALHOUSE_CACHE_DIR": str(tmp / "cache")}  # the set-up writes the template
+        uncached = {**os.environ, "EVALHOUSE_CACHE_DIR": ""}
+        run(evalhouse_cmd + ["--db", str(existing), "ingest", "treebank", str(inputs[0]), "--corpus", "one"],
+            env=cached)
+        envs = {("new warehouse", "evalhouse"): cached, ("new warehouse", "evalhouse, no cache"): uncached,
+                ("query", "evalhouse"): cached}
         rows = {
             "new warehouse": {
                 "evalhouse": lambda k: evalhouse_cmd + ["--db", str(tmp / f"new-e{k}.duckdb"), "ingest", "treebank",
                                                         str(inputs[k]), "--corpus", "one"],
+                "evalhouse, no cache": lambda k: evalhouse_cmd + ["--db", str(tmp / f"new-n{k}.duckdb"), "ingest",
+                                                                  "treebank", str(inputs[k]), "--corpus", "one"],
                 "plain duckdb": lambda k: [sys.executable, "-c", DUCKDB_INGEST, str(inputs[k]),
                                            str(tmp / f"new-d{k}.duckdb")],
+                "duckdb + Arrow insert": lambda k: [sys.executable, "-c", DUCKDB_ARROW, str(inputs[k]),
+                                                    str(tmp / f"new-a{k}.duckdb")],
                 "python -c pass": lambda k: [sys.executable, "-c", "pass"],
             },
             "query": {
@@ -115,9 +140,9 @@ def main(argv: list[str] | None = None) -> None:
         for r in range(args.rounds):
             order = [(row, name) for row, contenders in rows.items() for name in contenders]
             for row, name in order if r % 2 == 0 else reversed(order):
-                results[row, name].append(run(rows[row][name](r + 1)))
+                results[row, name].append(run(rows[row][name](r + 1), env=envs.get((row, name))))
     print(f"# {uptime()} after")
-    print(f"{'row':<15}{'contender':<16}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}   evalhouse CPU ÷")
+    print(f"{'row':<15}{'contender':<24}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}   evalhouse CPU ÷")
     for row, contenders in rows.items():
         med = {n: {k: statistics.median(x[k] for x in results[row, n]) for k in ("wall", "cpu")} for n in contenders}
         mine = med["evalhouse"]["cpu"]
@@ -128,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
                 ratio = f"target {TARGET} s: {mine / TARGET:.2f}x ({'met' if mine <= TARGET else 'not met'})"
             else:
                 ratio = f"{mine / m['cpu']:.1f}x"
-            print(f"{row:<15}{name:<16}{m['wall']:>8.3f}{m['cpu']:>8.3f}{peak:>9.0f}   {ratio}")
+            print(f"{row:<15}{name:<24}{m['wall']:>8.3f}{m['cpu']:>8.3f}{peak:>9.0f}   {ratio}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ Rows:
   its public source) with the same file: the 3,914 trees of NLTK's PTB sample (``ptb-sample``) against a
   perturbed copy (:func:`perturb`, seed 1), one tree per line; and EVALB's own 24-sentence sample
   (fixed cost). The per-sentence rows and the summary figures must be equal (the C build may print an
-  F-measure line and a different totals row: those lines are not compared).
+  F-measure line and a different totals row: those lines are not compared). Beside them, ``typer floor``:
+  a two-command typer app that parses the same three arguments and does nothing else, what any command
+  built on the installed typer costs here before its own imports and work (typer 0.29 builds a pydantic
+  adapter for every parameter).
 * ``dependency-run``: ``evalhouse --db W ingest dependency-run SYSTEM --gold GOLD ...`` against the
   official ``conll18_ud_eval.py GOLD SYSTEM`` (``--conll18``) on the CoNLL 2018 outputs: 20 sentences
   (the first sentences of en_ewt up to a boundary where both files spell the same text), en_ewt (25k
@@ -180,6 +183,21 @@ def report(row: str, results: dict[str, dict], peer: str | None, check: str) -> 
 
 # --- evalb ---------------------------------------------------------------------------------------
 
+TYPER_FLOOR = """
+from pathlib import Path
+from typing import Annotated, Optional
+import typer
+app = typer.Typer()
+@app.command()
+def evalb(gold: Path, test: Path, prm: Annotated[Optional[Path], typer.Option("--prm")] = None):
+    pass
+@app.command()
+def other():
+    pass
+app()
+"""
+
+
 def _evalb_rows(text: str) -> tuple[list[list[str]], dict[str, str]]:
     """Per-sentence rows (fields) and summary figures (section: key -> value) of an EVALB report."""
     rows, summary, section = [], {}, None
@@ -206,6 +224,8 @@ def bench_evalb(args, tmp: Path) -> None:
         contenders = {"evalhouse evalb": (EVALHOUSE + ["evalb", str(gold), str(test), "--prm", str(params)], None)}
         if args.evalb:
             contenders["EVALB (C)"] = ([str(args.evalb), "-p", str(params), str(gold), str(test)], None)
+        contenders["typer floor"] = ([sys.executable, "-c", TYPER_FLOOR, "evalb", str(gold), str(test), "--prm",
+                                      str(params)], None)
         results = measure(contenders, args.rounds)
         check = ""
         if "EVALB (C)" in results:
