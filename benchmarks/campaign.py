@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -133,8 +131,10 @@ WAREHOUSE_ROWS = {
                    "corpus_bleu, mean_ssa, mean_gsa, mean_sta, mean_gta FROM submission_scores",
     "pooled": "SELECT relation, submissions, edges, matched, accuracy, mean_submission_accuracy "
               "FROM dea_by_relation_pooled",
+    "sr": "SELECT team, run, bleu, nist, dist, dist_words FROM sr_submission_scores",
+    "sacrebleu": "SELECT team, run, metric, score FROM submission_sacrebleu",
 }
-KEYS = {"sentences": 3, "relations": 3, "submissions": 2, "pooled": 1}
+KEYS = {"sentences": 3, "relations": 3, "submissions": 2, "pooled": 1, "sr": 2, "sacrebleu": 3}
 
 
 def compare(con, loop: dict, sample: int | None = None, seed: int = 0, tolerance: float = 1e-12) -> tuple[int, list]:

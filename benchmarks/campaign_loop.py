@@ -15,11 +15,19 @@ multiset matching in dictionaries), the punctuation-stripped reference tree and 
 Counters, NLTK method 2) are its own code, so the comparison in ``tests/test_bench_campaign.py`` checks the
 warehouse against an independent computation.
 
+It also computes what ``ingest outputs`` stores beside those when every reference sentence has a ``# text``:
+the SR shared-task scores of each run (:func:`evalhouse.analysis.sr_metrics.sr_statistics` and ``sr_scores``
+on the output texts, as the SR script scores them) and sacreBLEU's corpus BLEU and chrF (``sacrebleu``'s own
+``BLEU`` and ``CHRF`` with their defaults, the references given once and cached by sacrebleu, as the
+warehouse also prepares them once). Until 2026-11-24 the loop left these out, so the
+warehouse did about a third more work than its peer (``benchmarks/campaign.py`` has the history).
+
 Output: ``{"sentences": [[team, run, position, edges, matched, dea, bleu, bleu_surface, ssa, gsa, sta, gta,
 understandability, quality], ...], "relations": [[team, run, relation, edges, matched], ...],
 "submissions": [[team, run, sentences, edges, matched, dea, mean_dea, mean_bleu, mean_bleu_surface,
 corpus_bleu, mean_ssa, mean_gsa, mean_sta, mean_gta], ...], "pooled": [[relation, submissions, edges,
-matched, accuracy, mean_submission_accuracy], ...]}``.
+matched, accuracy, mean_submission_accuracy], ...], "sr": [[team, run, bleu, nist, dist, dist_words], ...],
+"sacrebleu": [[team, run, metric, score], ...]}``.
 """
 
 from __future__ import annotations
@@ -31,7 +39,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from evalhouse.analysis import accuracy, alignment
+from sacrebleu.metrics import BLEU, CHRF
+
+from evalhouse.analysis import accuracy, alignment, sr_metrics
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import fold
 
@@ -44,9 +54,10 @@ def key(lemma: str | None, form: str) -> str:
 class Reference:
     """One reference sentence: the words for the aligner and the punctuation-stripped tree."""
 
-    __slots__ = ("sentence", "keys", "all_keys", "heads", "ids", "edges")
+    __slots__ = ("sentence", "keys", "all_keys", "heads", "ids", "edges", "text")
 
-    def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword):
+    def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword, text=None):
+        self.text = text  # the sentence's # text, or None
         self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword)
         punct = [d == "punct" or d.startswith("punct:") for d in deprels]
         where = {i: k for k, i in enumerate(ids)}
@@ -68,15 +79,18 @@ class Reference:
 
 
 def read_reference(path) -> list[Reference]:
-    out, rows, mwt = [], [], []
+    out, rows, mwt, text = [], [], [], None
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
             if not line:
                 if rows:
                     out.append(Reference([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                                         [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows], mwt))
-                rows, mwt = [], []
+                                         [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows], mwt,
+                                         text))
+                rows, mwt, text = [], [], None
+            elif line.startswith("# text = "):
+                text = line[len("# text = "):]
             elif not line.startswith("#"):
                 c = line.split("\t")
                 space = "SpaceAfter=No" not in c[9].split("|")
@@ -141,6 +155,21 @@ def learn_lexicon(refs: list[Reference]) -> LemmaLexicon:
     return LemmaLexicon.from_pairs([(f, lemma, n) for (f, lemma), n in pairs.items()], corpora=["reference"])
 
 
+def score_texts(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
+                prepared=None) -> None:
+    """The SR scores and sacreBLEU's BLEU and chrF of one run (missing sentences count as empty outputs);
+    ``prepared``: (SR reference, sacrebleu BLEU, sacrebleu CHRF) built once for the reference."""
+    if prepared is None:
+        return
+    sr_reference, bleu_metric, chrf_metric = prepared
+    hyps = [texts.get(pos) for pos in range(1, len(refs) + 1)]
+    sr = sr_metrics.sr_scores(sr_metrics.sr_statistics(hyps, sr_reference))
+    result["sr"].append([team, run, sr["bleu"], sr["nist"], sr["dist"], sr["dist_words"]])
+    given = [h or "" for h in hyps]
+    result["sacrebleu"] += [[team, run, "bleu", bleu_metric.corpus_score(given, None).score],
+                            [team, run, "chrf", chrf_metric.corpus_score(given, None).score]]
+
+
 def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
               lexicon: LemmaLexicon | None = None) -> None:
     sentences, relations = [], {}
@@ -195,11 +224,18 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
 def score_campaign(reference, directory) -> dict:
     refs = read_reference(reference)
     lexicon = learn_lexicon(refs)
-    result = {"sentences": [], "relations": [], "submissions": [], "pooled": []}
+    # the reference texts prepared once for every run, as the warehouse prepares them once per reference
+    prepared = None
+    if all(r.text is not None for r in refs):
+        texts = [[r.text for r in refs]]
+        prepared = (sr_metrics.sr_reference(texts[0]), BLEU(references=texts), CHRF(references=texts))
+    result = {"sentences": [], "relations": [], "submissions": [], "pooled": [], "sr": [], "sacrebleu": []}
     for team in sorted(os.listdir(directory)):
         for run in sorted(os.listdir(Path(directory, team))):
             for name in sorted(os.listdir(Path(directory, team, run))):
-                score_run(refs, read_outputs(Path(directory, team, run, name)), team, run, result, lexicon)
+                texts = read_outputs(Path(directory, team, run, name))
+                score_run(refs, texts, team, run, result, lexicon)
+                score_texts(refs, texts, team, run, result, prepared)
     pooled: dict[str, list] = {}
     for _, _, rel, e, m in result["relations"]:
         p = pooled.setdefault(rel, [0, 0, 0, []])

@@ -1,6 +1,7 @@
 """The campaign benchmark's peer (``benchmarks/campaign_loop.py``, a per-sentence Python loop) computes the
 same numbers as the warehouse: every sentence, relation and submission row of a small campaign on the
-bundled sample treebank, compared to 1e-12. Not a timed test: the times are ``python -m benchmarks.campaign``'s."""
+bundled sample treebank, and each run's SR and sacreBLEU scores, compared to 1e-12. Not a timed test: the
+times are ``python -m benchmarks.campaign``'s."""
 
 from pathlib import Path
 
@@ -27,12 +28,14 @@ def test_loop_equals_warehouse(tmp_path):
         wh.ingest_treebank([SAMPLE], corpus="reference")
         wh.ingest_outputs(directory, reference="reference")
         compared, differences = compare(wh.con, loop)
-    assert len(loop["submissions"]) == 5
+    assert len(loop["submissions"]) == len(loop["sr"]) == 5 and len(loop["sacrebleu"]) == 10
     assert compared > 5 * n * 10
     assert not differences, differences[:5]
-    # the check can fail: one changed number is found
+    # the check can fail: each changed number is found
     loop["sentences"][3][6] += 1e-9
+    loop["sr"][2][3] += 1e-9
+    loop["sacrebleu"][1][3] += 1e-9
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="reference")
         wh.ingest_outputs(directory, reference="reference")
-        assert len(compare(wh.con, loop)[1]) == 1
+        assert [d[0] for d in compare(wh.con, loop)[1]] == ["sentences", "sr", "sacrebleu"]
