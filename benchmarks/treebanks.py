@@ -11,7 +11,10 @@ alternate between contenders so that a change in the machine's load hits all of 
 * ``pyconll``: ``pyconll.iter_from_file``, counting words (parse only, nothing checked or stored);
 * ``conllu``: ``conllu.parse_incr``, counting words (parse only);
 * ``duckdb``: DuckDB's own ``read_csv`` of the lines, ``string_split`` on tabs and a count of the lines
-  whose first column is an integer (what DuckDB can do with the text, nothing checked or stored).
+  whose first column is an integer (what DuckDB can do with the text, nothing checked or stored);
+* ``duckdb-store``: the same lines split, and the word lines stored as one table of the ten columns (ID and
+  HEAD as integers) in a new on-disk file: what DuckDB alone needs to store the ``nodes`` table (no
+  sentences, no edges, nothing checked), a floor for any ingest that stores the words in DuckDB.
 
 Reported per contender: median wall and CPU seconds (user + system of the process, both cores
 counted), words per second, peak resident memory, and the ratios to evalhouse.  Then evalhouse's
@@ -89,6 +92,21 @@ print(duckdb.sql(f'''SELECT count(*) FROM (
     WHERE line IS NOT NULL AND NOT starts_with(line, '#'))
 WHERE regexp_full_match(f[1], '[0-9]+')''').fetchall()[0][0])
 """,
+    "duckdb-store": r"""
+import sys, duckdb
+con = duckdb.connect(sys.argv[2])
+con.execute(f'''CREATE TABLE nodes AS
+SELECT CAST(f[1] AS INTEGER) AS id, f[2] AS form, f[3] AS lemma, f[4] AS upos, f[5] AS xpos, f[6] AS feats,
+       CAST(f[7] AS INTEGER) AS head, f[8] AS deprel, f[9] AS deps, f[10] AS misc
+FROM (
+    SELECT string_split(line, chr(9)) AS f
+    FROM read_csv('{sys.argv[1]}', columns = {{'line': 'VARCHAR'}}, delim = chr(1), quote = '', escape = '',
+                  header = false, auto_detect = false, new_line = '\\n', max_line_size = 16777216)
+    WHERE line IS NOT NULL AND NOT starts_with(line, '#'))
+WHERE regexp_full_match(f[1], '[0-9]+')''')
+print(con.execute("SELECT count(*) FROM nodes").fetchall()[0][0])
+con.close()
+""",
 }
 
 
@@ -136,14 +154,14 @@ def main(argv: list[str] | None = None) -> None:
             order = args.only if r % 2 == 0 else list(reversed(args.only))
             for name in order:
                 results[name].append(run(name, big, tmp / "bench.duckdb"))
-        print(f"{'contender':10} {'words':>10} {'wall s':>7} {'CPU s':>7} {'words/s (wall)':>15} "
+        print(f"{'contender':12} {'words':>10} {'wall s':>7} {'CPU s':>7} {'words/s (wall)':>15} "
               f"{'words/s (CPU)':>14} {'peak RSS MiB':>13}")
         med = {}
         for name, rows in results.items():
             wall = statistics.median(r["wall"] for r in rows)
             cpu = statistics.median(r["cpu"] for r in rows)
             med[name] = (wall, cpu)
-            print(f"{name:10} {rows[0]['words']:>10,} {wall:>7.2f} {cpu:>7.2f} {words / wall:>15,.0f} "
+            print(f"{name:12} {rows[0]['words']:>10,} {wall:>7.2f} {cpu:>7.2f} {words / wall:>15,.0f} "
                   f"{words / cpu:>14,.0f} {max(r['rss'] for r in rows):>13,.0f}")
         if "evalhouse" in med:
             ew, ec = med["evalhouse"]
