@@ -11,9 +11,9 @@ Contenders, each a fresh process (imports included), alternating within each rou
 
 * ``evalhouse``: a new warehouse; ``ingest_treebank`` of the reference, ``ingest_outputs(DIR)`` (tokenise,
   align, statistics, one transaction, scored in one worker process per core), then every row and column
-  of each view of ``sql/outputs`` (``dea_edges``, ``sentence_scores``, ``dea_by_relation``,
-  ``dea_by_relation_pooled``, ``submission_scores``) computed (``SELECT count(*), max(COLUMNS(*))``, which
-  no optimiser can prune).
+  of each output view (``dea_edges``, ``sentence_scores``, ``dea_by_relation``, ``dea_by_relation_pooled``,
+  ``submission_scores``, ``sr_submission_scores``) and of the table ``submission_sacrebleu`` computed
+  (``SELECT count(*), max(COLUMNS(*))``, which no optimiser can prune).
 * ``loop``: ``benchmarks/campaign_loop.py``, a straightforward per-sentence Python loop computing the same
   scores with the same tokeniser, aligner and edit counts, in memory.
 
@@ -21,7 +21,8 @@ CPU time is user + system of the process and every child it waited for (evalhous
 peak memory is the largest PSS of the process tree (process and workers, shared pages once), sampled
 every 0.05 s, beside the largest peak RSS of any one process (see ``benchmarks/process.py``).
 After the rounds, the loop's numbers are compared with the warehouse's: every submission and relation row,
-and 2,000 sampled sentences (``tests/test_bench_campaign.py`` compares every number on a small campaign).
+each run's SR and sacreBLEU scores, and 2,000 sampled sentences (``tests/test_bench_campaign.py`` compares
+every number on a small campaign).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from pathlib import Path
 from benchmarks.process import machine, run, uptime
 
 HERE = Path(__file__).resolve().parent
-VIEWS = ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled", "submission_scores")
+VIEWS = ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled", "submission_scores",
+         "sr_submission_scores", "submission_sacrebleu")
 
 EVALHOUSE = """
 import sys

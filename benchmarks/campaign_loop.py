@@ -19,8 +19,10 @@ It also computes what ``ingest outputs`` stores beside those when every referenc
 the SR shared-task scores of each run (:func:`evalhouse.analysis.sr_metrics.sr_statistics` and ``sr_scores``
 on the output texts, as the SR script scores them) and sacreBLEU's corpus BLEU and chrF (``sacrebleu``'s own
 ``BLEU`` and ``CHRF`` with their defaults, the references given once and cached by sacrebleu, as the
-warehouse also prepares them once). Until 2026-11-24 the loop left these out, so the
-warehouse did about a third more work than its peer (``benchmarks/campaign.py`` has the history).
+warehouse also prepares them once). Until 2026-11-24 the loop left these out: they are about a third of
+the warehouse's scoring time (BENCHMARKS.md has the figures before and after). The SR numbers come from
+the same ``sr_metrics`` functions on both sides, so their comparison checks storage and SQL, not the
+metric itself (tests/test_sr_metrics.py checks that against NLTK).
 
 Output: ``{"sentences": [[team, run, position, edges, matched, dea, bleu, bleu_surface, ssa, gsa, sta, gta,
 understandability, quality], ...], "relations": [[team, run, relation, edges, matched], ...],

@@ -381,20 +381,13 @@ class Warehouse:
         # <db>.tmp. A cap bounds the process's memory whatever the warehouse's size (BENCHMARKS.md).
         config = {} if memory_limit is None else {"memory_limit": str(memory_limit)}
         # a new file starts as a copy of a cached empty warehouse (evalhouse.template): 0.2 s less per command
-        fingerprint = schema_script()[2]
-        placed = (not existed and not read_only and self.path != ":memory:"
-                  and template.place(self.path, fingerprint, _create_schema_in_transaction))
+        placing = not existed and not read_only and not self.path.startswith(":memory:")
         try:
-            try:
-                self.con = duckdb.connect(self.path, read_only=read_only, config=config)
-            except duckdb.Error as err:
-                if not placed:
-                    raise
-                if isinstance(err, duckdb.ParserException):  # a bad option: leave no new file behind
-                    template.remove(self.path)
-                    raise
-                template.discard(self.path, fingerprint)  # a damaged template: create the file as usual
-                self.con = duckdb.connect(self.path, read_only=read_only, config=config)
+            if placing:
+                if config:  # a bad option is refused before any file is made
+                    duckdb.connect(":memory:", config=config).close()
+                template.place(self.path, schema_script()[2], _create_schema_in_transaction)
+            self.con = duckdb.connect(self.path, read_only=read_only, config=config)
         except duckdb.ParserException as err:
             raise OptionError(f"`memory_limit` {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
         except duckdb.IOException as err:

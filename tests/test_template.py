@@ -4,12 +4,15 @@ whose schema was created in place, and never at the cost of a file the user has.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import duckdb
 import pytest
 
 import evalhouse
 from evalhouse import template
+from evalhouse import warehouse as warehouse_module
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.warehouse import schema_script
 from tests.conftest import SAMPLE
@@ -48,13 +51,29 @@ def cache(tmp_path, monkeypatch):
     return directory
 
 
+def counting_schema_creation(monkeypatch) -> list:
+    """Record each time the schema script runs (building a template, or creating a schema in place)."""
+    calls = []
+    create = warehouse_module._create_schema
+
+    def counted(con):
+        calls.append(1)
+        create(con)
+
+    monkeypatch.setattr(warehouse_module, "_create_schema", counted)
+    return calls
+
+
 def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, monkeypatch):
     fingerprint = schema_script()[2]
+    calls = counting_schema_creation(monkeypatch)
     evalhouse.connect(tmp_path / "first.duckdb").close()  # builds the template
+    assert len(calls) == 1
     built = template.template_path(fingerprint)
     assert built.parent == cache and built.exists()
     stamp = built.stat().st_mtime_ns
     evalhouse.connect(tmp_path / "copy.duckdb").close()
+    assert len(calls) == 1  # a copy: the schema script did not run again
     assert built.stat().st_mtime_ns == stamp  # used, not rebuilt
     monkeypatch.setenv(template.CACHE_ENV, "")  # the cache off: the schema is created in the file itself
     evalhouse.connect(tmp_path / "in-place.duckdb").close()
@@ -139,3 +158,62 @@ def test_no_staged_file_survives_a_failed_link(tmp_path, cache, monkeypatch):
     assert catalog(tmp_path / "w.duckdb") == catalog(tmp_path / "first.duckdb")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "first.duckdb", "w.duckdb"]
     assert template.template_path(fingerprint).exists()
+
+
+HOLD = """
+import sys, duckdb
+con = duckdb.connect(sys.argv[1])
+con.execute("CREATE TABLE theirs AS SELECT 42 AS x")
+print("ready", flush=True)
+sys.stdin.readline()
+con.close()
+"""
+
+
+def test_a_new_warehouse_another_process_opened_first_is_never_deleted(tmp_path, cache, monkeypatch):
+    """The copy is linked into place; before this process opens it, another one does and writes to it. This
+    process must then report the lock, as without a cache, and leave the other's data alone."""
+    evalhouse.connect(tmp_path / "first.duckdb").close()
+    target = tmp_path / "w.duckdb"
+    place, holders = template.place, []
+
+    def place_then_taken(path, fingerprint, create):
+        placed = place(path, fingerprint, create)
+        assert placed  # the copy is linked in: the race is the one under test
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, path], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        holders.append(holder)
+        assert holder.stdout.readline().strip() == "ready"
+        return placed
+
+    monkeypatch.setattr(template, "place", place_then_taken)
+    try:
+        with pytest.raises(WarehouseError, match="locked"):
+            evalhouse.connect(target)
+    finally:
+        for holder in holders:
+            holder.communicate("done\n", timeout=60)
+    assert holders and holders[0].returncode == 0
+    con = duckdb.connect(str(target), read_only=True)
+    assert con.execute("SELECT x FROM theirs").fetchall() == [(42,)]
+    con.close()
+
+
+def test_staging_never_writes_to_an_existing_file(tmp_path, cache):
+    """A kill between the link and the unlink leaves the staged name as a second name of a warehouse; the
+    staging must never write through such a name (nor any other existing file)."""
+    evalhouse.connect(tmp_path / "first.duckdb").close()
+    leftover = tmp_path / f"w.duckdb.evalhouse-new-{os.getpid()}"
+    leftover.write_bytes(b"a second name of someone's warehouse")
+    with evalhouse.connect(tmp_path / "w.duckdb") as wh:
+        assert wh.sql("SELECT count(*) FROM corpora").fetchall() == [(0,)]
+    assert leftover.read_bytes() == b"a second name of someone's warehouse"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["cache", "first.duckdb", leftover.name, "w.duckdb"])
+
+
+def test_a_named_in_memory_database_writes_no_file(tmp_path, cache, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    evalhouse.connect(tmp_path / "first.duckdb").close()
+    with evalhouse.connect(":memory:named") as wh:
+        assert wh.sql("SELECT count(*) FROM corpora").fetchall() == [(0,)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "first.duckdb"]

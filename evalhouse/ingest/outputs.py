@@ -422,12 +422,16 @@ def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con, 
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             # the workers inherit the reference by fork; frozen, its objects are not visited by the workers'
             # garbage collector, so fewer of their pages are copied (about 50 MB less for 50 runs against
-            # en_ewt test, BENCHMARKS.md); unfrozen again in this process at once
-            gc.freeze()
+            # en_ewt test, BENCHMARKS.md); unfrozen again in this process at once, unless the program had
+            # frozen objects itself (then it is left as it was)
+            ours = gc.get_freeze_count() == 0
+            if ours:
+                gc.freeze()
             try:
                 pool = multiprocessing.get_context("fork").Pool(workers)
             finally:
-                gc.unfreeze()
+                if ours:
+                    gc.unfreeze()
             with pool:
                 for (f, out), scores in zip(items, pool.imap(_score_file, items)):
                     if task is not None:
