@@ -234,7 +234,8 @@ from benchmarks.campaign import compare
 con = duckdb.connect(sys.argv[1], read_only=True)
 loop = json.load(open(sys.argv[2], encoding="utf-8"))
 compared, differences = compare(con, loop, sample=int(sys.argv[3]))
-print(f"results: {compared:,} numbers compared (every submission and relation row, {sys.argv[3]} sampled sentences): "
+print(f"results: {compared:,} numbers compared (every submission and relation row, each run's SR and sacreBLEU "
+      f"scores, {sys.argv[3]} sampled sentences): "
       + ("all equal to 1e-12" if not differences else f"{len(differences)} DIFFER, e.g. {differences[:3]}"))
 """
 
