@@ -218,3 +218,32 @@ def test_memory_limit_from_the_environment(tmp_path, monkeypatch):
         assert wh.con.execute("select current_setting('memory_limit')").fetchone()[0] == "1.0 GiB"
     with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GiB") as wh:
         assert wh.con.execute("select current_setting('memory_limit')").fetchone()[0] == "2.0 GiB"
+
+
+# --- a run builds only the command it names (evalhouse.cli.common.app_for) -----------------------------------
+@pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
+def test_a_run_that_names_its_command_builds_that_command_alone_with_the_same_help(path):
+    from evalhouse.cli.common import app_for
+
+    args = ["--db", "w.duckdb", "--traceback", *path, "--help"]
+    pruned = app_for(args)
+    assert pruned is not app
+    assert set(typer.main.get_command(pruned).commands) == {path[0]}
+    full, mine = runner.invoke(app, args), runner.invoke(pruned, args)
+    assert (mine.exit_code, mine.output) == (full.exit_code, full.output) and full.exit_code == 0
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["--db"], ["--db", "w.duckdb"], ["evalbb"],
+                                  ["-x", "evalb"], ["--memory-limit=1GB", "--frobnicate", "sql"]])
+def test_help_version_and_unknown_commands_build_the_whole_app(args):
+    from evalhouse.cli.common import app_for
+
+    assert app_for(args) is app
+
+
+def test_global_options_and_their_values_are_not_taken_for_the_command():
+    from evalhouse.cli.common import command_name
+
+    assert command_name(["--db", "sql", "views"]) == "views"  # a warehouse file called "sql"
+    assert command_name(["--db=sql", "--memory-limit", "1GB", "--traceback", "evalb", "--db", "x"]) == "evalb"
+    assert command_name(["ingest", "treebank"]) == "ingest"
