@@ -36,7 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.process import machine, run, uptime
+from benchmarks.process import compile_bytecode, machine, run, uptime
 
 HERE = Path(__file__).resolve().parent
 VIEWS = ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled", "submission_scores",
@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# campaign: ingest + every view against a per-sentence loop, "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; {args.rounds} alternating rounds, median")
+    print(f"# {compile_bytecode()}" + (f", and with {args.before}: {compile_bytecode(str(args.before))}" if args.before else ""))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         directory = tmp / "campaign"

@@ -52,6 +52,8 @@ from pathlib import Path
 
 from evalhouse.loaders.brackets import Tree, read_trees, render
 
+from benchmarks.process import compile_bytecode
+
 HERE = Path(__file__).resolve().parent
 EVALHOUSE = [sys.executable, "-m", "evalhouse"]
 
@@ -331,6 +333,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# parse evaluation against its peers, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}; {args.rounds} rounds, median")
+    print(compile_bytecode())
     print(f"{'row':<34}{'contender':<26}{'wall s':>8}{'CPU s':>8}   ratio to the peer")
     only = args.only or ["evalb", "dependency", "ingest"]
     with tempfile.TemporaryDirectory() as tmp:

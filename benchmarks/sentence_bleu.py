@@ -1,6 +1,6 @@
 """Sentence BLEU, whole process against whole process: evalhouse, NLTK and sacrebleu in one run.
 
-    $ python benchmarks/sentence_bleu.py [--data ../shared/data] [--rounds 3]
+    $ python -m benchmarks.sentence_bleu [--data ../shared/data] [--rounds 3]
 
 Input: the distinct (hypothesis, reference) pairs of real data, written once to a TSV file
 (hypothesis tokens TAB reference tokens, tokens joined by single spaces); every contender is a
@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks.process import compile_bytecode
 
 HERE = Path(__file__).resolve().parent
 
@@ -201,6 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"evalhouse {evalhouse.__version__}, nltk {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
           f"duckdb {duckdb.__version__}")
+    print(compile_bytecode())
     print(f"pairs: {len(pairs):,} distinct ({', '.join(f'{k} {v:,}' for k, v in added.items())}), "
           f"{tokens:,} tokens; {args.rounds} rounds, median")
     with tempfile.TemporaryDirectory() as tmp:

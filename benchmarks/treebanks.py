@@ -44,6 +44,8 @@ import duckdb
 
 from evalhouse.version import __version__
 
+from benchmarks.process import compile_bytecode
+
 _SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*")
 
 
@@ -147,6 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"# evalhouse {__version__} treebank ingest benchmark, {time.strftime('%Y-%m-%d %H:%M %Z')}")
         print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
               f"duckdb {duckdb.__version__}, load average {os.getloadavg()[0]:.1f} at start")
+        print(f"# {compile_bytecode()}")
         print(f"# input: {len(files)} UD files concatenated to {words:,} words ({big.stat().st_size / 2**20:.0f} MiB), "
               f"{args.rounds} alternating rounds, whole processes")
         results: dict[str, list[dict]] = {name: [] for name in args.only}
