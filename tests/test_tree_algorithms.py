@@ -43,13 +43,25 @@ def algorithm(sweep_factor: int, row_budget: int = trees_mod.ROW_BUDGET):
 ALGORITHMS = [(0, 1 << 20), (10**9, 1 << 20), (10**9, 3), (2, 17)]
 
 
+# the C kernel (analysis/_trees.c) and the numpy definitions it replaces when built: both always checked
+KERNELS = (True, False) if trees_mod._trees is not None else (False,)
+
+
+def test_the_kernel_is_built():
+    # pip builds it wherever a C compiler is (as for _bleu and _evalb); without one, only numpy is checked
+    if importlib.util.find_spec("evalhouse.analysis._bleu") is not None:
+        assert trees_mod._trees is not None
+
+
 def assert_same_metrics(batch: TreeBatch) -> None:
     expected = reference_trees.tree_metrics(batch)
     for sweep_factor, budget in ALGORITHMS:
-        with algorithm(sweep_factor, budget):
-            got = tree_metrics(batch)
-        for field in ("flux_weights", "flux_sizes", "projective", "flux_weight_sum", "gap_offsets"):
-            assert getattr(got, field).tolist() == getattr(expected, field).tolist(), (field, sweep_factor, budget)
+        for kernel in KERNELS:
+            with algorithm(sweep_factor, budget):
+                got = tree_metrics(batch, kernel=kernel)
+            for field in ("flux_weights", "flux_sizes", "projective", "flux_weight_sum", "gap_offsets"):
+                assert getattr(got, field).tolist() == getattr(expected, field).tolist(), \
+                    (field, sweep_factor, budget, kernel)
     assert tree_depths(batch).tolist() == reference_trees.tree_depths(batch).tolist()
 
 
@@ -62,6 +74,15 @@ def test_sweep_flux_weights_are_maximum_matchings(heads):
         assert tree_metrics(TreeBatch.from_lists([heads])).flux_weights.tolist() == brute_flux_weights(heads)
 
 
+@settings(max_examples=300, deadline=None)
+@given(trees(max_size=12, max_roots=3))
+def test_row_based_flux_weights_are_maximum_matchings(heads):
+    for kernel in KERNELS:
+        with algorithm(10**9):
+            got = tree_metrics(TreeBatch.from_lists([heads]), kernel=kernel).flux_weights.tolist()
+        assert got == brute_flux_weights(heads), kernel
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(trees(max_size=40, max_roots=3), min_size=0, max_size=10))
 def test_both_algorithms_equal_the_previous_implementation(forest):
@@ -72,7 +93,8 @@ def test_both_algorithms_equal_the_previous_implementation(forest):
 @given(trees(max_size=30, max_roots=4))
 def test_projectivity_and_depth_against_brute_force(heads):
     batch = TreeBatch.from_lists([heads])
-    assert bool(tree_metrics(batch).projective[0]) is brute_projective(heads)
+    for kernel in KERNELS:
+        assert bool(tree_metrics(batch, kernel=kernel).projective[0]) is brute_projective(heads), kernel
     assert tree_depths(batch).tolist() == brute_depths(heads)
 
 
@@ -284,3 +306,22 @@ def test_tree_metrics_equal_the_previous_implementation_on_every_real_treebank(r
                         "ORDER BY position", {"c": corpus}).fetchall()
         got = tree_metrics(batch)
         assert stored == list(zip(got.flux_weight_sum.tolist(), got.projective.tolist())), corpus
+
+
+@pytest.mark.skipif(trees_mod._trees is None, reason="the C kernel is not built")
+def test_the_kernel_refuses_arrays_that_do_not_describe_the_trees():
+    k = trees_mod._trees
+    heads, depth = np.array([2, 0, 2], np.int64), np.array([1, 0, 1], np.int64)
+    offsets, gaps = np.array([0, 3], np.int64), np.array([0, 2], np.int64)
+    weigh, weights, proj = np.ones(1, np.uint8), np.zeros(2, np.int64), np.zeros(1, np.uint8)
+    k.tree_metrics(heads, depth, offsets, gaps, weigh, weights, proj)
+    assert weights.tolist() == [1, 1] and proj.tolist() == [1]  # 2 heads 1 and 3: each gap crossed once
+    bad = [(np.array([2, 0, 4], np.int64), depth, offsets, gaps),  # a head out of range
+           (heads, np.array([1, 0, 3], np.int64), offsets, gaps),  # a depth out of range
+           (heads, depth, np.array([0, 2], np.int64), gaps),  # offsets that lose a word
+           (heads, depth, offsets, np.array([0, 1], np.int64))]  # too few gaps
+    for h, d, o, g in bad:
+        with pytest.raises(ValueError):
+            k.tree_metrics(h, d, o, g, weigh, weights, proj)
+    with pytest.raises(TypeError):  # int32 heads
+        k.tree_metrics(heads.astype(np.int32), depth, offsets, gaps, weigh, weights, proj)
