@@ -77,3 +77,13 @@ def test_nodes_equal_an_independent_reader(rel):
     for r in rows:
         got[r[0] - 1].append(tuple(r[1:]))
     assert got == expected
+
+
+def test_one_path_given_alone_is_one_input(tmp_path):
+    # a str or Path, not a list: before, its characters were taken for paths ("/" scanned the whole disk)
+    counts = []
+    for given in (str(SAMPLE), SAMPLE, [SAMPLE]):
+        with evalhouse.connect(tmp_path / f"w{len(counts)}.duckdb") as wh:
+            wh.ingest_treebank(given, corpus="sample")
+            counts.append(wh.sql("SELECT count(*), count(DISTINCT position) FROM nodes").fetchall())
+    assert counts[0] == counts[1] == counts[2] and counts[0][0][0] > 0
