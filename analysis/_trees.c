@@ -6,7 +6,7 @@
  * sorts and one scan of its rows, O(n + D) for n words and dependency lengths summing to D.
  *
  * An accelerator, not a second definition: analysis/trees.py stays the definition and the fallback
- * (when this module is not built), and tests/test_tree_kernel.py checks that both give the same values
+ * (when this module is not built), and tests/test_tree_algorithms.py checks that both give the same values
  * on every real treebank and on random trees, projective and not.
  *
  *   - Flux of the gap between positions i and i+1: the arcs (h, d) with min(h, d) <= i < max(h, d).
@@ -145,10 +145,16 @@ static int projective(const int64_t *head, Py_ssize_t n, Work *w) {
     return 1;
 }
 
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *name) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
-    if (view->itemsize != itemsize || view->len % itemsize) {
-        PyErr_Format(PyExc_TypeError, "%s: expected items of %zd bytes", name, itemsize);
+/* A C-contiguous buffer of one integer kind: 'i' int64, 'b' one byte (uint8 or bool). */
+static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind, const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    const char *f = view->format ? view->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    int ok = kind == 'i' ? view->itemsize == 8 && (!strcmp(f, "q") || !strcmp(f, "l"))
+                         : view->itemsize == 1 && (!strcmp(f, "B") || !strcmp(f, "?"));
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s: expected %s items", name, kind == 'i' ? "int64" : "uint8 or bool");
         PyBuffer_Release(view);
         return -1;
     }
@@ -159,43 +165,57 @@ static PyObject *tree_metrics(PyObject *self, PyObject *args) {
     PyObject *objs[7];
     const char *names[7] = {"heads", "depth", "offsets", "gap_offsets", "weigh", "weights", "projective"};
     const int writable[7] = {0, 0, 0, 0, 0, 1, 1};
-    const Py_ssize_t sizes[7] = {8, 8, 8, 8, 1, 8, 1};
+    const char kinds[7] = {'i', 'i', 'i', 'i', 'b', 'i', 'b'};
     Py_buffer views[7];
     int got = 0;
     PyObject *result = NULL;
     Work w = {0};
+    int64_t *copy = NULL;
     if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6]))
         return NULL;
     for (; got < 7; got++)
-        if (get_buffer(objs[got], &views[got], writable[got], sizes[got], names[got]) < 0) goto done;
-    const int64_t *heads = views[0].buf, *depth = views[1].buf, *offsets = views[2].buf, *gaps = views[3].buf;
-    const char *weigh = views[4].buf;
+        if (get_buffer(objs[got], &views[got], writable[got], kinds[got], names[got]) < 0) goto done;
+    Py_ssize_t n_words = views[0].len / 8, n_trees = views[6].len, n_gaps = views[5].len / 8;
+    if (views[1].len / 8 != n_words || views[2].len / 8 != n_trees + 1 || views[3].len / 8 != n_trees + 1 ||
+        views[4].len != n_trees) {
+        PyErr_SetString(PyExc_ValueError, "tree_metrics: arrays of inconsistent lengths");
+        goto done;
+    }
+    /* The inputs are copied, checked and read from the copy only: another thread (the GIL is released
+     * below) or an output that shares memory with an input cannot change what was checked. */
+    size_t words = (size_t)n_words, trees = (size_t)n_trees;
+    copy = malloc((2 * words + 3 * trees + 2) * sizeof(int64_t) + 1);
+    if (!copy) { PyErr_NoMemory(); goto done; }
+    int64_t *heads = copy, *depth = copy + words, *offsets = copy + 2 * words, *gaps = offsets + trees + 1;
+    char *weigh = (char *)(gaps + trees + 1);
+    memcpy(heads, views[0].buf, words * sizeof(int64_t));
+    memcpy(depth, views[1].buf, words * sizeof(int64_t));
+    memcpy(offsets, views[2].buf, (trees + 1) * sizeof(int64_t));
+    memcpy(gaps, views[3].buf, (trees + 1) * sizeof(int64_t));
+    memcpy(weigh, views[4].buf, trees);
     int64_t *weights = views[5].buf;
     char *proj = views[6].buf;
-    Py_ssize_t n_words = views[0].len / 8, n_trees = views[6].len;
-    if (views[1].len / 8 != n_words || views[2].len / 8 != n_trees + 1 || views[3].len / 8 != n_trees + 1 ||
-        views[4].len != n_trees || offsets[0] != 0 || gaps[0] != 0 || offsets[n_trees] != n_words ||
-        gaps[n_trees] != views[5].len / 8) {
+    if (offsets[0] != 0 || gaps[0] != 0 || offsets[n_trees] != n_words || gaps[n_trees] != n_gaps) {
         PyErr_SetString(PyExc_ValueError, "tree_metrics: arrays of inconsistent lengths");
         goto done;
     }
     Py_ssize_t most_words = 1, most_rows = 1;  /* the work space for the largest tree, with the GIL */
     for (Py_ssize_t t = 0; t < n_trees; t++) {
-        Py_ssize_t a = (Py_ssize_t)offsets[t], n = (Py_ssize_t)(offsets[t + 1] - offsets[t]), rows = 0;
-        if (n < 0 || a < 0 || a + n > n_words || gaps[t + 1] - gaps[t] != (n > 0 ? n - 1 : 0)) {
+        int64_t a = offsets[t], n = offsets[t + 1] - offsets[t], rows = 0;
+        if (n < 0 || a < 0 || a > n_words - n || gaps[t + 1] - gaps[t] != (n > 0 ? n - 1 : 0)) {
             PyErr_SetString(PyExc_ValueError, "tree_metrics: offsets do not match the trees");
             goto done;
         }
-        for (Py_ssize_t v = 0; v < n; v++) {
+        for (int64_t v = 0; v < n; v++) {
             int64_t h = heads[a + v];
             if (h < 0 || h > n || depth[a + v] < 0 || depth[a + v] >= n) {
                 PyErr_SetString(PyExc_ValueError, "tree_metrics: a head or depth out of range");
                 goto done;
             }
-            if (weigh[t] && h > 0) rows += llabs(h - 1 - v);
+            if (weigh[t] && h > 0) rows += h - 1 > v ? h - 1 - v : v - (h - 1);
         }
-        if (n > most_words) most_words = n;
-        if (rows > most_rows) most_rows = rows;
+        if (n > most_words) most_words = (Py_ssize_t)n;
+        if (rows > most_rows) most_rows = (Py_ssize_t)rows;
     }
     if (reserve(&w, most_words, most_rows) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
@@ -210,6 +230,7 @@ static PyObject *tree_metrics(PyObject *self, PyObject *args) {
 done:
     for (int k = 0; k < got; k++) PyBuffer_Release(&views[k]);
     work_free(&w);
+    free(copy);
     return result;
 }
 

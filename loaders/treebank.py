@@ -83,7 +83,7 @@ def corpus_name_for(path: str | os.PathLike) -> CorpusName:
 def expand_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
     """Files as given; directories replaced by the ``*.conllu`` files below them, sorted. One path (a
     string or path object) is one input, not a sequence of one-character names."""
-    if isinstance(paths, (str, bytes, os.PathLike)):
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     files: list[str] = []
     for p in paths:

@@ -325,3 +325,24 @@ def test_the_kernel_refuses_arrays_that_do_not_describe_the_trees():
             k.tree_metrics(h, d, o, g, weigh, weights, proj)
     with pytest.raises(TypeError):  # int32 heads
         k.tree_metrics(heads.astype(np.int32), depth, offsets, gaps, weigh, weights, proj)
+    with pytest.raises(TypeError):  # float weights, 8 bytes each like int64
+        k.tree_metrics(heads, depth, offsets, gaps, weigh, np.zeros(2), proj)
+
+
+@pytest.mark.skipif(trees_mod._trees is None, reason="the C kernel is not built")
+def test_the_kernel_reads_a_copy_of_its_inputs():
+    # an output that shares memory with an input (here projective is the first byte of offsets[1]) must
+    # not change what the kernel checked: before, tree 1 then grew past its work space (a heap overflow)
+    k = trees_mod._trees
+    rng = np.random.default_rng(5)
+    forest = [random_tree(rng, 300), random_tree(rng, 300)]
+    batch = TreeBatch.from_lists(forest)
+    depth = tree_depths(batch)
+    offsets = np.array([0, 300, 600], np.int64)
+    gaps = np.array([0, 299, 598], np.int64)
+    weights = np.zeros(598, np.int64)
+    aliased = offsets.view(np.uint8)[8:10]  # overwritten with the projectivity of the two trees
+    k.tree_metrics(batch.heads, depth, offsets, gaps, np.ones(2, np.uint8), weights, aliased)
+    expected = tree_metrics(batch, kernel=False)
+    assert weights.tolist() == expected.flux_weights.tolist()
+    assert aliased.tolist() == expected.projective.astype(np.uint8).tolist()
