@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# campaign: ingest + every view against a per-sentence loop, "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; {args.rounds} alternating rounds, median")
-    print(f"# {compile_bytecode()}" + (f", and with {args.before}: {compile_bytecode(str(args.before))}" if args.before else ""))
+    print(f"# {compile_bytecode(args.before)}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         directory = tmp / "campaign"

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     blocks = sentences(reference, args.rounds + 1)
     print(f"# fixed cost of a command, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; {args.rounds} alternating rounds, median")
-    print(f"# {compile_bytecode()}" + (f", and with {args.before}: {compile_bytecode(str(args.before))}" if args.before else ""))
+    print(f"# {compile_bytecode(args.before)}")
     print(f"# {uptime()} before")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

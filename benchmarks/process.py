@@ -124,19 +124,22 @@ _COMPILE = """
 import compileall, importlib.util, sys
 dirs = []
 for name in ("evalhouse", "evalhouse.loaders", "evalhouse.analysis"):
-    dirs += importlib.util.find_spec(name).submodule_search_locations
+    spec = importlib.util.find_spec(name)
+    dirs += spec.submodule_search_locations if spec else []
 ok = all(compileall.compile_dir(d, quiet=1) for d in dirs)
-print(len(dirs))
 sys.exit(0 if ok else 1)
 """
 
 
-def compile_bytecode(python: str = sys.executable) -> str:
-    """Write the bytecode of the evalhouse that ``python`` imports, as ``pip install`` does for an installed
-    package and as the peers' site-packages have it; says so in one line. Without it an editable checkout
-    run with ``PYTHONDONTWRITEBYTECODE`` (set on this development machine) compiles every module in every
-    timed run: about 0.03 s of CPU per command, measured on ``evalhouse evalb``."""
-    r = subprocess.run([python, "-c", _COMPILE], capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit(f"cannot write evalhouse's bytecode with {python}:\n{r.stderr}")
-    return f"bytecode of evalhouse written before timing ({r.stdout.strip()} package directories)"
+def compile_bytecode(*others) -> str:
+    """Write the bytecode of the evalhouse that this interpreter imports, and that each of ``others`` (the
+    python of another virtualenv, or None) imports, as ``pip install`` does for an installed package and
+    as the peers' site-packages have it; says so in one line. Without it an editable checkout run with
+    ``PYTHONDONTWRITEBYTECODE`` (set on this development machine) compiles every module in every timed
+    run: about 0.03 s of CPU per command, measured on ``evalhouse evalb``."""
+    pythons = [sys.executable] + [str(p) for p in others if p]
+    for python in pythons:
+        r = subprocess.run([python, "-c", _COMPILE], capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(f"cannot write evalhouse's bytecode with {python}:\n{r.stderr}")
+    return f"bytecode of evalhouse written before timing (by {', '.join(pythons)})"
