@@ -31,6 +31,7 @@ import hashlib
 import itertools
 import os
 import re
+import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,7 +40,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from evalhouse import names, template
+from evalhouse import memory, names, template
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
@@ -380,6 +381,7 @@ class Warehouse:
         # aggregates) grows up to memory_limit, 80% of RAM by default; past it, operators spill to
         # <db>.tmp. A cap bounds the process's memory whatever the warehouse's size (BENCHMARKS.md).
         config = {} if memory_limit is None else {"memory_limit": str(memory_limit)}
+        self._memory_limit = config.get("memory_limit")  # what a lowered limit is put back to (evalhouse.memory)
         # a new file starts as a copy of a cached empty warehouse (evalhouse.template): 0.2 s less per command
         placing = not existed and not read_only and not self.path.startswith(":memory:")
         try:
@@ -458,6 +460,7 @@ class Warehouse:
     def transaction(self) -> Iterator["Warehouse"]:
         """One transaction: committed when the block ends, rolled back (and the error re-raised) when
         anything in it fails, so the warehouse is exactly as it was."""
+        settings = memory.snapshot(self.con)  # an ingest lowers threads and memory for a while (evalhouse.memory)
         self.con.execute("BEGIN")
         self._rooms = []
         try:
@@ -474,9 +477,33 @@ class Warehouse:
                 # DuckDB may have ended the transaction itself (a full disk, an invalidated database): the
                 # error that caused it is the one to report, never "no transaction is active"
                 err.add_note(f"(and the rollback failed: {str(rollback_error).splitlines()[0]})")
+            self._put_back(settings, err)
             raise
         self._rooms = None
-        self.con.execute("COMMIT")
+        try:
+            self.con.execute("COMMIT")
+        except BaseException as err:
+            self._put_back(settings, err)
+            raise
+        self._put_back(settings)
+
+    def _put_back(self, settings: memory.Snapshot, err: BaseException | None = None) -> None:
+        """The connection's settings as they were before the transaction; a failure to put them back is a
+        note on ``err``, the error that ended the transaction, when there is one."""
+        try:
+            memory.restore(self.con, settings, self._memory_limit)
+        except duckdb.Error as restore_error:
+            if err is None:
+                raise
+            err.add_note(f"(and the connection's settings could not be put back: {restore_error})")
+
+    def streaming_memory(self):
+        """A context in which DuckDB's memory limit is at most :data:`evalhouse.memory.STREAMING_LIMIT`,
+        for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
+        inserts its chunks under (:func:`evalhouse.memory.lowered`)."""
+        if self.path.startswith(":memory:"):
+            return contextlib.nullcontext(False)
+        return memory.lowered(self.con, self._memory_limit)
 
     def insert(self, table: str, rows) -> int:
         """Append ``rows`` to base table ``table``; returns how many.

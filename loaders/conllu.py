@@ -38,10 +38,10 @@ from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
 from evalhouse.loaders.source import BLOCK, Source
 
-# Bytes of whole sentences per chunk: the numpy arrays of a chunk take about 40 bytes per byte of
-# CoNLL-U at their peak (a few hundred bytes per word), so 8 MiB keeps a chunk near 100 MB of
-# transient memory whatever the file's size (BENCHMARKS.md measures it).
-CHUNK_BYTES = 1 << 23
+# Bytes of whole sentences per chunk: the numpy arrays of a chunk take tens of bytes per byte of CoNLL-U
+# at their peak, whatever the file's size. 2 MiB instead of 8 lowered a 1M-word ingest's peak by about
+# 80 MiB at the same CPU time (5.5-5.8 s against 5.7-6.0 s); 1 MiB gained nothing more (BENCHMARKS.md).
+CHUNK_BYTES = 1 << 21
 
 BLANK, COMMENT, TOKEN = 0, 1, 2
 KIND_NAMES = ("blank", "comment", "token")

@@ -38,6 +38,7 @@ missing), computed once per distinct string of a chunk (:func:`_word_keys`).  Wo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -45,7 +46,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, ContextManager, Iterable
 
 import numpy as np
 
@@ -55,6 +56,9 @@ from evalhouse.errors import InputError
 from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
 from evalhouse.loaders.source import ByteStream, open_bytes
+
+# a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
+Bounded = Callable[[], ContextManager]
 
 _UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
 
@@ -600,32 +604,35 @@ LIMIT 1
 """
 
 
-def load_stream(con, stream: ByteStream, corpus: str, offset: int) -> FileResult:
+def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Bounded | None = None) -> FileResult:
     """Read, check and store one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of ``corpus``.
 
     Chunks are stored as soon as they are checked; after the first problem the rest of the file is
-    only checked (to count its problems), and the caller's transaction is rolled back."""
+    only checked (to count its problems), and the caller's transaction is rolled back. The chunks are
+    inserted inside ``bounded()``, when given: the warehouse's lowered memory limit
+    (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`), lifted before the duplicate ``sent_id`` query."""
     import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
     checker = _Checker(stream.name)
-    writer = _Writer(con)
-    store = _Store(writer, corpus, offset)
-    try:
-        for c in chunks(stream):
-            b = _blocks(c)
-            comments = _comments(c, b)
-            checker.check(c, b, np.asarray(pc.is_valid(comments[2])))
-            if not checker.failed:
-                store.store(c, b, comments)
-        checker.finish()
-        store.flush()
-    except BaseException:
+    with bounded() if bounded is not None else contextlib.nullcontext():
+        writer = _Writer(con)
+        store = _Store(writer, corpus, offset)
         try:
-            writer.close()
+            for c in chunks(stream):
+                b = _blocks(c)
+                comments = _comments(c, b)
+                checker.check(c, b, np.asarray(pc.is_valid(comments[2])))
+                if not checker.failed:
+                    store.store(c, b, comments)
+            checker.finish()
+            store.flush()
         except BaseException:
-            pass  # the reading error is the one to report
-        raise
-    writer.close()
+            try:
+                writer.close()
+            except BaseException:
+                pass  # the reading error is the one to report
+            raise
+        writer.close()
     import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
     con.register("eh_file", pa.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
@@ -652,8 +659,9 @@ ProgressFn = Callable[[str, int, int], None]
 
 
 def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
-                 progress: ProgressFn | None = None) -> list[FileResult]:
+                 progress: ProgressFn | None = None, bounded: Bounded | None = None) -> list[FileResult]:
     """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction.
+    ``bounded``: see :func:`load_stream`.
 
     DuckDB runs on one thread meanwhile (restored after): the INSERTs already run beside the reading
     thread (:class:`_Writer`), and a second DuckDB thread compressing the same appends raised the
@@ -667,7 +675,7 @@ def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
                 progress(path, i, len(files))
             target = sys.stdin.buffer if path == "-" else path
             with open_bytes(target, name="<stdin>" if path == "-" else None) as stream:
-                result = load_stream(con, stream, corpus, offset)
+                result = load_stream(con, stream, corpus, offset, bounded)
             offset += result.sentences
             results.append(result)
     except BaseException:

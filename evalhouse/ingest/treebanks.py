@@ -121,7 +121,7 @@ def _file_steps(task):
 def store_corpus(wh, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
                  progress: ProgressFn | None = None) -> CorpusSummary:
     """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
-    results = ingest_files(wh.con, files, corpus, progress=progress)
+    results = ingest_files(wh.con, files, corpus, progress=progress, bounded=wh.streaming_memory)
     if hasattr(progress, "finish"):
         progress.finish()
     normalisations = [f"{Path(r.name).name}: {n}" for r in results for n in r.normalisations]

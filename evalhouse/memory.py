@@ -1,0 +1,127 @@
+"""DuckDB's memory limit, lowered while a treebank is streamed in and put back exactly (issue 18, ingest memory).
+
+DuckDB keeps the blocks an ingest has already written to the warehouse file in its buffer pool until the
+memory limit (80% of RAM by default) forces them out. Nothing reads them again during the ingest, but
+they made the process grow with the input: 1,070 MiB at 5M words, of which DuckDB's own buffers were
+about 360 MB of written table blocks. Written blocks can be evicted at no cost and read back from the
+file, and an INSERT pins only the few blocks it is filling, so :func:`lowered` holds the limit at
+:data:`STREAMING_LIMIT` while a file's chunks are inserted (``loaders/treebank.py``). It is lifted again
+before the file's duplicate ``sent_id`` query and everything after it: a query over the whole corpus
+needs room of its own (a 5M-word corpus's check failed under 128 MB). BENCHMARKS.md has the figures.
+
+DuckDB shows its limit cut to one decimal (``--memory-limit 2GB`` shows as ``1.8 GiB``, and setting
+``1.8 GiB`` back would lose 3%), so the limit is put back from what the warehouse was opened with, by
+``SET`` of that option. Without one, DuckDB's default (80% of RAM) is set back as the middle of the sizes
+shown like it (``18.8 GiB``: within 0.05 GiB, 0.3%): ``RESET memory_limit`` cannot be used, since
+duckdb 1.5.6 then shows the default but goes on enforcing the lowered limit (2.0.1 does not). A limit
+changed by SQL since the warehouse was opened is set back the same way, from its shown form.
+
+A statement that fails inside a transaction aborts it, and an aborted transaction refuses ``SET`` until
+``ROLLBACK``; settings are not rolled back. :meth:`evalhouse.warehouse.Warehouse.transaction` therefore
+takes a :func:`snapshot` before ``BEGIN`` and calls :func:`restore` after ``COMMIT`` or ``ROLLBACK``, so
+no failure leaves the connection with the lowered limit (or the single thread of an ingest).
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+import duckdb
+
+# DuckDB's limit while a file's chunks are inserted. 128 MB was as fast; 256 MB leaves room for wide rows
+# (an INSERT pins the current block of every column of every table it fills) at about 35 MB more peak.
+STREAMING_LIMIT = 256 << 20
+
+_SHOWN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB|PB)\s*")
+_UNIT = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50,
+         "KB": 10 ** 3, "MB": 10 ** 6, "GB": 10 ** 9, "TB": 10 ** 12, "PB": 10 ** 15}
+
+
+def shown_bytes(text: str, middle: bool = False) -> int | None:
+    """The bytes of a memory size as DuckDB shows it (``18.8 GiB``), None when the text is not one.
+
+    DuckDB cuts the digits it does not show (1.75 GiB shows as 1.7 GiB, and so does 1.7 GiB less a byte,
+    shown as 1.6 GiB when set again), so ``middle`` gives the middle of the sizes shown as ``text``
+    instead of the least: what puts back a limit known only by its shown form without drifting down."""
+    match = _SHOWN.fullmatch(text or "")
+    if not match:
+        return None
+    number, unit = match.groups()
+    places = len(number.partition(".")[2])
+    value = float(number) + (0.5 * 10 ** -places if middle and places else 0.0)
+    return int(value * _UNIT[unit])
+
+
+def _setting(con, name: str) -> str:
+    return con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The settings an ingest changes for a while, as DuckDB showed them."""
+
+    threads: int
+    memory_limit: str
+
+
+def snapshot(con) -> Snapshot:
+    threads, limit = con.execute("SELECT current_setting('threads'), current_setting('memory_limit')").fetchall()[0]
+    return Snapshot(int(threads), limit)
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def put_back_limit(con, shown: str, configured: str | None) -> None:
+    """Make DuckDB's memory limit the one that was shown as ``shown``: the warehouse's own option
+    (``configured``, or DuckDB's default when it has none), or ``shown`` itself when that is not it."""
+    if _setting(con, "memory_limit") == shown:
+        return
+    middle = f"{shown_bytes(shown, middle=True)} bytes"
+    # never RESET: duckdb 1.5.6 then shows the default but keeps enforcing the lowered limit
+    con.execute(f"SET memory_limit = {_literal(middle if configured is None else configured)}")
+    if _setting(con, "memory_limit") != shown:  # changed by SQL after the warehouse was opened
+        con.execute(f"SET memory_limit = '{middle}'")
+
+
+def restore(con, before: Snapshot, configured: str | None) -> None:
+    """Put back the settings of ``before`` (see the module docstring); outside any open transaction."""
+    if int(_setting(con, "threads")) != before.threads:
+        con.execute(f"SET threads = {int(before.threads)}")
+    put_back_limit(con, before.memory_limit, configured)
+
+
+def _unevictable(con) -> int:
+    """An upper bound of the bytes DuckDB could not free to meet a lower limit: all its buffers but the
+    blocks of tables, which are written to the file (or, for data not yet written, spilled to the
+    temporary directory when there is one)."""
+    spill = bool(_setting(con, "temp_directory"))
+    evictable = ("'BASE_TABLE', 'IN_MEMORY_TABLE'" if spill else "'BASE_TABLE'")
+    return int(con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() "
+                           f"WHERE tag NOT IN ({evictable})").fetchall()[0][0])
+
+
+@contextmanager
+def lowered(con, configured: str | None, limit: int = STREAMING_LIMIT) -> Iterator[bool]:
+    """DuckDB's memory limit at most ``limit`` bytes for the block (yields whether it was lowered).
+
+    Left as it is when it is already lower, not shown in a form this module reads, or when DuckDB might
+    not free enough to meet it (a failed ``SET`` would abort the transaction). Put back when the block
+    ends; if the transaction was aborted meanwhile, the transaction's :func:`restore` does it."""
+    shown = _setting(con, "memory_limit")
+    now = shown_bytes(shown)
+    if now is None or now <= limit or _unevictable(con) > limit // 2:
+        yield False
+        return
+    con.execute(f"SET memory_limit = '{int(limit)} bytes'")
+    try:
+        yield True
+    finally:
+        try:
+            put_back_limit(con, shown, configured)
+        except duckdb.TransactionException:
+            pass  # aborted: refused until ROLLBACK, after which Warehouse.transaction restores it

@@ -1,0 +1,143 @@
+"""DuckDB's memory limit while a treebank is streamed in, and the settings put back after every transaction
+(evalhouse.memory; issue 18's ingest memory). No time or RSS is asserted: benchmarks.treebanks measures them."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import evalhouse
+from evalhouse import memory
+from evalhouse.loaders import treebank
+
+from tests.conftest import write
+
+SENTENCE = ("# sent_id = s{n}\n# text = Dogs bark.\n"
+            "1\tDogs\tdog\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+            "2\tbark\tbark\tVERB\tVBP\t_\t0\troot\t_\tSpaceAfter=No\n"
+            "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n")
+
+
+def treebank_file(tmp_path, name="t.conllu", sentences=3):
+    return write(tmp_path, name, "".join(SENTENCE.format(n=i) for i in range(sentences)))
+
+
+def settings(wh):
+    return wh.con.execute("SELECT current_setting('threads'), current_setting('memory_limit')").fetchall()[0]
+
+
+@pytest.mark.parametrize("shown, expected", [
+    ("18.8 GiB", int(18.8 * 2 ** 30)), ("256.0 MiB", 256 * 2 ** 20), ("976.5 KiB", int(976.5 * 1024)),
+    ("0 bytes", 0), ("2GB", 2 * 10 ** 9), ("1.5 TiB", int(1.5 * 2 ** 40)),
+    ("", None), ("unlimited", None), ("12 parsecs", None), ("-1 GiB", None)])
+def test_shown_bytes_reads_duckdbs_form_and_nothing_else(shown, expected):
+    assert memory.shown_bytes(shown) == expected
+
+
+def test_every_limit_duckdb_shows_is_read_back():
+    con = duckdb.connect()
+    for given in ("1MB", "256MB", "1000MB", "1.7GiB", "2GB", "3.5GiB", "18.8GiB", "1TB"):
+        con.execute(f"SET memory_limit = '{given}'")
+        shown = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        assert memory.shown_bytes(shown) is not None, shown
+        con.execute(f"SET memory_limit = '{memory.shown_bytes(shown, middle=True)} bytes'")
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == shown  # no drift
+
+
+def test_the_limit_is_lowered_in_the_block_and_put_back_exactly(tmp_path):
+    # 2GB shows as "1.8 GiB"; setting that back would lose 3% and drift lower with every ingest
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        before = settings(wh)
+        with wh.streaming_memory() as lowered:
+            assert lowered
+            assert settings(wh)[1] == "256.0 MiB"
+        assert settings(wh) == before
+        wh.con.execute("SET memory_limit = '1.8 GiB'")  # what a round trip of the shown form would give
+        drifted = settings(wh)[1]
+        assert drifted != before[1]  # so the test above could fail
+        with wh.streaming_memory():
+            pass
+        assert settings(wh)[1] == drifted  # changed by SQL after the open: set back from its shown form
+
+
+def test_without_an_option_the_limit_goes_back_to_duckdbs_default(tmp_path):
+    with evalhouse.connect(tmp_path / "w.duckdb") as wh:
+        before = settings(wh)
+        default = duckdb.connect().execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        assert before[1] == default
+        with wh.streaming_memory() as lowered:
+            assert lowered
+        assert settings(wh) == before
+
+
+@pytest.mark.parametrize("path, limit", [(":memory:", None), ("w.duckdb", "100MB")])
+def test_left_alone_in_memory_or_when_already_lower(tmp_path, path, limit):
+    with evalhouse.connect(path if path == ":memory:" else tmp_path / path, memory_limit=limit) as wh:
+        before = settings(wh)
+        with wh.streaming_memory() as lowered:
+            assert not lowered
+            assert settings(wh) == before
+
+
+def test_an_ingest_streams_its_chunks_under_the_lowered_limit_and_checks_after(tmp_path, monkeypatch):
+    seen = []
+    real = treebank.execute_on_rows
+
+    def recording(con, sql, rows):
+        seen.append((sql.split()[2], con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+        return real(con, sql, rows)
+
+    monkeypatch.setattr(treebank, "execute_on_rows", recording)
+    path = treebank_file(tmp_path)
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        before = settings(wh)
+        [summary] = wh.ingest_treebank([path], corpus="c")
+        assert summary.words == 9
+        assert settings(wh) == before
+    assert {table for table, _ in seen} >= {"sentences", "nodes", "edges"}
+    assert {limit for _, limit in seen} == {"256.0 MiB"}
+
+
+def test_an_ingest_that_duckdb_aborts_leaves_the_connection_as_it_found_it(tmp_path, monkeypatch):
+    """A failed statement aborts the transaction, which refuses SET until ROLLBACK: the warehouse puts the
+    single thread and the lowered limit back after it, and stores nothing."""
+    def failing(con, sql, rows):
+        con.execute("SELECT error('the disk is full')")
+
+    path = treebank_file(tmp_path)
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        wh.con.execute("SET threads = 2")
+        before = settings(wh)
+        monkeypatch.setattr(treebank, "execute_on_rows", failing)
+        with pytest.raises(duckdb.Error, match="the disk is full"):
+            wh.ingest_treebank([path], corpus="c")
+        assert settings(wh) == before
+        assert wh.corpora() == []
+        monkeypatch.undo()
+        [summary] = wh.ingest_treebank([path], corpus="c")  # the retry works, under the same settings
+        assert summary.sentences == 3 and settings(wh) == before
+
+
+def test_settings_changed_in_a_failed_transaction_are_put_back(tmp_path):
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="3GB") as wh:
+        before = settings(wh)
+        with pytest.raises(duckdb.Error):
+            with wh.transaction():
+                wh.con.execute("SET threads = 1")
+                wh.con.execute("SET memory_limit = '100MB'")
+                wh.con.execute("SELECT error('boom')")
+        assert settings(wh) == before
+
+
+def test_the_limit_put_back_is_the_one_duckdb_enforces(tmp_path):
+    """duckdb 1.5.6's RESET memory_limit shows the default but keeps enforcing the lowered limit: a query
+    that needs more than the lowered limit, with nowhere to spill, must run once the block has ended."""
+    needs_memory = "SELECT count(*) FROM (SELECT range % 500000 AS k, list(range) FROM range(1000000) GROUP BY k)"
+    for limit in (None, "1GB"):
+        with evalhouse.connect(tmp_path / f"w{limit}.duckdb", memory_limit=limit) as wh:
+            wh.con.execute("SET temp_directory = ''")
+            with memory.lowered(wh.con, wh._memory_limit, limit=16 << 20) as lowered:
+                assert lowered
+                with pytest.raises(duckdb.OutOfMemoryException):
+                    wh.con.execute(needs_memory)  # so the assertion below could fail
+            assert wh.con.execute(needs_memory).fetchall() == [(500000,)]
