@@ -18,8 +18,9 @@ changed by SQL since the warehouse was opened is set back the same way, from its
 
 A statement that fails inside a transaction aborts it, and an aborted transaction refuses ``SET`` until
 ``ROLLBACK``; settings are not rolled back. :meth:`evalhouse.warehouse.Warehouse.transaction` therefore
-takes a :func:`snapshot` before ``BEGIN`` and calls :func:`restore` after ``COMMIT`` or ``ROLLBACK``, so
-no failure leaves the connection with the lowered limit (or the single thread of an ingest).
+takes a :func:`snapshot` before ``BEGIN`` and calls :func:`restore` after a ``ROLLBACK`` or a failed
+``COMMIT``, so no failure leaves the connection with the lowered limit (or the single thread of an
+ingest). A transaction that commits keeps what was set in it: the ingest puts back its own settings.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from typing import Iterator
 
 import duckdb
 
-# DuckDB's limit while a file's chunks are inserted. 128 MB was as fast; 256 MB leaves room for wide rows
-# (an INSERT pins the current block of every column of every table it fills) at about 35 MB more peak.
+# DuckDB's limit while a file's chunks are inserted (256 MiB). 128 MiB was as fast; 256 MiB leaves room for
+# wide rows (an INSERT pins the current block of every column of every table it fills) at about 35 MiB more.
 STREAMING_LIMIT = 256 << 20
 
 _SHOWN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB|PB)\s*")
@@ -97,31 +98,36 @@ def restore(con, before: Snapshot, configured: str | None) -> None:
 
 def _unevictable(con) -> int:
     """An upper bound of the bytes DuckDB could not free to meet a lower limit: all its buffers but the
-    blocks of tables, which are written to the file (or, for data not yet written, spilled to the
-    temporary directory when there is one)."""
-    spill = bool(_setting(con, "temp_directory"))
-    evictable = ("'BASE_TABLE', 'IN_MEMORY_TABLE'" if spill else "'BASE_TABLE'")
+    blocks of tables already written to the file, which it can drop and read back. Rows inserted and not
+    yet written (``IN_MEMORY_TABLE``) count: they can only be spilled, and a spill can fail."""
     return int(con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() "
-                           f"WHERE tag NOT IN ({evictable})").fetchall()[0][0])
+                           "WHERE tag <> 'BASE_TABLE'").fetchall()[0][0])
 
 
 @contextmanager
 def lowered(con, configured: str | None, limit: int = STREAMING_LIMIT) -> Iterator[bool]:
     """DuckDB's memory limit at most ``limit`` bytes for the block (yields whether it was lowered).
 
-    Left as it is when it is already lower, not shown in a form this module reads, or when DuckDB might
-    not free enough to meet it (a failed ``SET`` would abort the transaction). Put back when the block
-    ends; if the transaction was aborted meanwhile, the transaction's :func:`restore` does it."""
+    Left as it is when it is already lower, not shown in a form this module reads, when DuckDB might not
+    free enough to meet it (a failed ``SET`` would abort the transaction), or when DuckDB has no temporary
+    directory: the rows an ingest inserts stay in memory until they fill a row group, and without a place
+    to spill them a wide treebank (10 KB of MISC per word) ran out of the lowered limit. Put back when the
+    block ends; if the block fails, a failure to put it back (an aborted transaction refuses ``SET`` until
+    ``ROLLBACK``) is left to :meth:`evalhouse.warehouse.Warehouse.transaction`, and the block's own error is
+    the one raised."""
     shown = _setting(con, "memory_limit")
     now = shown_bytes(shown)
-    if now is None or now <= limit or _unevictable(con) > limit // 2:
+    if (now is None or now <= limit or not _setting(con, "temp_directory")
+            or _unevictable(con) > limit // 2):
         yield False
         return
     con.execute(f"SET memory_limit = '{int(limit)} bytes'")
     try:
         yield True
-    finally:
+    except BaseException:
         try:
             put_back_limit(con, shown, configured)
-        except duckdb.TransactionException:
-            pass  # aborted: refused until ROLLBACK, after which Warehouse.transaction restores it
+        except duckdb.Error:
+            pass  # the transaction's restore puts it back after ROLLBACK
+        raise
+    put_back_limit(con, shown, configured)

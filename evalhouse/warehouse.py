@@ -459,7 +459,9 @@ class Warehouse:
     @contextmanager
     def transaction(self) -> Iterator["Warehouse"]:
         """One transaction: committed when the block ends, rolled back (and the error re-raised) when
-        anything in it fails, so the warehouse is exactly as it was."""
+        anything in it fails, so the warehouse is exactly as it was; the connection's ``threads`` and
+        ``memory_limit`` are then put back too (an ingest lowers them for a while: :mod:`evalhouse.memory`).
+        Settings changed in a transaction that commits are kept."""
         settings = memory.snapshot(self.con)  # an ingest lowers threads and memory for a while (evalhouse.memory)
         self.con.execute("BEGIN")
         self._rooms = []
@@ -485,21 +487,19 @@ class Warehouse:
         except BaseException as err:
             self._put_back(settings, err)
             raise
-        self._put_back(settings)
 
-    def _put_back(self, settings: memory.Snapshot, err: BaseException | None = None) -> None:
-        """The connection's settings as they were before the transaction; a failure to put them back is a
-        note on ``err``, the error that ended the transaction, when there is one."""
+    def _put_back(self, settings: memory.Snapshot, err: BaseException) -> None:
+        """After a failed transaction, the connection's threads and memory limit as they were before it
+        (:mod:`evalhouse.memory`: DuckDB does not roll settings back, and an aborted transaction refused the
+        ingest's own putting back); a failure to do so is a note on ``err``, the error to report."""
         try:
             memory.restore(self.con, settings, self._memory_limit)
         except duckdb.Error as restore_error:
-            if err is None:
-                raise
             err.add_note(f"(and the connection's settings could not be put back: {restore_error})")
 
     def streaming_memory(self):
-        """A context in which DuckDB's memory limit is at most :data:`evalhouse.memory.STREAMING_LIMIT`,
-        for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
+        """A context in which DuckDB's memory limit is at most :data:`evalhouse.memory.STREAMING_LIMIT`
+        (256 MiB), for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
         inserts its chunks under (:func:`evalhouse.memory.lowered`)."""
         if self.path.startswith(":memory:"):
             return contextlib.nullcontext(False)

@@ -70,9 +70,12 @@ def test_without_an_option_the_limit_goes_back_to_duckdbs_default(tmp_path):
         assert settings(wh) == before
 
 
-@pytest.mark.parametrize("path, limit", [(":memory:", None), ("w.duckdb", "100MB")])
-def test_left_alone_in_memory_or_when_already_lower(tmp_path, path, limit):
+@pytest.mark.parametrize("path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "100MB", False),
+                                                   ("w.duckdb", None, True)])
+def test_left_alone_in_memory_when_already_lower_or_with_nowhere_to_spill(tmp_path, path, limit, no_spill):
     with evalhouse.connect(path if path == ":memory:" else tmp_path / path, memory_limit=limit) as wh:
+        if no_spill:  # inserted rows wait in memory for a full row group: the lower limit could run out
+            wh.con.execute("SET temp_directory = ''")
         before = settings(wh)
         with wh.streaming_memory() as lowered:
             assert not lowered
@@ -118,6 +121,24 @@ def test_an_ingest_that_duckdb_aborts_leaves_the_connection_as_it_found_it(tmp_p
         assert summary.sentences == 3 and settings(wh) == before
 
 
+def test_settings_changed_in_a_transaction_that_commits_are_kept(tmp_path):
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="3GB") as wh:
+        with wh.transaction():
+            wh.con.execute("SET threads = 1")
+            wh.con.execute("SET memory_limit = '1GB'")
+        assert settings(wh) == (1, "953.6 MiB")
+
+
+def test_the_error_inside_the_block_is_the_one_raised(tmp_path):
+    with evalhouse.connect(tmp_path / "w.duckdb") as wh:
+        with pytest.raises(duckdb.InvalidInputException, match="first"):
+            with wh.transaction():
+                with wh.streaming_memory() as lowered:
+                    assert lowered
+                    wh.con.execute("SELECT error('first')")  # aborts: putting the limit back is refused
+        assert settings(wh)[1] == duckdb.connect().execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+
+
 def test_settings_changed_in_a_failed_transaction_are_put_back(tmp_path):
     with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="3GB") as wh:
         before = settings(wh)
@@ -135,9 +156,9 @@ def test_the_limit_put_back_is_the_one_duckdb_enforces(tmp_path):
     needs_memory = "SELECT count(*) FROM (SELECT range % 500000 AS k, list(range) FROM range(1000000) GROUP BY k)"
     for limit in (None, "1GB"):
         with evalhouse.connect(tmp_path / f"w{limit}.duckdb", memory_limit=limit) as wh:
-            wh.con.execute("SET temp_directory = ''")
             with memory.lowered(wh.con, wh._memory_limit, limit=16 << 20) as lowered:
                 assert lowered
+                wh.con.execute("SET temp_directory = ''")  # nowhere to spill: a query over the limit fails
                 with pytest.raises(duckdb.OutOfMemoryException):
                     wh.con.execute(needs_memory)  # so the assertion below could fail
             assert wh.con.execute(needs_memory).fetchall() == [(500000,)]
