@@ -8,6 +8,9 @@ file, and an INSERT pins only the few blocks it is filling, so :func:`lowered` h
 :data:`STREAMING_LIMIT` while a file's chunks are inserted (``loaders/treebank.py``). It is lifted again
 before the file's duplicate ``sent_id`` query and everything after it: a query over the whole corpus
 needs room of its own (a 5M-word corpus's check failed under 128 MB). BENCHMARKS.md has the figures.
+Rows inserted and not yet written (a row group is written when full) must then spill to DuckDB's
+temporary directory: an ingest whose temporary disk is full or capped (``max_temp_directory_size``) can
+run out of the lower limit where it would have fit under the default.
 
 DuckDB shows its limit cut to one decimal (``--memory-limit 2GB`` shows as ``1.8 GiB``, and setting
 ``1.8 GiB`` back would lose 3%), so the limit is put back from what the warehouse was opened with, by
