@@ -31,8 +31,7 @@ import hashlib
 import itertools
 import os
 import re
-import contextlib
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -502,7 +501,7 @@ class Warehouse:
         (256 MiB), for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
         inserts its chunks under (:func:`evalhouse.memory.lowered`)."""
         if self.path.startswith(":memory:"):
-            return contextlib.nullcontext(False)
+            return nullcontext(False)
         return memory.lowered(self.con, self._memory_limit)
 
     def insert(self, table: str, rows) -> int:
