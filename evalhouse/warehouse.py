@@ -254,20 +254,21 @@ STORED: dict[str, Stored] = {
 
 _FUNCTION_NAMES = tuple(FUNCTIONS) + tuple(ARROW_FUNCTIONS)
 
+# numpy and pyarrow (0.1 s and more to import) only when rows are written: read-only commands do not pay for them
+arrow_arrays = lazy_module("evalhouse.loaders.arrow_arrays")
+
 
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
 def _arrow(rows):
-    """A mapping of columns or a list of row mappings as an Arrow table (frames are passed through)."""
-    # pyarrow (~0.1 s to import) only when rows are written: read-only commands do not pay for it
-    import pyarrow as pa
-
+    """A mapping of columns or a list of row mappings as an Arrow table (frames are passed through), built
+    without ``pa.array``, which imports pandas (:mod:`evalhouse.loaders.arrow_arrays`)."""
     if isinstance(rows, Mapping):
-        return pa.table({k: list(v) if isinstance(v, (tuple, range)) else v for k, v in rows.items()})
+        return arrow_arrays.table(rows)
     if isinstance(rows, list):
-        return pa.Table.from_pylist(rows)
+        return arrow_arrays.table_of_rows(rows)
     return rows
 
 
@@ -525,7 +526,7 @@ class Warehouse:
         """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
         stored = STORED[kind]
         # the key as a registered Arrow row, not query parameters: binding any parameter makes duckdb
-        # 1.5.6 import pandas, 0.3 s of every ingest command
+        # 1.5.6 import pandas, 0.2-0.3 s of every ingest command (2.0 does not)
         match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
         self.con.register("eh_key", _arrow([{c: key[c] for c in stored.key}]))
         try:

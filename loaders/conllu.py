@@ -36,6 +36,7 @@ import numpy as np
 
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
+from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import BLOCK, Source
 
 # Bytes of whole sentences per chunk: the numpy arrays of a chunk take tens of bytes per byte of CoNLL-U
@@ -114,7 +115,17 @@ class Chunk:
             rank[ten] = np.arange(len(ten))
             self._pieces = (pieces, rank)
         pieces, rank = self._pieces
-        return pieces.take(pa.array(rank[tokens] * 20 + 2 * column))
+        return pieces.take(arrow_arrays.numbers(rank[tokens] * 20 + 2 * column))
+
+    def line_texts(self):
+        """The text of every line as an Arrow string array, null for blank lines: the chunk's bytes without
+        their line feeds, cut where each line starts (no ``take``: ``Array.take`` imports pyarrow.compute,
+        0.06 s of an ``ingest dependency-run``)."""
+        n = self.n_lines
+        offsets = np.empty(n + 1, dtype=np.int64)
+        offsets[:n] = self.start - np.arange(n)  # each line before this one lost its line feed
+        offsets[n] = len(self.data) - n
+        return arrow_arrays.string_array(offsets, self.data.replace(b"\n", b""), self.kind != BLANK)
 
     def lines(self, lines: np.ndarray):
         """The text of ``lines`` (indices into this chunk's lines) as an Arrow string array."""
@@ -125,7 +136,7 @@ class Chunk:
         bounds[:, 1] = self.end
         offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
         every = pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(self.data))
-        return every.take(pa.array(np.asarray(lines, dtype=np.int64) * 2))
+        return every.take(arrow_arrays.numbers(np.asarray(lines, dtype=np.int64) * 2))
 
 
 def chunks(blocks: Iterable[bytes], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
@@ -299,7 +310,7 @@ STAGING_TABLES = ("eh_lines", "eh_tokens", "eh_blocks")
 
 _STAGE_TOKENS = r"""
 CREATE OR REPLACE TEMP TABLE eh_tokens AS
-SELECT t.block, t.line_no, string_split(l.line, chr(9)) AS f, t.n_fields, t.id_kind,
+SELECT t.block, t.line_no, string_split(l.line, chr(9)) AS f, t.n_fields, t.id_kind::VARCHAR AS id_kind,
        t.major, t.minor, t.head, t.ordinal
 FROM eh_staged_tokens t JOIN eh_lines l USING (line_no)
 ORDER BY t.line_no
@@ -348,30 +359,34 @@ def stage(con, source: Source) -> None:
     """Read ``source`` (validated and normalised by ``open_source``) into the staging tables (replacing
     what they held), through :func:`chunks`."""
     import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
+
+    # the kinds as dictionaries (cast to VARCHAR in SQL) and every number as int64, so that the chunks'
+    # tables share one schema without Table.cast, which imports pyarrow.compute (0.06 s)
+    kind = pa.dictionary(pa.int8(), pa.string())
+    schema_lines = pa.schema([("line_no", pa.int64()), ("line", pa.string()), ("kind", kind), ("block", pa.int64())])
+    schema_tokens = pa.schema([("block", pa.int64()), ("line_no", pa.int64()), ("n_fields", pa.int64()),
+                               ("id_kind", kind), ("major", pa.int64()), ("minor", pa.int64()),
+                               ("head", pa.int64()), ("ordinal", pa.int64())])
+
+    def int64(values, mask=None):
+        return arrow_arrays.numbers(np.asarray(values, dtype=np.int64), mask)
 
     lines, tokens = [], []
     for c in chunks(_read_blocks(source.path)):
-        text = c.lines(np.arange(c.n_lines))
-        lines.append(pa.table({
-            "line_no": c.line_no, "line": pc.if_else(pa.array(c.kind == BLANK), pa.scalar(None, pa.string()), text),
-            "kind": pa.array(np.array(KIND_NAMES)[c.kind]), "block": c.block}))
-        tokens.append(pa.table({
-            "block": c.block[c.line], "line_no": c.line_no[c.line], "n_fields": c.n_fields,
-            "id_kind": pa.array(np.array(ID_NAMES)[c.id_kind]),
-            "major": pa.array(c.major, mask=c.id_kind == BAD),
-            "minor": c.minor, "head": pa.array(c.head, mask=c.head == _NO_HEAD), "ordinal": c.ordinal}))
-    schema_lines = pa.schema([("line_no", pa.int64()), ("line", pa.string()), ("kind", pa.string()),
-                              ("block", pa.int64())])
-    schema_tokens = pa.schema([("block", pa.int64()), ("line_no", pa.int64()), ("n_fields", pa.int64()),
-                               ("id_kind", pa.string()), ("major", pa.int64()), ("minor", pa.int64()),
-                               ("head", pa.int64()), ("ordinal", pa.int64())])
-    staged_lines = pa.concat_tables([t.cast(schema_lines) for t in lines]) if lines else schema_lines.empty_table()
-    staged_tokens = pa.concat_tables([t.cast(schema_tokens) for t in tokens]) if tokens else schema_tokens.empty_table()
+        lines.append(pa.Table.from_arrays([
+            int64(c.line_no), c.line_texts(), arrow_arrays.dictionary(c.kind.astype(np.int8), KIND_NAMES),
+            int64(c.block)], schema=schema_lines))
+        tokens.append(pa.Table.from_arrays([
+            int64(c.block[c.line]), int64(c.line_no[c.line]), int64(c.n_fields),
+            arrow_arrays.dictionary(c.id_kind.astype(np.int8), ID_NAMES), int64(c.major, c.id_kind == BAD),
+            int64(c.minor), int64(c.head, c.head == _NO_HEAD), int64(c.ordinal)], schema=schema_tokens))
+    staged_lines = pa.concat_tables(lines) if lines else arrow_arrays.empty_table(schema_lines)
+    staged_tokens = pa.concat_tables(tokens) if tokens else arrow_arrays.empty_table(schema_tokens)
     con.register("eh_staged_lines", staged_lines)
     con.register("eh_staged_tokens", staged_tokens)
     try:
-        con.execute("CREATE OR REPLACE TEMP TABLE eh_lines AS SELECT line_no, line, kind, block FROM eh_staged_lines")
+        con.execute("CREATE OR REPLACE TEMP TABLE eh_lines AS SELECT line_no, line, kind::VARCHAR AS kind, block "
+                    "FROM eh_staged_lines")
         con.execute(_STAGE_TOKENS)
     finally:
         con.unregister("eh_staged_lines")

@@ -53,6 +53,7 @@ import numpy as np
 from evalhouse.analysis.text import MISSING_LEMMAS, fold
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.errors import InputError
+from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
 from evalhouse.loaders.source import ByteStream, open_bytes
@@ -394,13 +395,11 @@ def _comments(c: Chunk, b: _Blocks):
 
 def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
     """Per block, the first value among rows where ``present`` (null where there is none)."""
-    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-
     rows = np.flatnonzero(present)
     blocks, first = np.unique(block_of[rows], return_index=True)
     pick = np.full(n_blocks, -1, dtype=np.int64)
     pick[blocks] = rows[first]
-    return values.take(pa.array(pick, mask=pick < 0))
+    return values.take(arrow_arrays.numbers(pick, mask=pick < 0))
 
 
 # DuckDB appends whole row groups (122,880 rows) cheaply and a part of one dearly: appending 100,000
@@ -476,7 +475,7 @@ class _Store:
         rows = rows.slice(0, count)
         # the corpus name as a one-entry dictionary column: no query parameter to bind (binding one makes
         # duckdb 1.5.6 import pandas, 0.3 s of every ingest)
-        corpus = pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, dtype=np.int8)), pa.array([self.corpus]))
+        corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
         self.writer.put(f"INSERT INTO {table} ({columns}) SELECT {select.replace('$corpus', 'eh_corpus')} "
                         "FROM eh_rows", rows.append_column("eh_corpus", corpus))
 
@@ -498,11 +497,11 @@ class _Store:
         counts = np.bincount(comment_block, minlength=n_blocks)
         offsets = np.zeros(n_blocks + 1, dtype=np.int32)
         np.cumsum(counts, out=offsets[1:])
-        sid = _first_per_block(sent_id, np.asarray(sent_id.is_valid()), comment_block, n_blocks)
-        txt = _first_per_block(said, np.asarray(said.is_valid()), comment_block, n_blocks)
-        self._insert("sentences", pa.table({
+        sid = _first_per_block(sent_id, arrow_arrays.booleans_of(sent_id.is_valid()), comment_block, n_blocks)
+        txt = _first_per_block(said, arrow_arrays.booleans_of(said.is_valid()), comment_block, n_blocks)
+        self._insert("sentences", arrow_arrays.table({
             "position": position, "sent_id": sid, "text": txt,
-            "comments": pa.ListArray.from_arrays(pa.array(offsets), text),
+            "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),
             "first_line": b.first_line}),
             "corpus, position, sent_id, text, comments, first_line",
             "$corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line")
@@ -511,7 +510,7 @@ class _Store:
         words = np.flatnonzero(ids == WORD)
         cols = {k: c.column(k, words) for k in (1, 2, 3, 4, 5, 7, 8, 9)}
         word_position = position[b.of_token[words]]
-        self._insert("nodes", pa.table({
+        self._insert("nodes", arrow_arrays.table({
             "position": word_position, "id": c.major[words].astype(np.int32), "form": cols[1], "lemma": cols[2],
             "upos": cols[3], "xpos": cols[4], "feats": cols[5], "head": c.head[words].astype(np.int32),
             "deprel": cols[7], "deps": cols[8], "misc": cols[9]}),
@@ -527,7 +526,7 @@ class _Store:
                           last: c.minor[rows].astype(np.int32)}
             table_rows.update({name: c.column(k, rows) for k, name in enumerate(names, start=1)})
             columns = ", ".join(table_rows)
-            self._insert(table, pa.table(table_rows), "corpus, " + columns, "$corpus, " + columns)
+            self._insert(table, arrow_arrays.table(table_rows), "corpus, " + columns, "$corpus, " + columns)
         ranges = np.flatnonzero(ids == RANGE)
         self.in_ranges += int((c.minor[ranges] - c.major[ranges] + 1).sum())
         self.ranges += len(ranges)
@@ -547,11 +546,11 @@ class _Store:
         sentence_start = np.r_[0, np.cumsum(lengths)[:-1]]
         kept_block = np.repeat(np.arange(n_blocks), stripped.lengths)
         head_row = np.where(stripped.head_id > 0, sentence_start[kept_block] + stripped.head_id - 1, 0)
-        take_kept = pa.array(kept)
-        take_head = pa.array(head_row, mask=stripped.head_id == 0)
+        take_kept = arrow_arrays.numbers(kept)
+        take_head = arrow_arrays.numbers(head_row, mask=stripped.head_id == 0)
         keys, missing = _word_keys(cols[2], cols[1])
         self.missing_lemmas += missing
-        self._insert("edges", pa.table({
+        self._insert("edges", arrow_arrays.table({
             "position": position[kept_block], "dependent": stripped.dependent.astype(np.int32),
             "head": stripped.head.astype(np.int32), "deprel": deprel.take(take_kept),
             "dependent_lemma": cols[2].take(take_kept), "head_lemma": cols[2].take(take_head),
@@ -566,7 +565,7 @@ class _Store:
         nonempty = np.flatnonzero(stripped.lengths > 0)
         if len(nonempty):
             metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
-            self._insert("sentence_tree_metrics", pa.table({
+            self._insert("sentence_tree_metrics", arrow_arrays.table({
                 "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
                 "projective": metrics.projective.astype(bool)}),
                 "corpus, position, flux_weight_sum, projective", "$corpus, position, flux_weight_sum, projective")
@@ -580,13 +579,13 @@ def _word_keys(lemmas, forms):
     the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
     (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
     distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
-    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-    import pyarrow.compute as pc  # late, as above
+    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
-    lacking = pc.is_in(lemmas, value_set=pa.array(MISSING_LEMMAS))
-    missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py() or 0)
+    lacking = pc.is_in(lemmas, value_set=arrow_arrays.strings(list(MISSING_LEMMAS)))
+    underscore = arrow_arrays.strings(["_"])[0]  # not the Python str: a scalar from it imports pandas
+    missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, underscore)))).as_py() or 0)
     chosen = pc.if_else(lacking, forms, lemmas).dictionary_encode()
-    folded = pa.array([fold(v) for v in chosen.dictionary.to_pylist()], pa.string())
+    folded = arrow_arrays.strings([fold(v) for v in chosen.dictionary.to_pylist()])
     return folded.take(chosen.indices), missing
 
 
@@ -621,7 +620,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
             for c in chunks(stream):
                 b = _blocks(c)
                 comments = _comments(c, b)
-                checker.check(c, b, np.asarray(pc.is_valid(comments[2])))
+                checker.check(c, b, arrow_arrays.booleans_of(pc.is_valid(comments[2])))
                 if not checker.failed:
                     store.store(c, b, comments)
             checker.finish()
@@ -633,9 +632,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
                 pass  # the reading error is the one to report
             raise
         writer.close()
-    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-
-    con.register("eh_file", pa.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
+    con.register("eh_file", arrow_arrays.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
     try:
         dup = next(iter(con.execute(_DUPLICATE_SENT_ID).fetchall()), None)  # all fetched: duckdb 2.0 (README)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -247,3 +248,25 @@ def test_global_options_and_their_values_are_not_taken_for_the_command():
     assert command_name(["--db", "sql", "views"]) == "views"  # a warehouse file called "sql"
     assert command_name(["--db=sql", "--memory-limit", "1GB", "--traceback", "evalb", "--db", "x"]) == "evalb"
     assert command_name(["ingest", "treebank"]) == "ingest"
+
+
+BLAS_PROBE = ("import os, sys; sys.argv = ['evalhouse', '--version']\n"
+              "from evalhouse.cli.common import main\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "import numpy\n"  # OpenBLAS reads its settings when numpy is imported, after main() set them
+              "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")
+
+
+@pytest.mark.parametrize("given, kept", [(None, "4"), ("20", "20")])
+def test_the_command_lets_idle_blas_threads_sleep_unless_the_user_says_otherwise(given, kept):
+    """``evalhouse`` sets OPENBLAS_THREAD_TIMEOUT=4 for its own process (issue 18: OpenBLAS threads spinning
+    0.1 s of CPU after numpy's import); a value the user set is kept; importing the package sets nothing."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if given is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = given
+    out = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split()[-1] == kept
+    untouched = subprocess.run([sys.executable, "-c", "import os, evalhouse, evalhouse.cli; "
+                                "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"],
+                               capture_output=True, text=True, env=env, check=True)
+    assert untouched.stdout.split()[-1] == str(given)

@@ -1,0 +1,219 @@
+"""Arrow arrays and tables built from numpy arrays and Python lists, without ``pa.array``.
+
+Why: pyarrow imports pandas (about 0.2 s of CPU, more than a one-sentence ingest's own work) the first
+time ``pa.array``, ``pa.scalar``, ``pa.table`` of anything but Arrow arrays, ``Array.to_numpy`` or
+``np.asarray(array)`` runs, to check whether its argument is a pandas object.  With DuckDB 2.0, which
+scans Arrow tables and binds parameters without pandas, that import is the largest part of the fixed cost
+of an ingest command (issue 18).  ``Array.from_buffers`` over numpy memory imports nothing, so the common
+column types are built here from their buffers:
+
+* numpy arrays of booleans, integers and floats (zero copy for numbers), with an optional null mask;
+* Python lists of ``str``, ``bool``, ``int``, ``float`` (or ints and floats: double), UTC or naive
+  ``datetime`` and lists of ``str``, each with ``None`` as null.
+
+Anything else (mixed types, dicts, ``Decimal``, other time zones, ints beyond 64 bits, ...) goes to
+``pa.array``, so values and types are pyarrow's own (but for text beyond 2 GiB in one column: ``large_string``
+here, a chunked ``string`` array there): ``tests/test_arrow_arrays.py`` compares every builder with
+``pa.array`` on the same values.  Code that must not import pandas also reads arrays back through their
+buffers, not ``to_numpy``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH = _dt.datetime(1970, 1, 1)
+_MICROSECOND = _dt.timedelta(microseconds=1)
+_INT32_MAX = 2**31 - 1
+_NONE = type(None)
+
+
+def _pa():
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not write
+
+    return pa
+
+
+def _validity(valid: np.ndarray | None):
+    """Arrow's validity bitmap of a boolean array (None when every value is valid) and the null count."""
+    if valid is None:
+        return None, 0
+    nulls = len(valid) - int(np.count_nonzero(valid))
+    if not nulls:
+        return None, 0
+    return _pa().py_buffer(np.packbits(valid, bitorder="little")), nulls
+
+
+def _numpy_type(dtype: np.dtype):
+    pa = _pa()
+    if dtype.kind == "b":
+        return pa.bool_()
+    return pa.from_numpy_dtype(dtype)
+
+
+def numbers(values: np.ndarray, mask: np.ndarray | None = None):
+    """An Arrow array over a one-dimensional numpy array of booleans, integers or floats (no copy for
+    numbers); where ``mask`` is true the value is null (as ``pa.array(values, mask=mask)``)."""
+    pa = _pa()
+    values = np.asarray(values)
+    if values.ndim != 1 or values.dtype.kind not in "biuf":
+        raise TypeError(f"numbers() takes a one-dimensional numpy array of numbers or booleans, not {values.dtype}")
+    if not values.dtype.isnative:
+        values = values.astype(values.dtype.newbyteorder("="))
+    values = np.ascontiguousarray(values)
+    bitmap, nulls = _validity(None if mask is None else ~np.asarray(mask, dtype=bool))
+    if values.dtype.kind == "b":
+        data = pa.py_buffer(np.packbits(values, bitorder="little"))
+    else:
+        data = pa.py_buffer(values)
+    return pa.Array.from_buffers(_numpy_type(values.dtype), len(values), [bitmap, data], null_count=nulls)
+
+
+def string_array(offsets: np.ndarray, data: bytes, valid: np.ndarray | None = None):
+    """The string array whose value i is ``data[offsets[i]:offsets[i + 1]]`` (int32 offsets, no copy of
+    ``data``), null where ``valid`` is false."""
+    pa = _pa()
+    bitmap, nulls = _validity(valid)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), len(offsets) - 1, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)],
+                                 null_count=nulls)
+
+
+def strings(values: Sequence[str | None], has_nulls: bool = True):
+    """An Arrow string array of Python strings, ``None`` as null (as ``pa.array(values, pa.string())``);
+    ``has_nulls=False`` says there is no ``None`` (not looked for then)."""
+    pa = _pa()
+    n = len(values)
+    nulls = [i for i, v in enumerate(values) if v is None] if has_nulls else []
+    if nulls:
+        values = ["" if v is None else v for v in values]
+    text = "".join(values)
+    data = text.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, as pa.array raises its own error
+    if len(data) == len(text):  # ASCII: a string's length in bytes is its length
+        lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
+    else:
+        lengths = np.fromiter((len(v.encode("utf-8")) for v in values), dtype=np.int64, count=n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    kind, offsets = pa.string(), offsets.astype(np.int32)
+    if len(data) > _INT32_MAX:  # beyond 32-bit offsets (pa.array would make a chunked array instead)
+        kind, offsets = pa.large_string(), offsets
+    valid = None
+    if nulls:
+        valid = np.ones(n, dtype=bool)
+        valid[nulls] = False
+    bitmap, null_count = _validity(valid)
+    return pa.Array.from_buffers(kind, n, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=null_count)
+
+
+def _valid_and_filled(values: Sequence, fill) -> tuple[np.ndarray | None, list]:
+    valid = np.fromiter((v is not None for v in values), dtype=bool, count=len(values))
+    if valid.all():
+        return None, list(values)
+    return valid, [fill if v is None else v for v in values]
+
+
+def _from_list(values: Sequence):
+    """The Arrow array ``pa.array(values)`` would give, built from buffers for the common types."""
+    pa = _pa()
+    kinds = set(map(type, values))
+    has_nulls = _NONE in kinds
+    kinds.discard(_NONE)
+    if not kinds:
+        return pa.nulls(len(values))
+    if kinds == {str}:
+        return strings(values, has_nulls)
+    if kinds <= {int, float, bool} and (kinds == {bool} or bool not in kinds):
+        dtype = np.bool_ if kinds == {bool} else np.float64 if float in kinds else np.int64
+        valid, filled = _valid_and_filled(values, 0)
+        try:
+            array = np.array(filled, dtype=dtype)
+        except OverflowError:  # beyond 64 bits: pyarrow's own error or type
+            return pa.array(values)
+        return numbers(array, None if valid is None else ~valid)
+    if kinds == {_dt.datetime}:
+        zones = {v.tzinfo for v in values if v is not None}
+        if zones in ({None}, {_dt.timezone.utc}):
+            epoch = _EPOCH if zones == {None} else _EPOCH_UTC
+            valid, filled = _valid_and_filled(values, epoch)
+            micros = np.array([(v - epoch) // _MICROSECOND for v in filled], dtype=np.int64)
+            bitmap, nulls = _validity(valid)
+            kind = pa.timestamp("us") if zones == {None} else pa.timestamp("us", tz="UTC")
+            return pa.Array.from_buffers(kind, len(values), [bitmap, pa.py_buffer(micros)], null_count=nulls)
+    if kinds == {list} and all(type(s) is str for v in values if v is not None for s in v):
+        valid, filled = _valid_and_filled(values, [])
+        offsets = np.zeros(len(values) + 1, dtype=np.int32)
+        np.cumsum(np.fromiter(map(len, filled), dtype=np.int64, count=len(values)), out=offsets[1:])
+        flat = [s for v in filled for s in v]
+        child = strings(flat, has_nulls=False) if flat else pa.nulls(0)  # no strings at all: list<null>
+        bitmap, nulls = _validity(valid)
+        return pa.ListArray.from_buffers(pa.list_(child.type), len(values), [bitmap, pa.py_buffer(offsets)],
+                                         null_count=nulls, children=[child])
+    return pa.array(values)
+
+
+def column(values):
+    """An Arrow array (or chunked array) of a column given as Arrow, numpy, a range or a Python sequence."""
+    pa = _pa()
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return values
+    if isinstance(values, np.ndarray):
+        if values.ndim == 1 and values.dtype.kind in "biuf":
+            return numbers(values)
+        if values.ndim == 1 and values.dtype.kind == "U":
+            return strings(values.tolist())
+        return pa.array(values)
+    if isinstance(values, range):
+        return numbers(np.arange(values.start, values.stop, values.step, dtype=np.int64))
+    if isinstance(values, (list, tuple)):
+        return _from_list(values)
+    return pa.array(values)
+
+
+def table(columns: Mapping[str, object]):
+    """An Arrow table of named columns, each as :func:`column` takes it (as ``pa.table(columns)``)."""
+    pa = _pa()
+    arrays = {name: column(values) for name, values in columns.items()}
+    return pa.table(arrays) if arrays else pa.table({})
+
+
+def table_of_rows(rows: Iterable[Mapping[str, object]]):
+    """An Arrow table of row mappings; a column is every key any row has, in order of first appearance,
+    null where a row lacks it (``pa.Table.from_pylist`` takes the first row's keys and drops the others)."""
+    rows = list(rows)
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row))
+    return table({name: [row.get(name) for row in rows] for name in names})
+
+
+def dictionary(codes: np.ndarray, names: Sequence[str]):
+    """A dictionary-encoded string array: value i is ``names[codes[i]]`` (codes: a numpy integer array)."""
+    return _pa().DictionaryArray.from_arrays(numbers(np.asarray(codes)), strings(list(names)))
+
+
+
+def empty_table(schema):
+    """A table of ``schema`` without rows (``schema.empty_table()`` imports pandas)."""
+    return _pa().Table.from_batches([], schema)
+
+
+def booleans_of(array) -> np.ndarray:
+    """An Arrow boolean array without nulls (``pc.is_valid``, a comparison) as a numpy boolean array, read
+    from its bitmap (``np.asarray(array)`` imports pandas)."""
+    pa = _pa()
+    if isinstance(array, pa.ChunkedArray):
+        parts = [booleans_of(chunk) for chunk in array.chunks]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+    if array.type != pa.bool_() or array.null_count:
+        raise TypeError(f"booleans_of() takes a boolean array without nulls, not {array.type} "
+                        f"with {array.null_count} nulls")
+    n, offset = len(array), array.offset
+    if not n:
+        return np.zeros(0, dtype=bool)
+    bits = np.frombuffer(array.buffers()[1], dtype=np.uint8)
+    return np.unpackbits(bits, count=offset + n, bitorder="little")[offset:].astype(bool)

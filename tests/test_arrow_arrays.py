@@ -1,0 +1,183 @@
+"""Arrow arrays built from buffers (:mod:`evalhouse.loaders.arrow_arrays`) are the arrays ``pa.array`` makes of
+the same values, and the ingest commands that use them no longer import pandas (issue 18, fixed cost).
+
+The reference is pyarrow itself: every case is compared with ``pa.array`` (or ``pa.Table.from_pylist``), type
+and values, including the nulls."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import subprocess
+import sys
+import textwrap
+import zoneinfo
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from evalhouse.loaders import arrow_arrays
+from evalhouse.loaders.conllu import chunks
+from evalhouse.demo import sample_path
+
+from tests.conftest import shared
+
+UTC = dt.timezone.utc
+
+
+def same(built, values, *args, **kwargs):
+    want = pa.array(values, *args, **kwargs)
+    assert built.type == want.type
+    assert built.null_count == want.null_count
+    assert built.equals(want), (built, want)
+    built.validate(full=True)
+
+
+def random_strings(rng: random.Random, n: int, alphabet: str) -> list[str | None]:
+    return [None if rng.random() < 0.1 else "".join(rng.choices(alphabet, k=rng.randint(0, 8))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("alphabet", ["abc xyz", "aé漢\u00a0\U0001F600\t"])
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 1000])
+def test_strings_are_pa_array_of_the_same_strings(alphabet, n):
+    rng = random.Random(n)
+    values = random_strings(rng, n, alphabet)
+    same(arrow_arrays.column(values), values)
+    same(arrow_arrays.strings(values), values, pa.string())
+    no_nulls = ["" if v is None else v for v in values]
+    same(arrow_arrays.strings(no_nulls, has_nulls=False), no_nulls, pa.string())
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, None, -3, 2**63 - 1, -2**63],
+    [0.5, None, float("inf"), -0.0, 1e300],
+    [1, 2.5, None],  # ints and floats: double, as pyarrow infers it
+    [True, None, False, True, True, False, False, False, True],
+    [None, None, None],
+    [dt.datetime(2026, 11, 24, 22, 1, 2, 345678, tzinfo=UTC), None, dt.datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC)],
+    [dt.datetime(2026, 11, 24, 22, 1, 2, 345678), None, dt.datetime(1900, 1, 1)],
+    [["a", "é"], None, [], ["x"]],
+    [[], []],
+    [[], None],
+    # not built here, handed to pa.array: the same array or the same error
+    [dt.datetime(2026, 1, 1, tzinfo=zoneinfo.ZoneInfo("Europe/Paris"))],
+    [{"a": 1}, None],
+    [[1, 2], [3]],
+    [b"bytes", None],
+    [np.int64(3), 4],
+])
+def test_python_lists_are_pa_array_of_the_same_values(values):
+    same(arrow_arrays.column(values), values)
+
+
+@pytest.mark.parametrize("values", [[1, "a"], [True, 1], ["x", "\ud800"], [2**64]])
+def test_what_pa_array_refuses_is_refused(values):
+    with pytest.raises(Exception) as theirs:
+        pa.array(values)
+    with pytest.raises(Exception) as ours:
+        arrow_arrays.column(values)
+    assert isinstance(ours.value, (type(theirs.value), UnicodeEncodeError))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64,
+                                   np.float32, np.float64, np.bool_])
+def test_numpy_numbers_with_and_without_a_mask(dtype):
+    rng = np.random.default_rng(7)
+    values = (rng.integers(0, 100, 1001) % 2 == 0) if dtype is np.bool_ else rng.integers(0, 100, 1001).astype(dtype)
+    mask = rng.random(1001) < 0.2
+    same(arrow_arrays.numbers(values), values)
+    same(arrow_arrays.numbers(values, mask=mask), values, mask=mask)
+    same(arrow_arrays.numbers(values[::3], mask=mask[::3]), values[::3], mask=mask[::3])  # not contiguous
+    same(arrow_arrays.column(values), values)
+
+
+def test_numpy_numbers_in_the_other_byte_order():
+    values = np.arange(10, dtype=">i4")
+    same(arrow_arrays.numbers(values), values.astype("<i4"))
+
+
+def test_ranges_tuples_and_unicode_numpy_arrays():
+    same(arrow_arrays.column(range(3, 30, 4)), list(range(3, 30, 4)))
+    same(arrow_arrays.column(("a", None)), ["a", None])
+    same(arrow_arrays.column(np.array(["word", "range", "é"])), ["word", "range", "é"])
+
+
+def test_tables_of_columns_and_of_rows():
+    columns = {"a": [1, None], "b": np.array([1.5, 2.5]), "c": ("x", "y"), "d": range(2)}
+    assert arrow_arrays.table(columns).equals(pa.table({k: list(v) if isinstance(v, (tuple, range)) else v
+                                                        for k, v in columns.items()}))
+    rows = [{"a": 1, "b": "x"}, {"b": None, "c": [ "l" ]}, {"a": None, "c": None, "d": dt.datetime(2026, 1, 1, tzinfo=UTC)}]
+    # every key of every row (pa.Table.from_pylist alone would keep only the first row's keys)
+    assert arrow_arrays.table_of_rows(rows).equals(pa.Table.from_pylist([{k: r.get(k) for k in "abcd"} for r in rows]))
+    assert arrow_arrays.table_of_rows([]).num_rows == 0
+
+
+def test_dictionaries_and_string_arrays():
+    codes = np.array([2, 0, 1, 2], dtype=np.int8)
+    got = arrow_arrays.dictionary(codes, ["blank", "comment", "token"])
+    assert got.to_pylist() == ["token", "blank", "comment", "token"]
+    assert got.type == pa.dictionary(pa.int8(), pa.string())
+    text = "abécd".encode()
+    got = arrow_arrays.string_array(np.array([0, 1, 4, 4, 6]), text, np.array([True, True, False, True]))
+    assert got.to_pylist() == ["a", "bé", None, "cd"]
+    got.validate(full=True)
+
+
+def test_booleans_read_back_from_their_bitmap():
+    rng = np.random.default_rng(3)
+    values = rng.random(1000) < 0.5
+    array = pa.array(values)
+    for piece in (array, array.slice(3), array.slice(5, 17), array.slice(0, 0)):
+        assert arrow_arrays.booleans_of(piece).tolist() == piece.to_pylist()
+    chunked = pa.chunked_array([array.slice(1, 9), array.slice(100, 3)])
+    assert arrow_arrays.booleans_of(chunked).tolist() == chunked.to_pylist()
+    with pytest.raises(TypeError):
+        arrow_arrays.booleans_of(pa.array([True, None]))
+
+
+def test_empty_table_has_the_schema():
+    schema = pa.schema([("a", pa.int64()), ("b", pa.dictionary(pa.int8(), pa.string()))])
+    empty = arrow_arrays.empty_table(schema)
+    assert empty.schema == schema and empty.num_rows == 0
+
+
+def test_line_texts_are_the_lines_with_blanks_null():
+    """Chunk.line_texts (buffers, no take) against Chunk.lines (take) and the text itself, on the bundled sample
+    and a real UD file with multiword tokens."""
+    for path in (sample_path(), shared("ud", "UD_French-GSD", "fr_gsd-ud-test.conllu")):
+        data = path.read_bytes()
+        seen = []
+        for c in chunks(iter([data]), chunk_bytes=50_000):
+            got = c.line_texts()
+            got.validate(full=True)
+            every = c.lines(np.arange(c.n_lines)).to_pylist()
+            assert got.to_pylist() == [t if t else None for t in every]
+            seen.extend(every)
+        assert seen == data.decode("utf-8").split("\n")[:-1]
+
+
+NO_PANDAS = textwrap.dedent("""
+    import sys
+    import evalhouse
+    from evalhouse.ingest.dependency_runs import ingest_dependency_run
+    db, treebank, gold, system = sys.argv[1:]
+    with evalhouse.connect(db) as wh:
+        wh.ingest_treebank([treebank], corpus="one")
+        ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="1")
+        ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="2")
+    print(sorted(m for m in ("pandas", "pyarrow.compute") if m in sys.modules))
+""")
+
+
+@pytest.mark.skipif(int(duckdb.__version__.split(".")[0]) < 2,
+                    reason="duckdb 1.x imports pandas to bind any query parameter")
+def test_a_treebank_ingest_and_a_dependency_run_do_not_import_pandas(tmp_path):
+    """The 0.2 s pandas import is no longer part of these commands (issue 18's fixed cost): the test fails when a
+    pa.array, pa.scalar, Table.cast or to_numpy comes back into their path."""
+    one = tmp_path / "one.conllu"
+    one.write_text(sample_path().read_text(encoding="utf-8").split("\n\n")[0] + "\n\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", NO_PANDAS, str(tmp_path / "w.duckdb"), str(one), str(one), str(one)],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[-2] == "['pyarrow.compute']"  # the treebank's comment regexes need compute
