@@ -13,7 +13,7 @@ column types are built here from their buffers:
 
 Anything else (mixed types, dicts, ``Decimal``, other time zones, ints beyond 64 bits, ...) goes to
 ``pa.array``, so values and types are pyarrow's own (but for text beyond 2 GiB in one column: ``large_string``
-here, a chunked ``string`` array there): ``tests/test_arrow_arrays.py`` compares every builder with
+here, a chunked ``string`` array there; and a numpy unicode array keeps an embedded NUL that ``pa.array`` cuts): ``tests/test_arrow_arrays.py`` compares every builder with
 ``pa.array`` on the same values.  Code that must not import pandas also reads arrays back through their
 buffers, not ``to_numpy``.
 """
@@ -30,6 +30,7 @@ _EPOCH = _dt.datetime(1970, 1, 1)
 _MICROSECOND = _dt.timedelta(microseconds=1)
 _INT32_MAX = 2**31 - 1
 _NONE = type(None)
+_EXACT = 2**53  # the largest ints a double holds exactly
 
 
 def _pa():
@@ -59,6 +60,10 @@ def numbers(values: np.ndarray, mask: np.ndarray | None = None):
     """An Arrow array over a one-dimensional numpy array of booleans, integers or floats (no copy for
     numbers); where ``mask`` is true the value is null (as ``pa.array(values, mask=mask)``)."""
     pa = _pa()
+    if isinstance(values, np.ma.MaskedArray):  # its masked values are nulls too, as pa.array has them
+        masked = np.ma.getmaskarray(values)
+        mask = masked if mask is None else masked | np.asarray(mask, dtype=bool)
+        values = values.data
     values = np.asarray(values)
     if values.ndim != 1 or values.dtype.kind not in "biuf":
         raise TypeError(f"numbers() takes a one-dimensional numpy array of numbers or booleans, not {values.dtype}")
@@ -129,6 +134,8 @@ def _from_list(values: Sequence):
         return strings(values, has_nulls)
     if kinds <= {int, float, bool} and (kinds == {bool} or bool not in kinds):
         dtype = np.bool_ if kinds == {bool} else np.float64 if float in kinds else np.int64
+        if kinds == {int, float} and any(type(v) is int and not -_EXACT <= v <= _EXACT for v in values):
+            return pa.array(values)  # an int a double cannot hold exactly: pyarrow's error, not a rounding
         valid, filled = _valid_and_filled(values, 0)
         try:
             array = np.array(filled, dtype=dtype)
@@ -137,7 +144,8 @@ def _from_list(values: Sequence):
         return numbers(array, None if valid is None else ~valid)
     if kinds == {_dt.datetime}:
         zones = {v.tzinfo for v in values if v is not None}
-        if zones in ({None}, {_dt.timezone.utc}):
+        # the utc object itself: another zero-offset zone (compared equal) keeps its own name in pyarrow's type
+        if zones == {None} or (len(zones) == 1 and next(iter(zones)) is _dt.timezone.utc):
             epoch = _EPOCH if zones == {None} else _EPOCH_UTC
             valid, filled = _valid_and_filled(values, epoch)
             micros = np.array([(v - epoch) // _MICROSECOND for v in filled], dtype=np.int64)

@@ -63,6 +63,8 @@ def test_strings_are_pa_array_of_the_same_strings(alphabet, n):
     [[], None],
     # not built here, handed to pa.array: the same array or the same error
     [dt.datetime(2026, 1, 1, tzinfo=zoneinfo.ZoneInfo("Europe/Paris"))],
+    [dt.datetime(2026, 1, 1, tzinfo=dt.timezone(dt.timedelta(0), "Z"))],  # equal to UTC, named otherwise
+    [0.5, 2**53, -2**53],
     [{"a": 1}, None],
     [[1, 2], [3]],
     [b"bytes", None],
@@ -72,7 +74,7 @@ def test_python_lists_are_pa_array_of_the_same_values(values):
     same(arrow_arrays.column(values), values)
 
 
-@pytest.mark.parametrize("values", [[1, "a"], [True, 1], ["x", "\ud800"], [2**64]])
+@pytest.mark.parametrize("values", [[1, "a"], [True, 1], ["x", "\ud800"], [2**64], [0.5, 2**53 + 1], [2**63, 0.5]])
 def test_what_pa_array_refuses_is_refused(values):
     with pytest.raises(Exception) as theirs:
         pa.array(values)
@@ -91,6 +93,12 @@ def test_numpy_numbers_with_and_without_a_mask(dtype):
     same(arrow_arrays.numbers(values, mask=mask), values, mask=mask)
     same(arrow_arrays.numbers(values[::3], mask=mask[::3]), values[::3], mask=mask[::3])  # not contiguous
     same(arrow_arrays.column(values), values)
+
+
+def test_masked_numpy_arrays_keep_their_nulls():
+    values = np.ma.masked_array([1, 2, 3, 4], mask=[0, 1, 0, 0])
+    same(arrow_arrays.column(values), values)
+    assert arrow_arrays.numbers(values, mask=np.array([0, 0, 1, 0], dtype=bool)).to_pylist() == [1, None, None, 4]
 
 
 def test_numpy_numbers_in_the_other_byte_order():
