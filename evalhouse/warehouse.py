@@ -525,15 +525,9 @@ class Warehouse:
     def has(self, kind: str, key: Mapping[str, object]) -> bool:
         """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
         stored = STORED[kind]
-        # the key as a registered Arrow row, not query parameters: binding any parameter makes duckdb
-        # 1.5.6 import pandas, 0.2-0.3 s of every ingest command (2.0 does not)
-        match = " AND ".join(f"k.{_ident(c)} IS NOT DISTINCT FROM t.{_ident(c)}" for c in stored.key)
-        self.con.register("eh_key", _arrow([{c: key[c] for c in stored.key}]))
-        try:
-            return bool(self.con.execute(f"SELECT count(*) FROM {_ident(stored.owner)} AS t WHERE EXISTS "
-                                         f"(SELECT 1 FROM eh_key AS k WHERE {match})").fetchall()[0][0])
-        finally:
-            self.con.unregister("eh_key")
+        match = " AND ".join(f"t.{_ident(c)} IS NOT DISTINCT FROM ${i}" for i, c in enumerate(stored.key, 1))
+        return bool(self.con.execute(f"SELECT EXISTS (SELECT 1 FROM {_ident(stored.owner)} AS t WHERE {match})",
+                                     [key[c] for c in stored.key]).fetchall()[0][0])
 
     def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
         """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the

@@ -79,19 +79,21 @@ def numbers(values: np.ndarray, mask: np.ndarray | None = None):
 
 
 def string_array(offsets: np.ndarray, data: bytes, valid: np.ndarray | None = None):
-    """The string array whose value i is ``data[offsets[i]:offsets[i + 1]]`` (int32 offsets, no copy of
-    ``data``), null where ``valid`` is false."""
+    """The string array whose value i is ``data[offsets[i]:offsets[i + 1]]`` (no copy of ``data``), null where
+    ``valid`` is false: ``string`` with 32-bit offsets, ``large_string`` when ``data`` is beyond 2 GiB (where
+    ``pa.array`` would make a chunked array instead)."""
     pa = _pa()
     bitmap, nulls = _validity(valid)
-    offsets = np.ascontiguousarray(offsets, dtype=np.int32)
-    return pa.Array.from_buffers(pa.string(), len(offsets) - 1, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)],
+    large = len(data) > _INT32_MAX
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64 if large else np.int32)
+    kind = pa.large_string() if large else pa.string()
+    return pa.Array.from_buffers(kind, len(offsets) - 1, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)],
                                  null_count=nulls)
 
 
 def strings(values: Sequence[str | None], has_nulls: bool = True):
     """An Arrow string array of Python strings, ``None`` as null (as ``pa.array(values, pa.string())``);
     ``has_nulls=False`` says there is no ``None`` (not looked for then)."""
-    pa = _pa()
     n = len(values)
     nulls = [i for i, v in enumerate(values) if v is None] if has_nulls else []
     if nulls:
@@ -104,15 +106,11 @@ def strings(values: Sequence[str | None], has_nulls: bool = True):
         lengths = np.fromiter((len(v.encode("utf-8")) for v in values), dtype=np.int64, count=n)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    kind, offsets = pa.string(), offsets.astype(np.int32)
-    if len(data) > _INT32_MAX:  # beyond 32-bit offsets (pa.array would make a chunked array instead)
-        kind, offsets = pa.large_string(), offsets
     valid = None
     if nulls:
         valid = np.ones(n, dtype=bool)
         valid[nulls] = False
-    bitmap, null_count = _validity(valid)
-    return pa.Array.from_buffers(kind, n, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=null_count)
+    return string_array(offsets, data, valid)
 
 
 def _valid_and_filled(values: Sequence, fill) -> tuple[np.ndarray | None, list]:

@@ -98,8 +98,6 @@ class Chunk:
 
     def column(self, column: int, tokens: np.ndarray):
         """Column ``column`` of the ten-column token lines ``tokens`` as an Arrow string array."""
-        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-
         if self._pieces is None:
             # One string array over the chunk's bytes whose strings are, per ten-column line, its
             # fields and the tabs between them, then the gap to the next such line: field k of the
@@ -110,7 +108,7 @@ class Chunk:
             bounds[:, 0:20:2] = f[:, :, 0]
             bounds[:, 1:20:2] = f[:, :, 1]
             offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
-            pieces = pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(self.data))
+            pieces = arrow_arrays.string_array(offsets, self.data)
             rank = np.full(len(self.n_fields), -1, dtype=np.int64)
             rank[ten] = np.arange(len(ten))
             self._pieces = (pieces, rank)
@@ -129,13 +127,11 @@ class Chunk:
 
     def lines(self, lines: np.ndarray):
         """The text of ``lines`` (indices into this chunk's lines) as an Arrow string array."""
-        import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-
         bounds = np.empty((self.n_lines, 2), dtype=np.int32)
         bounds[:, 0] = self.start
         bounds[:, 1] = self.end
         offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
-        every = pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(self.data))
+        every = arrow_arrays.string_array(offsets, self.data)
         return every.take(arrow_arrays.numbers(np.asarray(lines, dtype=np.int64) * 2))
 
 

@@ -473,8 +473,8 @@ class _Store:
         rows = pa.concat_tables(held) if len(held) > 1 else held[0]
         held[:] = [rows.slice(count)] if count < rows.num_rows else []
         rows = rows.slice(0, count)
-        # the corpus name as a one-entry dictionary column: no query parameter to bind (binding one makes
-        # duckdb 1.5.6 import pandas, 0.3 s of every ingest)
+        # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
+        # replacement scan, which takes no query parameters)
         corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
         self.writer.put(f"INSERT INTO {table} ({columns}) SELECT {select.replace('$corpus', 'eh_corpus')} "
                         "FROM eh_rows", rows.append_column("eh_corpus", corpus))
@@ -594,10 +594,10 @@ _DUPLICATE_SENT_ID = r"""
 SELECT s.first_line - 1 + coalesce(list_position(list_transform(s.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
        s.sent_id,
        p.first_line - 1 + coalesce(list_position(list_transform(p.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
-       p.position > (SELECT "offset" FROM eh_file)
+       p.position > $offset
 FROM sentences s
 JOIN sentences p ON p.corpus = s.corpus AND p.sent_id = s.sent_id AND p.position < s.position
-WHERE s.corpus = (SELECT corpus FROM eh_file) AND s.position > (SELECT "offset" FROM eh_file)
+WHERE s.corpus = $corpus AND s.position > $offset
 ORDER BY s.position, p.position
 LIMIT 1
 """
@@ -632,11 +632,8 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
                 pass  # the reading error is the one to report
             raise
         writer.close()
-    con.register("eh_file", arrow_arrays.table({"corpus": [corpus], "offset": [offset]}))  # not parameters: see _Store
-    try:
-        dup = next(iter(con.execute(_DUPLICATE_SENT_ID).fetchall()), None)  # all fetched: duckdb 2.0 (README)
-    finally:
-        con.unregister("eh_file")
+    params = {"corpus": corpus, "offset": offset}
+    dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
     if dup:
         line, sent_id, first_line, same_file = dup
         where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"

@@ -133,6 +133,16 @@ def test_dictionaries_and_string_arrays():
     got.validate(full=True)
 
 
+def test_text_beyond_32_bit_offsets_becomes_large_string(monkeypatch):
+    """Past 2 GiB of text a column needs 64-bit offsets (the limit is lowered here instead of writing 2 GiB)."""
+    monkeypatch.setattr(arrow_arrays, "_INT32_MAX", 10)
+    got = arrow_arrays.strings(["abcdef", None, "ghijkl", "é"])
+    got.validate(full=True)
+    assert got.type == pa.large_string()
+    assert got.to_pylist() == ["abcdef", None, "ghijkl", "é"]
+    assert arrow_arrays.strings(["abc"]).type == pa.string()
+
+
 def test_booleans_read_back_from_their_bitmap():
     rng = np.random.default_rng(3)
     values = rng.random(1000) < 0.5
