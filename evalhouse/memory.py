@@ -5,9 +5,10 @@ memory limit (80% of RAM by default) forces them out. Nothing reads them again d
 they made the process grow with the input: 1,070 MiB at 5M words, of which DuckDB's own buffers were
 about 360 MB of written table blocks. Written blocks can be evicted at no cost and read back from the
 file, and an INSERT pins only the few blocks it is filling, so :func:`lowered` holds the limit at
-:data:`STREAMING_LIMIT` while a file's chunks are inserted (``loaders/treebank.py``). It is lifted again
-before the file's duplicate ``sent_id`` query and everything after it: a query over the whole corpus
-needs room of its own (a 5M-word corpus's check failed under 128 MB). BENCHMARKS.md has the figures.
+:data:`STREAMING_LIMIT` while a file's chunks are inserted and its ``sent_id`` values are checked for
+duplicates (``loaders/treebank.py``). That check groups the corpus's ``sent_id`` values first and joins
+only the repeated ones (it ran in 32 MB at 15M words; joining every sentence failed under 128 MB at 5M).
+The limit is lifted again for everything after the file. BENCHMARKS.md has the figures.
 Rows inserted and not yet written (a row group is written when full) must then spill to DuckDB's
 temporary directory: an ingest whose temporary disk is full or capped (``max_temp_directory_size``) can
 run out of the lower limit where it would have fit under the default.
@@ -35,9 +36,11 @@ from typing import Iterator
 
 import duckdb
 
-# DuckDB's limit while a file's chunks are inserted (256 MiB). 128 MiB was as fast; 256 MiB leaves room for
-# wide rows (an INSERT pins the current block of every column of every table it fills) at about 35 MiB more.
-STREAMING_LIMIT = 256 << 20
+# DuckDB's limit while a file's chunks are inserted (64 MiB). An INSERT pins the current block of every
+# column of every table it fills (about 60 columns of 256 KiB); the rows inserted and not yet written
+# (``IN_MEMORY_TABLE``) spill beyond that. At 5M words 256 MiB took 700 MiB of the process, 64 MiB 350 at
+# 5-9% more CPU time (BENCHMARKS.md, "Memory").
+STREAMING_LIMIT = 64 << 20
 
 _SHOWN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB|PB)\s*")
 _UNIT = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50,

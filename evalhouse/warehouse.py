@@ -499,7 +499,7 @@ class Warehouse:
 
     def streaming_memory(self):
         """A context in which DuckDB's memory limit is at most :data:`evalhouse.memory.STREAMING_LIMIT`
-        (256 MiB), for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
+        (64 MiB), for a file-backed warehouse (an in-memory one keeps its tables in that memory): what a treebank ingest
         inserts its chunks under (:func:`evalhouse.memory.lowered`)."""
         if self.path.startswith(":memory:"):
             return nullcontext(False)

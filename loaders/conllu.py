@@ -40,8 +40,7 @@ from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import BLOCK, Source
 
 # Bytes of whole sentences per chunk: the numpy arrays of a chunk take tens of bytes per byte of CoNLL-U
-# at their peak, whatever the file's size. 2 MiB instead of 8 lowered a 1M-word ingest's peak by about
-# 80 MiB at the same CPU time (5.5-5.8 s against 5.7-6.0 s); 1 MiB gained nothing more (BENCHMARKS.md).
+# at their peak (44 MB above the process for a 4 MiB chunk), whatever the file's size.
 CHUNK_BYTES = 1 << 21
 
 BLANK, COMMENT, TOKEN = 0, 1, 2
@@ -135,34 +134,43 @@ class Chunk:
         return every.take(arrow_arrays.numbers(np.asarray(lines, dtype=np.int64) * 2))
 
 
-def chunks(blocks: Iterable[bytes], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
+def chunks(blocks: Iterable[bytes], chunk_bytes: int | None = None) -> Iterator[Chunk]:
     """Validated, normalised bytes (LF line ends) cut after blank lines into chunks of whole sentences.
 
-    The last chunk gets a line feed when the text does not end with one.  A cut always follows a
-    blank line, so a sentence never spans two chunks; line and block numbers run on across chunks.
+    A chunk is at most ``chunk_bytes`` (default :data:`CHUNK_BYTES`) long, whatever the size of the blocks read, unless its first
+    sentence alone is longer: then it is that sentence.  The last chunk gets a line feed when the text
+    does not end with one.  A cut always follows a blank line, so a sentence never spans two chunks;
+    line and block numbers run on across chunks.
     """
+    chunk_bytes = chunk_bytes or CHUNK_BYTES
     pending = bytearray()
     first_line, first_block = 1, 0
-    searched = 0  # pending[:searched] holds no cut point
-    for block in blocks:
-        pending += block
-        if len(pending) < chunk_bytes:
-            continue
-        cut = pending.rfind(b"\n\n", max(searched - 1, 0))
-        if cut < 0:
-            searched = len(pending)
-            continue
-        data = bytes(pending[:cut + 2])
-        del pending[:cut + 2]
-        searched = 0
+    searched = 0  # pending[:searched] holds no cut point (a sentence longer than chunk_bytes)
+
+    def cut(end: int) -> Chunk:
+        nonlocal first_line, first_block
+        data = bytes(pending[:end])
+        del pending[:end]
         chunk = split(data, first_line, first_block)
         first_line += chunk.n_lines
         first_block += int(np.count_nonzero(chunk.kind == BLANK))
-        yield chunk
+        return chunk
+
+    for block in blocks:
+        pending += block
+        while len(pending) >= chunk_bytes:
+            at = pending.rfind(b"\n\n", 0, chunk_bytes)  # the last blank line ending in the first chunk_bytes
+            if at < 0:  # the first sentence is longer: cut at its end, once it has been read
+                at = pending.find(b"\n\n", max(searched - 1, chunk_bytes - 1))
+                if at < 0:
+                    searched = len(pending)
+                    break
+            searched = 0
+            yield cut(at + 2)
     if pending:
         if not pending.endswith(b"\n"):
             pending += b"\n"
-        yield split(bytes(pending), first_line, first_block)
+        yield cut(len(pending))
 
 
 def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:

@@ -404,8 +404,13 @@ def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks
 
 # DuckDB appends whole row groups (122,880 rows) cheaply and a part of one dearly: appending 100,000
 # rows at a time costs four times the CPU of appending 122,880 (benchmarks/treebanks.py). Rows are
-# therefore held back per table and inserted in multiples of a row group; the rest at the end.
+# therefore held back per table and inserted in multiples of a row group; the rest at the end. A table
+# whose held rows reach HELD_BYTES first is inserted as it is: a row group of sentences (their comment
+# lines) held 48 MB at 5M words, and one of a treebank with 10 KB of MISC per word would hold 1.2 GB.
+# At 5M words under the 64 MiB streaming limit, 4 MiB (nodes then go in about 40,000 rows at a time) took
+# 23.7-24.2 s of CPU against 24.5-24.8 s with no byte bound, and 351-360 MiB against 470-475.
 ROW_GROUP = 122_880
+HELD_BYTES = 4 << 20
 
 
 class _Writer:
@@ -448,6 +453,17 @@ class _Writer:
             raise self.error
 
 
+@dataclass
+class _Held:
+    """Rows of one table held back until they fill a row group (or :data:`HELD_BYTES`), and their totals."""
+
+    columns: str
+    select: str
+    tables: list
+    rows: int = 0
+    bytes: int = 0
+
+
 class _Store:
     """Writes checked chunks of one file of a corpus (inside the caller's transaction)."""
 
@@ -457,33 +473,36 @@ class _Store:
         self.offset = offset
         self.sentences = self.words = self.ranges = self.empties = self.edges = self.in_ranges = 0
         self.missing_lemmas = 0
-        self.pending: dict[str, tuple[list, str, str]] = {}
+        self.pending: dict[str, _Held] = {}
 
     def _insert(self, table: str, rows, columns: str, select: str) -> None:
-        held, _, _ = self.pending.setdefault(table, ([], columns, select))
-        held.append(rows)
-        n = sum(t.num_rows for t in held)
-        if n >= ROW_GROUP:
-            self._write(table, n - n % ROW_GROUP)
+        held = self.pending.setdefault(table, _Held(columns, select, []))
+        held.tables.append(rows)
+        held.rows += rows.num_rows
+        held.bytes += rows.nbytes
+        if held.rows >= ROW_GROUP:
+            self._write(held, table, held.rows - held.rows % ROW_GROUP)
+        elif held.bytes >= HELD_BYTES:
+            self._write(held, table, held.rows)
 
-    def _write(self, table: str, count: int) -> None:
+    def _write(self, held: _Held, table: str, count: int) -> None:
         import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
-        held, columns, select = self.pending[table]
-        rows = pa.concat_tables(held) if len(held) > 1 else held[0]
-        held[:] = [rows.slice(count)] if count < rows.num_rows else []
+        rows = pa.concat_tables(held.tables) if len(held.tables) > 1 else held.tables[0]
+        rest = rows.slice(count)  # shares the buffers of the tables it spans, no more
+        held.tables[:] = [rest] if rest.num_rows else []
+        held.rows, held.bytes = rest.num_rows, rest.nbytes
         rows = rows.slice(0, count)
         # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
         # replacement scan, which takes no query parameters)
         corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
-        self.writer.put(f"INSERT INTO {table} ({columns}) SELECT {select.replace('$corpus', 'eh_corpus')} "
+        self.writer.put(f"INSERT INTO {table} ({held.columns}) SELECT {held.select.replace('$corpus', 'eh_corpus')} "
                         "FROM eh_rows", rows.append_column("eh_corpus", corpus))
 
     def flush(self) -> None:
-        for table, (held, _, _) in self.pending.items():
-            n = sum(t.num_rows for t in held)
-            if n:
-                self._write(table, n)
+        for table, held in self.pending.items():
+            if held.rows:
+                self._write(held, table, held.rows)
 
     def store(self, c: Chunk, b: _Blocks, comments) -> None:
         import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
@@ -589,15 +608,25 @@ def _word_keys(lemmas, forms):
     return folded.take(chosen.indices), missing
 
 
-# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order).
+# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). Only the
+# sent_ids used more than once are joined: with no memory limit, joining every sentence of a 15M-word
+# corpus with its comments took 440 MB, the grouping first 130 MB and a quarter of the time; it also runs
+# within the 64 MiB an ingest streams under (evalhouse.memory).
 _DUPLICATE_SENT_ID = r"""
+WITH repeated AS (
+    SELECT sent_id FROM sentences WHERE corpus = $corpus
+    GROUP BY sent_id HAVING count(*) > 1 AND max(position) > $offset
+), candidates AS (
+    SELECT position, sent_id, first_line, comments FROM sentences
+    WHERE corpus = $corpus AND sent_id IN (SELECT sent_id FROM repeated)
+)
 SELECT s.first_line - 1 + coalesce(list_position(list_transform(s.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
        s.sent_id,
        p.first_line - 1 + coalesce(list_position(list_transform(p.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
        p.position > $offset
-FROM sentences s
-JOIN sentences p ON p.corpus = s.corpus AND p.sent_id = s.sent_id AND p.position < s.position
-WHERE s.corpus = $corpus AND s.position > $offset
+FROM candidates s
+JOIN candidates p ON p.sent_id = s.sent_id AND p.position < s.position
+WHERE s.position > $offset
 ORDER BY s.position, p.position
 LIMIT 1
 """
@@ -608,8 +637,8 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
 
     Chunks are stored as soon as they are checked; after the first problem the rest of the file is
     only checked (to count its problems), and the caller's transaction is rolled back. The chunks are
-    inserted inside ``bounded()``, when given: the warehouse's lowered memory limit
-    (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`), lifted before the duplicate ``sent_id`` query."""
+    inserted, and the file's ``sent_id`` values checked for duplicates, inside ``bounded()``, when given: the
+    warehouse's lowered memory limit (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`)."""
     import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
 
     checker = _Checker(stream.name)
@@ -632,8 +661,8 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
                 pass  # the reading error is the one to report
             raise
         writer.close()
-    params = {"corpus": corpus, "offset": offset}
-    dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
+        params = {"corpus": corpus, "offset": offset}
+        dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
     if dup:
         line, sent_id, first_line, same_file = dup
         where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"

@@ -8,6 +8,7 @@ import pytest
 
 import evalhouse
 from evalhouse import memory
+from evalhouse.errors import InputError
 from evalhouse.loaders import treebank
 
 from tests.conftest import write
@@ -50,7 +51,7 @@ def test_the_limit_is_lowered_in_the_block_and_put_back_exactly(tmp_path):
         before = settings(wh)
         with wh.streaming_memory() as lowered:
             assert lowered
-            assert settings(wh)[1] == "256.0 MiB"
+            assert settings(wh)[1] == "64.0 MiB"
         assert settings(wh) == before
         wh.con.execute("SET memory_limit = '1.8 GiB'")  # what a round trip of the shown form would give
         drifted = settings(wh)[1]
@@ -70,7 +71,7 @@ def test_without_an_option_the_limit_goes_back_to_duckdbs_default(tmp_path):
         assert settings(wh) == before
 
 
-@pytest.mark.parametrize("path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "100MB", False),
+@pytest.mark.parametrize("path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "60MB", False),
                                                    ("w.duckdb", None, True)])
 def test_left_alone_in_memory_when_already_lower_or_with_nowhere_to_spill(tmp_path, path, limit, no_spill):
     with evalhouse.connect(path if path == ":memory:" else tmp_path / path, memory_limit=limit) as wh:
@@ -82,7 +83,7 @@ def test_left_alone_in_memory_when_already_lower_or_with_nowhere_to_spill(tmp_pa
             assert settings(wh) == before
 
 
-def test_an_ingest_streams_its_chunks_under_the_lowered_limit_and_checks_after(tmp_path, monkeypatch):
+def test_an_ingest_streams_its_chunks_and_checks_sent_ids_under_the_lowered_limit(tmp_path, monkeypatch):
     seen = []
     real = treebank.execute_on_rows
 
@@ -97,8 +98,14 @@ def test_an_ingest_streams_its_chunks_under_the_lowered_limit_and_checks_after(t
         [summary] = wh.ingest_treebank([path], corpus="c")
         assert summary.words == 9
         assert settings(wh) == before
+        # the duplicate sent_id query, made to report the limit it ran under as a duplicate
+        monkeypatch.setattr(treebank, "_DUPLICATE_SENT_ID", "SELECT 1, current_setting('memory_limit'), 1, true "
+                                                            "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL")
+        with pytest.raises(InputError, match="duplicate sent_id '64.0 MiB'"):
+            wh.ingest_treebank([path], corpus="d")
+        assert settings(wh) == before
     assert {table for table, _ in seen} >= {"sentences", "nodes", "edges"}
-    assert {limit for _, limit in seen} == {"256.0 MiB"}
+    assert {limit for _, limit in seen} == {"64.0 MiB"}
 
 
 def test_an_ingest_that_duckdb_aborts_leaves_the_connection_as_it_found_it(tmp_path, monkeypatch):
