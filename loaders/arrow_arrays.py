@@ -100,15 +100,12 @@ def strings(values: Sequence[str | None], has_nulls: bool = True):
         values = ["" if v is None else v for v in values]
     text = "".join(values)
     data = text.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, as pa.array raises its own error
-    offsets = np.zeros(n + 1, dtype=np.int64)
     if len(data) == len(text):  # ASCII: a string's length in bytes is its length
-        np.cumsum(np.fromiter(map(len, values), dtype=np.int64, count=n), out=offsets[1:])
-    elif "\n" not in text:  # each string ends where a line feed falls in them joined by line feeds
-        joined = np.frombuffer("\n".join(values).encode("utf-8"), dtype=np.uint8)
-        offsets[1:n] = np.flatnonzero(joined == 10) + 1 - np.arange(1, n)
-        offsets[n] = len(data)
+        lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
     else:
-        np.cumsum(np.fromiter((len(v.encode("utf-8")) for v in values), dtype=np.int64, count=n), out=offsets[1:])
+        lengths = np.fromiter((len(v.encode("utf-8")) for v in values), dtype=np.int64, count=n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
     valid = None
     if nulls:
         valid = np.ones(n, dtype=bool)

@@ -406,7 +406,7 @@ def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks
 # rows at a time costs four times the CPU of appending 122,880 (benchmarks/treebanks.py). Rows are
 # therefore held back per table and inserted in multiples of a row group; the rest at the end. A table
 # whose held rows reach HELD_BYTES first is inserted as it is: a row group of sentences (their comment
-# lines) held 48 MB at 5M words, and one of a treebank with 10 KB of MISC per word would hold 1.2 GB.
+# lines) held 48 MB at 5M words, and one of a treebank with 2 KB of MISC per word would hold 240 MB.
 # At 5M words under the 64 MiB streaming limit, 4 MiB (nodes then go in about 40,000 rows at a time) took
 # 23.7-24.2 s of CPU against 24.5-24.8 s with no byte bound, and 351-360 MiB against 470-475.
 ROW_GROUP = 122_880

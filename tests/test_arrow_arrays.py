@@ -39,7 +39,7 @@ def random_strings(rng: random.Random, n: int, alphabet: str) -> list[str | None
     return [None if rng.random() < 0.1 else "".join(rng.choices(alphabet, k=rng.randint(0, 8))) for _ in range(n)]
 
 
-# ASCII, other text (byte lengths found from the line feeds joining them), other text with line feeds in it
+# ASCII, other text, and other text with line feeds and carriage returns in it
 @pytest.mark.parametrize("alphabet", ["abc xyz", "aé漢\u00a0\U0001F600\t", "aé\n漢\r\U0001F600"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 8, 9, 1000])
 def test_strings_are_pa_array_of_the_same_strings(alphabet, n):
