@@ -169,3 +169,61 @@ def test_the_limit_put_back_is_the_one_duckdb_enforces(tmp_path):
                 with pytest.raises(duckdb.OutOfMemoryException):
                     wh.con.execute(needs_memory)  # so the assertion below could fail
             assert wh.con.execute(needs_memory).fetchall() == [(500000,)]
+
+
+def pending_rows(con) -> int:
+    return con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() "
+                       "WHERE tag = 'IN_MEMORY_TABLE'").fetchall()[0][0]
+
+
+INSERT_ROWS = "INSERT INTO t SELECT repeat('x', 400) || i, i FROM range(60000) r(i)"  # fewer than a row group
+
+
+def test_rows_an_earlier_file_left_spill_and_the_limit_is_still_lowered(tmp_path):
+    """Rows inserted and not yet written (what an earlier file of the same ingest leaves: a part row group
+    per table) spill to the temporary directory to meet the lower limit. Counting them as memory DuckDB
+    could not free kept every file after the first under the full limit."""
+    con = duckdb.connect(str(tmp_path / "w.duckdb"))
+    con.execute("SET memory_limit = '2GB'")
+    con.execute("CREATE TABLE t (a VARCHAR, b BIGINT)")
+    con.execute("BEGIN")
+    con.execute(INSERT_ROWS)
+    limit = 16 << 20
+    assert pending_rows(con) > limit // 2  # what the check refused before
+    with memory.lowered(con, "2GB", limit=limit) as lowered:
+        assert lowered
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == "16.0 MiB"
+        assert pending_rows(con) <= limit
+        con.execute(INSERT_ROWS)
+    con.execute("COMMIT")
+    assert con.execute("SELECT count(*), count(DISTINCT a) FROM t").fetchall() == [(120000, 60000)]
+    assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == "1.8 GiB"
+
+
+def test_without_room_to_spill_them_such_rows_keep_the_limit(tmp_path):
+    con = duckdb.connect(str(tmp_path / "w.duckdb"))
+    con.execute("SET memory_limit = '2GB'")
+    con.execute("SET max_temp_directory_size = '1MB'")
+    con.execute("CREATE TABLE t (a VARCHAR, b BIGINT)")
+    con.execute("BEGIN")
+    con.execute(INSERT_ROWS)
+    with memory.lowered(con, "2GB", limit=16 << 20) as lowered:
+        assert not lowered
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == "1.8 GiB"
+    con.execute("COMMIT")
+
+
+def test_every_file_of_a_corpus_streams_under_the_lowered_limit(tmp_path, monkeypatch):
+    seen = []
+    real = treebank.execute_on_rows
+
+    def recording(con, sql, rows):
+        seen.append(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+        return real(con, sql, rows)
+
+    monkeypatch.setattr(treebank, "execute_on_rows", recording)
+    files = [write(tmp_path, f"{k}.conllu", "".join(SENTENCE.format(n=f"{k}-{i}") for i in range(3))) for k in range(3)]
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        [summary] = wh.ingest_treebank(files, corpus="c")
+        assert summary.sentences == 9
+    assert len(seen) >= 9 and set(seen) == {"64.0 MiB"}
