@@ -6,8 +6,8 @@ they made the process grow with the input: 1,070 MiB at 5M words, of which DuckD
 about 360 MB of written table blocks. Written blocks can be evicted at no cost and read back from the
 file, and an INSERT pins only the few blocks it is filling, so :func:`lowered` holds the limit at
 :data:`STREAMING_LIMIT` while a file's chunks are inserted and its ``sent_id`` values are checked for
-duplicates (``loaders/treebank.py``). That check groups the corpus's ``sent_id`` values first and joins
-only the repeated ones (it ran in 32 MB at 15M words; joining every sentence failed under 128 MB at 5M).
+duplicates (``loaders/treebank.py``). That check groups hashes of the corpus's ``sent_id`` values and joins
+only line numbers (joining every sentence with its comments failed under 128 MB at 5M words).
 The limit is lifted again for everything after the file. BENCHMARKS.md has the figures.
 Rows inserted and not yet written (a row group is written when full) must then spill to DuckDB's
 temporary directory: an ingest whose temporary disk is full or capped (``max_temp_directory_size``) can

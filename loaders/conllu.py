@@ -159,7 +159,8 @@ def chunks(blocks: Iterable[bytes], chunk_bytes: int | None = None) -> Iterator[
     for block in blocks:
         pending += block
         while len(pending) >= chunk_bytes:
-            at = pending.rfind(b"\n\n", 0, chunk_bytes)  # the last blank line ending in the first chunk_bytes
+            # the last blank line ending in the first chunk_bytes (none when a longer sentence is being read)
+            at = pending.rfind(b"\n\n", 0, chunk_bytes) if not searched else -1
             if at < 0:  # the first sentence is longer: cut at its end, once it has been read
                 at = pending.find(b"\n\n", max(searched - 1, chunk_bytes - 1))
                 if at < 0:

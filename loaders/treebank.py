@@ -608,26 +608,32 @@ def _word_keys(lemmas, forms):
     return folded.take(chosen.indices), missing
 
 
-# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). Only the
-# sent_ids used more than once are joined: with no memory limit, joining every sentence of a 15M-word
-# corpus with its comments took 440 MB, the grouping first 130 MB and a quarter of the time; it also runs
-# within the 64 MiB an ingest streams under (evalhouse.memory).
+# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). The check
+# runs under the 64 MiB an ingest streams under (evalhouse.memory), so it holds little: it groups the
+# corpus's sent_ids by their hash (a 309-byte sent_id per sentence made grouping the strings run out of
+# memory on duckdb 1.5.6), keeps only the sentences whose hash repeats (a collision is harmless: the sent_ids
+# themselves are compared after), works out their lines before any join (joining them with their comments
+# ran out of memory when every sentence was repeated) and pairs each with the first sentence of its sent_id,
+# the one the report names (no pairs of every two sentences sharing one). With no memory limit, joining
+# every sentence with its comments took 440 MB at 15M words.
 _DUPLICATE_SENT_ID = r"""
 WITH repeated AS (
-    SELECT sent_id FROM sentences WHERE corpus = $corpus
-    GROUP BY sent_id HAVING count(*) > 1 AND max(position) > $offset
-), candidates AS (
-    SELECT position, sent_id, first_line, comments FROM sentences
-    WHERE corpus = $corpus AND sent_id IN (SELECT sent_id FROM repeated)
+    SELECT hash(sent_id) AS hashed FROM sentences WHERE corpus = $corpus
+    GROUP BY hashed HAVING count(*) > 1 AND max(position) > $offset
+), lines AS MATERIALIZED (
+    SELECT position, sent_id,
+           first_line - 1 + coalesce(list_position(list_transform(comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1) AS line
+    FROM sentences
+    WHERE corpus = $corpus AND hash(sent_id) IN (SELECT hashed FROM repeated)
+), firsts AS (
+    SELECT sent_id, min(position) AS first_position FROM lines GROUP BY sent_id
 )
-SELECT s.first_line - 1 + coalesce(list_position(list_transform(s.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
-       s.sent_id,
-       p.first_line - 1 + coalesce(list_position(list_transform(p.comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1),
-       p.position > $offset
-FROM candidates s
-JOIN candidates p ON p.sent_id = s.sent_id AND p.position < s.position
-WHERE s.position > $offset
-ORDER BY s.position, p.position
+SELECT s.line, s.sent_id, p.line, p.position > $offset
+FROM lines s
+JOIN firsts f ON f.sent_id = s.sent_id
+JOIN lines p ON p.position = f.first_position
+WHERE s.position > $offset AND s.position > f.first_position
+ORDER BY s.position
 LIMIT 1
 """
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import duckdb
 import pytest
 
@@ -227,3 +229,25 @@ def test_every_file_of_a_corpus_streams_under_the_lowered_limit(tmp_path, monkey
         [summary] = wh.ingest_treebank(files, corpus="c")
         assert summary.sentences == 9
     assert len(seen) >= 9 and set(seen) == {"64.0 MiB"}
+
+
+def repeated_file(tmp_path, sentences: int, text_bytes: int, id_bytes: int):
+    once = "".join(f"# sent_id = {k:06d}{'i' * id_bytes}\n# text = {'t' * text_bytes}\n"
+                   "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n" for k in range(sentences))
+    return write(tmp_path, "twice.conllu", once + once)
+
+
+@pytest.mark.parametrize("sentences, text_bytes, id_bytes", [(6000, 4000, 0), (6000, 1000, 100)])
+def test_the_duplicate_check_fits_the_lowered_limit(tmp_path, monkeypatch, sentences, text_bytes, id_bytes):
+    """A file whose every sentence is repeated, with long comments or long sent_ids, is reported as a duplicate
+    under the lowered limit (here 24 MiB): the check groups hashes and joins lines, never the comments, and
+    pairs each sentence with the first of its sent_id only. Joining the comments or grouping the strings
+    ran out of memory."""
+    monkeypatch.setattr(memory, "lowered", functools.partial(memory.lowered, limit=24 << 20))
+    path = repeated_file(tmp_path, sentences, text_bytes, id_bytes)
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        with pytest.raises(InputError) as caught:
+            wh.ingest_treebank([path], corpus="c")
+        assert (caught.value.line, caught.value.problem) == (
+            4 * sentences + 1, f"duplicate sent_id '{0:06d}{'i' * id_bytes}' (first used at line 1)")
+        assert settings(wh)[1] == "1.8 GiB" and wh.corpora() == []
