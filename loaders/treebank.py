@@ -402,13 +402,13 @@ def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks
     return values.take(arrow_arrays.numbers(pick, mask=pick < 0))
 
 
-# DuckDB appends whole row groups (122,880 rows) cheaply and a part of one dearly: appending 100,000
-# rows at a time costs four times the CPU of appending 122,880 (benchmarks/treebanks.py). Rows are
-# therefore held back per table and inserted in multiples of a row group; the rest at the end. A table
-# whose held rows reach HELD_BYTES first is inserted as it is: a row group of sentences (their comment
-# lines) held 48 MB at 5M words, and one of a treebank with 2 KB of MISC per word would hold 240 MB.
-# At 5M words under the 64 MiB streaming limit, 4 MiB (nodes then go in about 40,000 rows at a time) took
-# 23.7-24.2 s of CPU against 24.5-24.8 s with no byte bound, and 351-360 MiB against 470-475.
+# Rows are held back per table and inserted in multiples of a row group (122,880 rows), the rest at the end:
+# an earlier measurement found appending 100,000 rows at a time four times as dear in CPU as appending
+# 122,880 (benchmarks/treebanks.py). A table whose held rows reach HELD_BYTES first is inserted as it is:
+# a row group of sentences (their comment lines) held 48 MB at 5M words, and one of a treebank with 2 KB of
+# MISC per word would hold 240 MB. At 5M words under the 64 MiB streaming limit, 4 MiB (nodes then go in
+# about 40,000 rows at a time) took 23.7-24.2 s of CPU against 24.5-24.8 s with no byte bound, and 351-360
+# MiB against 470-475, so the partial appends cost nothing measurable there.
 ROW_GROUP = 122_880
 HELD_BYTES = 4 << 20
 
@@ -457,6 +457,7 @@ class _Writer:
 class _Held:
     """Rows of one table held back until they fill a row group (or :data:`HELD_BYTES`), and their totals."""
 
+    table: str
     columns: str
     select: str
     tables: list
@@ -476,16 +477,16 @@ class _Store:
         self.pending: dict[str, _Held] = {}
 
     def _insert(self, table: str, rows, columns: str, select: str) -> None:
-        held = self.pending.setdefault(table, _Held(columns, select, []))
+        held = self.pending.setdefault(table, _Held(table, columns, select, []))
         held.tables.append(rows)
         held.rows += rows.num_rows
         held.bytes += rows.nbytes
         if held.rows >= ROW_GROUP:
-            self._write(held, table, held.rows - held.rows % ROW_GROUP)
+            self._write(held, held.rows - held.rows % ROW_GROUP)
         elif held.bytes >= HELD_BYTES:
-            self._write(held, table, held.rows)
+            self._write(held, held.rows)
 
-    def _write(self, held: _Held, table: str, count: int) -> None:
+    def _write(self, held: _Held, count: int) -> None:
         import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         rows = pa.concat_tables(held.tables) if len(held.tables) > 1 else held.tables[0]
@@ -496,13 +497,13 @@ class _Store:
         # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
         # replacement scan, which takes no query parameters)
         corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
-        self.writer.put(f"INSERT INTO {table} ({held.columns}) SELECT {held.select.replace('$corpus', 'eh_corpus')} "
+        self.writer.put(f"INSERT INTO {held.table} ({held.columns}) SELECT {held.select.replace('$corpus', 'eh_corpus')} "
                         "FROM eh_rows", rows.append_column("eh_corpus", corpus))
 
     def flush(self) -> None:
-        for table, held in self.pending.items():
+        for held in self.pending.values():
             if held.rows:
-                self._write(held, table, held.rows)
+                self._write(held, held.rows)
 
     def store(self, c: Chunk, b: _Blocks, comments) -> None:
         import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
