@@ -9,7 +9,7 @@ import io
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, EvalbParams, compare, geig_counts_of_lines, prepare
@@ -97,6 +97,7 @@ def python_rows(gold: str, test: str, params: EvalbParams):
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 12), st.sampled_from(sorted(PARAMS)))
+@example(seed=5, lines=10, prm="collins")  # a test file starting "[S a b ]" after a gold file without a final newline
 def test_kernel_counts_equal_the_python_path(seed, lines, prm):
     gold, test = random_pair(seed, lines)
     params = PARAMS[prm]
@@ -106,7 +107,9 @@ def test_kernel_counts_equal_the_python_path(seed, lines, prm):
     except InputError:
         assert fast is None  # the loader's error is reported by the Python path
         return
-    if any(line.lstrip().startswith("[") for line in (gold + test).splitlines()):
+    # each file's lines on their own: joined, a gold file without a final newline would hide a test
+    # file's first line (found by hypothesis: seed=5, lines=10)
+    if any(line.lstrip().startswith("[") for line in gold.splitlines() + test.splitlines()):
         assert fast is None  # seed 002's notation is read by Python only
     else:
         assert fast == expected
