@@ -21,6 +21,7 @@ buffers, not ``to_numpy``.
 from __future__ import annotations
 
 import datetime as _dt
+import sys
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -56,11 +57,18 @@ def _numpy_type(dtype: np.dtype):
     return pa.from_numpy_dtype(dtype)
 
 
+def _is_masked(values) -> bool:
+    """Whether ``values`` is a numpy masked array, without importing ``numpy.ma`` (0.008-0.015 s, a
+    twenty-fifth of a one-sentence ingest): when nothing has imported it, nothing can be one."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(values, ma.MaskedArray)
+
+
 def numbers(values: np.ndarray, mask: np.ndarray | None = None):
     """An Arrow array over a one-dimensional numpy array of booleans, integers or floats (no copy for
     numbers); where ``mask`` is true the value is null (as ``pa.array(values, mask=mask)``)."""
     pa = _pa()
-    if isinstance(values, np.ma.MaskedArray):  # its masked values are nulls too, as pa.array has them
+    if _is_masked(values):  # its masked values are nulls too, as pa.array has them
         masked = np.ma.getmaskarray(values)
         mask = masked if mask is None else masked | np.asarray(mask, dtype=bool)
         values = values.data
@@ -223,3 +231,38 @@ def booleans_of(array) -> np.ndarray:
         return np.zeros(0, dtype=bool)
     bits = np.frombuffer(array.buffers()[1], dtype=np.uint8)
     return np.unpackbits(bits, count=offset + n, bitorder="little")[offset:].astype(bool)
+
+
+def kernel(name: str, *args, options=None):
+    """Arrow's compute function ``name`` on ``args`` (arrays or scalars), with its options object (from
+    :func:`kernel_options`): ``pc.<name>(*args, ...)`` without importing ``pyarrow.compute``, which builds a
+    Python wrapper for each of its ~300 functions on import (0.045 s of CPU, a tenth of a one-sentence ingest;
+    ``Array.take``, ``Array.dictionary_encode`` and the like import it too). The kernels themselves live in
+    ``pyarrow._compute``, which ``pyarrow.compute`` re-exports; should a pyarrow release move it, the public
+    module is used instead."""
+    return _compute().call_function(name, list(args), options)
+
+
+def valid(array) -> np.ndarray:
+    """Which values of ``array`` are not null, as a numpy boolean array (``array.is_valid()`` imports
+    ``pyarrow.compute``: see :func:`kernel`)."""
+    return booleans_of(kernel("is_valid", array))
+
+
+def take(values, indices):
+    """``values.take(indices)`` (nulls where an index is null) without importing ``pyarrow.compute``: see
+    :func:`kernel`."""
+    return kernel("take", values, indices)
+
+
+def kernel_options(kind: str, *args, **kwargs):
+    """An options object of Arrow's compute functions (``kernel_options("ExtractRegexOptions", pattern)``)."""
+    return getattr(_compute(), kind)(*args, **kwargs)
+
+
+def _compute():
+    try:
+        import pyarrow._compute as compute  # late, and not pyarrow.compute: see kernel()
+    except ImportError:  # pragma: no cover - a pyarrow without the private module
+        import pyarrow.compute as compute
+    return compute

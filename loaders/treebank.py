@@ -54,6 +54,7 @@ from evalhouse.analysis.text import MISSING_LEMMAS, fold
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
 from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
+from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
 from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
 from evalhouse.loaders.source import ByteStream, open_bytes
@@ -384,13 +385,15 @@ class _Checker:
 
 def _comments(c: Chunk, b: _Blocks):
     """Comment lines of the chunk (Arrow), which of them are sent_id lines, their sent_id and text values."""
-    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
-
     lines = np.flatnonzero(c.kind == COMMENT)
     text = c.lines(lines)
-    sent_id = pc.struct_field(pc.extract_regex(text, _SENT_ID), [0])
-    said = pc.struct_field(pc.extract_regex(text, _TEXT), [0])
-    return lines, text, sent_id, said
+    return lines, text, _captured(text, _SENT_ID), _captured(text, _TEXT)
+
+
+def _captured(text, pattern: str):
+    """The value that ``pattern``'s one group captures in each line of ``text``; null where it does not match."""
+    matches = kernel("extract_regex", text, options=kernel_options("ExtractRegexOptions", pattern))
+    return kernel("struct_field", matches, options=kernel_options("StructFieldOptions", [0]))
 
 
 def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
@@ -399,7 +402,7 @@ def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks
     blocks, first = np.unique(block_of[rows], return_index=True)
     pick = np.full(n_blocks, -1, dtype=np.int64)
     pick[blocks] = rows[first]
-    return values.take(arrow_arrays.numbers(pick, mask=pick < 0))
+    return take(values, arrow_arrays.numbers(pick, mask=pick < 0))
 
 
 # Rows are held back per table and inserted in multiples of a row group (122,880 rows), the rest at the end:
@@ -517,8 +520,8 @@ class _Store:
         counts = np.bincount(comment_block, minlength=n_blocks)
         offsets = np.zeros(n_blocks + 1, dtype=np.int32)
         np.cumsum(counts, out=offsets[1:])
-        sid = _first_per_block(sent_id, arrow_arrays.booleans_of(sent_id.is_valid()), comment_block, n_blocks)
-        txt = _first_per_block(said, arrow_arrays.booleans_of(said.is_valid()), comment_block, n_blocks)
+        sid = _first_per_block(sent_id, arrow_arrays.valid(sent_id), comment_block, n_blocks)
+        txt = _first_per_block(said, arrow_arrays.valid(said), comment_block, n_blocks)
         self._insert("sentences", arrow_arrays.table({
             "position": position, "sent_id": sid, "text": txt,
             "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),
@@ -572,11 +575,11 @@ class _Store:
         self.missing_lemmas += missing
         self._insert("edges", arrow_arrays.table({
             "position": position[kept_block], "dependent": stripped.dependent.astype(np.int32),
-            "head": stripped.head.astype(np.int32), "deprel": deprel.take(take_kept),
-            "dependent_lemma": cols[2].take(take_kept), "head_lemma": cols[2].take(take_head),
-            "dependent_upos": cols[3].take(take_kept), "head_upos": cols[3].take(take_head),
+            "head": stripped.head.astype(np.int32), "deprel": take(deprel, take_kept),
+            "dependent_lemma": take(cols[2], take_kept), "head_lemma": take(cols[2], take_head),
+            "dependent_upos": take(cols[3], take_kept), "head_upos": take(cols[3], take_head),
             "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
-            "depth": depth.astype(np.int32), "dependent_key": keys.take(take_kept), "head_key": keys.take(take_head)}),
+            "depth": depth.astype(np.int32), "dependent_key": take(keys, take_kept), "head_key": take(keys, take_head)}),
             "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
             "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
             "$corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
@@ -599,14 +602,14 @@ def _word_keys(lemmas, forms):
     the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
     (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
     distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
-    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
-
-    lacking = pc.is_in(lemmas, value_set=arrow_arrays.strings(list(MISSING_LEMMAS)))
+    lacking = kernel("is_in", lemmas, options=kernel_options(
+        "SetLookupOptions", arrow_arrays.strings(list(MISSING_LEMMAS))))
     underscore = arrow_arrays.strings(["_"])[0]  # not the Python str: a scalar from it imports pandas
-    missing = int(pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, underscore)))).as_py() or 0)
-    chosen = pc.if_else(lacking, forms, lemmas).dictionary_encode()
+    missing = int(kernel("sum", kernel("and", lacking, kernel("invert", kernel("equal", forms, underscore))))
+                  .as_py() or 0)
+    chosen = kernel("dictionary_encode", kernel("if_else", lacking, forms, lemmas))
     folded = arrow_arrays.strings([fold(v) for v in chosen.dictionary.to_pylist()])
-    return folded.take(chosen.indices), missing
+    return take(folded, chosen.indices), missing
 
 
 # Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). The check
@@ -646,8 +649,6 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
     only checked (to count its problems), and the caller's transaction is rolled back. The chunks are
     inserted, and the file's ``sent_id`` values checked for duplicates, inside ``bounded()``, when given: the
     warehouse's lowered memory limit (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`)."""
-    import pyarrow.compute as pc  # late: pyarrow costs start-up to commands that do not ingest
-
     checker = _Checker(stream.name)
     with bounded() if bounded is not None else contextlib.nullcontext():
         writer = _Writer(con)
@@ -656,7 +657,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
             for c in chunks(stream):
                 b = _blocks(c)
                 comments = _comments(c, b)
-                checker.check(c, b, arrow_arrays.booleans_of(pc.is_valid(comments[2])))
+                checker.check(c, b, arrow_arrays.valid(comments[2]))
                 if not checker.failed:
                     store.store(c, b, comments)
             checker.finish()

@@ -186,7 +186,7 @@ NO_PANDAS = textwrap.dedent("""
         wh.ingest_treebank([treebank], corpus="one")
         ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="1")
         ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="2")
-    print(sorted(m for m in ("pandas", "pyarrow.compute") if m in sys.modules))
+    print(sorted(m for m in ("pandas", "pyarrow.compute", "numpy.ma") if m in sys.modules))
 """)
 
 
@@ -194,9 +194,39 @@ NO_PANDAS = textwrap.dedent("""
                     reason="duckdb 1.x imports pandas to bind any query parameter")
 def test_a_treebank_ingest_and_a_dependency_run_do_not_import_pandas(tmp_path):
     """The 0.2 s pandas import is no longer part of these commands (issue 18's fixed cost): the test fails when a
-    pa.array, pa.scalar, Table.cast or to_numpy comes back into their path."""
+    pa.array, pa.scalar, Table.cast or to_numpy comes back into their path; nor pyarrow.compute (0.045 s: the
+    loaders call its kernels through arrow_arrays.kernel; Array.take, is_valid and dictionary_encode import it)
+    or numpy.ma (0.01 s)."""
     one = tmp_path / "one.conllu"
     one.write_text(sample_path().read_text(encoding="utf-8").split("\n\n")[0] + "\n\n", encoding="utf-8")
     out = subprocess.run([sys.executable, "-c", NO_PANDAS, str(tmp_path / "w.duckdb"), str(one), str(one), str(one)],
                          capture_output=True, text=True, check=True)
-    assert out.stdout.split("\n")[-2] == "['pyarrow.compute']"  # the treebank's comment regexes need compute
+    assert out.stdout.split("\n")[-2] == "[]"
+
+
+def test_kernels_equal_pyarrow_compute():
+    """arrow_arrays.kernel / take / valid (pyarrow._compute, without the pyarrow.compute module) give what
+    pyarrow.compute's own functions give, for each call the treebank loader makes."""
+    import pyarrow.compute as pc
+
+    lines = pa.array(["# sent_id = a-1 ", "# text = Hello  world", "#sent_id=b", None, "# text =", "# other"])
+    for pattern in (r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$", r"^#\s*text\s*=\s?(?P<v>.*)$"):
+        got = arrow_arrays.kernel("struct_field", arrow_arrays.kernel(
+            "extract_regex", lines, options=arrow_arrays.kernel_options("ExtractRegexOptions", pattern)),
+            options=arrow_arrays.kernel_options("StructFieldOptions", [0]))
+        assert got.equals(pc.struct_field(pc.extract_regex(lines, pattern), [0]))
+        assert got.to_pylist() != [None] * len(lines)
+    values = pa.array(["x", None, "y", "z"])
+    indices = pa.array([3, None, 0, 1, 3], type=pa.int64())
+    assert arrow_arrays.take(values, indices).equals(pc.take(values, indices))
+    assert arrow_arrays.take(values, indices).to_pylist() == ["z", None, "x", None, "z"]
+    assert arrow_arrays.valid(values).tolist() == [True, False, True, True]
+    lemmas, forms = pa.array(["_", "go", "_", "Ø"]), pa.array(["_", "went", "runs", "x"])
+    lacking = arrow_arrays.kernel("is_in", lemmas, options=arrow_arrays.kernel_options(
+        "SetLookupOptions", pa.array(["_", "Ø"])))
+    assert lacking.equals(pc.is_in(lemmas, value_set=pa.array(["_", "Ø"])))
+    chosen = arrow_arrays.kernel("dictionary_encode", arrow_arrays.kernel("if_else", lacking, forms, lemmas))
+    assert chosen.equals(pc.if_else(lacking, forms, lemmas).dictionary_encode())
+    missing = arrow_arrays.kernel("sum", arrow_arrays.kernel("and", lacking, arrow_arrays.kernel(
+        "invert", arrow_arrays.kernel("equal", forms, pa.scalar("_")))))
+    assert missing.as_py() == 2 == pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py()
