@@ -176,18 +176,6 @@ def test_help_does_not_import_heavy_libraries():
     assert r.stdout.strip() == "[]"
 
 
-def test_an_ingest_command_imports_no_pydantic(tmp_path):
-    """typer 0.29 imports pydantic to coerce every parameter (0.09-0.12 s of each command: issue 18's fixed
-    cost), which is why pyproject.toml caps typer below it; this fails when a typer that does is installed."""
-    code = ("import sys; from evalhouse.cli import main; sys.argv = ['evalhouse', '--db', sys.argv[1], 'ingest', "
-            "'treebank', sys.argv[2], '-q']\n"
-            "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
-            "print(sorted(m for m in ('pydantic', 'pydantic_core') if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.duckdb"), str(SAMPLE)], capture_output=True,
-                       text=True, check=True)
-    assert r.stdout.strip().split("\n")[-1] == "[]"
-
-
 def test_views_lists_every_view_with_a_description(tmp_path):
     r = runner.invoke(app, ["--db", ":memory:", "views"])
     assert r.exit_code == 0
