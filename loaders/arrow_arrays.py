@@ -15,7 +15,8 @@ Anything else (mixed types, dicts, ``Decimal``, other time zones, ints beyond 64
 ``pa.array``, so values and types are pyarrow's own (but for text beyond 2 GiB in one column: ``large_string``
 here, a chunked ``string`` array there; and a numpy unicode array keeps an embedded NUL that ``pa.array`` cuts): ``tests/test_arrow_arrays.py`` compares every builder with
 ``pa.array`` on the same values.  Code that must not import pandas also reads arrays back through their
-buffers, not ``to_numpy``.
+buffers, not ``to_numpy``, and calls Arrow's compute functions through :func:`kernel` (:func:`take`,
+:func:`valid`), which does not import ``pyarrow.compute`` (0.045 s).
 """
 
 from __future__ import annotations
