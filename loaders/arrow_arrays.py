@@ -265,5 +265,5 @@ def _compute():
     try:
         import pyarrow._compute as compute  # late, and not pyarrow.compute: see kernel()
     except ImportError:  # pragma: no cover - a pyarrow without the private module
-        import pyarrow.compute as compute
+        import pyarrow.compute as compute  # the public module: the same kernels, slower to import
     return compute
