@@ -624,15 +624,18 @@ _DUPLICATE_SENT_ID = r"""
 WITH repeated AS (
     SELECT hash(sent_id) AS hashed FROM sentences WHERE corpus = $corpus
     GROUP BY hashed HAVING count(*) > 1 AND max(position) > $offset
-), lines AS MATERIALIZED (
-    SELECT position, sent_id,
-           first_line - 1 + coalesce(list_position(list_transform(comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true), 1) AS line
+), labels AS (
+    SELECT position, sent_id, first_line,
+           list_position(list_transform(comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true) AS comment
     FROM sentences
     WHERE corpus = $corpus AND hash(sent_id) IN (SELECT hashed FROM repeated)
+), lines AS MATERIALIZED (
+    SELECT position, sent_id, first_line - 1 + coalesce(comment, 1) AS line, comment IS NOT NULL AS labelled
+    FROM labels
 ), firsts AS (
     SELECT sent_id, min(position) AS first_position FROM lines GROUP BY sent_id
 )
-SELECT s.line, s.sent_id, p.line, p.position > $offset
+SELECT s.line, s.sent_id, p.line, p.position > $offset, s.labelled, p.labelled
 FROM lines s
 JOIN firsts f ON f.sent_id = s.sent_id
 JOIN lines p ON p.position = f.first_position
@@ -640,6 +643,21 @@ WHERE s.position > $offset AND s.position > f.first_position
 ORDER BY s.position
 LIMIT 1
 """
+
+
+def _duplicate_message(corpus: str, sent_id: str, first_line: int, same_file: bool, labelled: bool,
+                       first_labelled: bool) -> str:
+    """What a duplicate sent_id is. A sentence without a ``# sent_id`` comment takes its position in the corpus
+    as its sent_id (``sentences.sent_id``: judgements and outputs name sentences by either), so it can collide
+    with a sentence whose comment gives that number; the message then says which one has no comment."""
+    where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
+    if not labelled:
+        return (f"this sentence has no sent_id comment, so its sent_id is its position in the corpus, '{sent_id}', "
+                f"which the sentence at {where} has as its sent_id; give every sentence a unique sent_id")
+    if not first_labelled:
+        return (f"duplicate sent_id '{sent_id}': the sentence at {where} has no sent_id comment, so its position "
+                f"in the corpus, '{sent_id}', is its sent_id; give every sentence a unique sent_id")
+    return f"duplicate sent_id '{sent_id}' (first used at {where})"
 
 
 def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Bounded | None = None) -> FileResult:
@@ -672,9 +690,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
         params = {"corpus": corpus, "offset": offset}
         dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
     if dup:
-        line, sent_id, first_line, same_file = dup
-        where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
-        raise InputError(stream.name, line, f"duplicate sent_id '{sent_id}' (first used at {where})")
+        raise InputError(stream.name, dup[0], _duplicate_message(corpus, *dup[1:]))
     normalisations = list(stream.normalisations)
     trailing = checker.trailing_blank
     if trailing > 1:

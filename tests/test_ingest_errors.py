@@ -381,6 +381,25 @@ def test_duplicate_sent_id_in_file(loaded, tmp_path, before):
     assert "first used at line 1)" in err.problem
 
 
+# A sentence without a sent_id comment takes its position as its sent_id (sentences.sent_id); when another
+# sentence's comment gives that number, the message says which of the two has no comment.
+def test_a_position_that_is_another_sentences_sent_id(loaded, tmp_path):
+    unlabelled = GOOD.replace("# sent_id = good-1\n", "")  # 4 lines: a text comment and three words
+    text = GOOD.replace("good-1", "3") + GOOD.replace("good-1", "b") + unlabelled
+    err = reject(loaded, tmp_path, text, 13, "this sentence has no sent_id comment, so its sent_id is its position "
+                 "in the corpus, '3', which the sentence at line 1 has as its sent_id")
+    assert "duplicate" not in err.problem
+    text = unlabelled + GOOD.replace("good-1", "1")
+    err = reject(loaded, tmp_path, text, 6, "duplicate sent_id '1': the sentence at line 1 has no sent_id comment, "
+                 "so its position in the corpus, '1', is its sent_id")
+    assert "first used at" not in err.problem
+    # no collision: the positions of unlabelled sentences are sent_ids nobody else has
+    loaded.ingest_treebank([write(tmp_path, "mixed.conllu", unlabelled + GOOD.replace("good-1", "7") + unlabelled)],
+                           corpus="mixed")
+    assert loaded.sql("SELECT list(sent_id ORDER BY position) FROM sentences WHERE corpus = 'mixed'").fetchall() \
+        == [(["1", "7", "3"],)]
+
+
 # Two sent_id comments in one sentence.
 def test_second_sent_id_in_sentence(loaded, tmp_path):
     reject(loaded, tmp_path, "# sent_id = a\n" + GOOD, 2, "second sent_id comment in one sentence")
