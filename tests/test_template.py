@@ -217,3 +217,16 @@ def test_a_named_in_memory_database_writes_no_file(tmp_path, cache, monkeypatch)
     with evalhouse.connect(":memory:named") as wh:
         assert wh.sql("SELECT count(*) FROM corpora").fetchall() == [(0,)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "first.duckdb"]
+
+
+@pytest.mark.parametrize("body", ["error('not evalhouse''s')", "'x'::INTEGER", "42"])
+def test_a_schema_macro_that_is_not_ours_is_replaced(tmp_path, cache, body):
+    """The fingerprint is read by calling evalhouse_schema(); one that fails or returns anything else (a macro
+    the user made) means the schema is made again, as when the macro is missing, never a failed open."""
+    path = tmp_path / "w.duckdb"
+    evalhouse.connect(path).close()
+    con = duckdb.connect(str(path))
+    con.execute(f"CREATE OR REPLACE MACRO evalhouse_schema() AS {body}")
+    con.close()
+    with evalhouse.connect(path) as wh:
+        assert wh.sql("SELECT evalhouse_schema()").fetchall() == [(schema_script()[2],)]
