@@ -384,10 +384,12 @@ class _Checker:
 
 
 def _comments(c: Chunk, b: _Blocks):
-    """Comment lines of the chunk (Arrow), which of them are sent_id lines, their sent_id and text values."""
+    """Comment lines of the chunk (Arrow), their sent_id and text values (null where a line is not one), and
+    which of them are sent_id lines (numpy; the checker and the store both use it)."""
     lines = np.flatnonzero(c.kind == COMMENT)
     text = c.lines(lines)
-    return lines, text, _captured(text, _SENT_ID), _captured(text, _TEXT)
+    sent_id = _captured(text, _SENT_ID)
+    return lines, text, sent_id, _captured(text, _TEXT), arrow_arrays.valid(sent_id)
 
 
 def _captured(text, pattern: str):
@@ -500,8 +502,9 @@ class _Store:
         # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
         # replacement scan, which takes no query parameters)
         corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
-        self.writer.put(f"INSERT INTO {held.table} ({held.columns}) SELECT {held.select.replace('$corpus', 'eh_corpus')} "
-                        "FROM eh_rows", rows.append_column("eh_corpus", corpus))
+        select = held.select.replace("$corpus", "eh_corpus")
+        self.writer.put(f"INSERT INTO {held.table} ({held.columns}) SELECT {select} FROM eh_rows",
+                        rows.append_column("eh_corpus", corpus))
 
     def flush(self) -> None:
         for held in self.pending.values():
@@ -513,14 +516,14 @@ class _Store:
 
         n_blocks = len(b.first_line)
         position = (self.offset + self.sentences + 1 + np.arange(n_blocks)).astype(np.int32)
-        lines, text, sent_id, said = comments
+        lines, text, sent_id, said, is_sent_id = comments
         block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
         block_of_line[np.flatnonzero(c.kind != BLANK)] = b.of_line
         comment_block = block_of_line[lines]
         counts = np.bincount(comment_block, minlength=n_blocks)
         offsets = np.zeros(n_blocks + 1, dtype=np.int32)
         np.cumsum(counts, out=offsets[1:])
-        sid = _first_per_block(sent_id, arrow_arrays.valid(sent_id), comment_block, n_blocks)
+        sid = _first_per_block(sent_id, is_sent_id, comment_block, n_blocks)
         txt = _first_per_block(said, arrow_arrays.valid(said), comment_block, n_blocks)
         self._insert("sentences", arrow_arrays.table({
             "position": position, "sent_id": sid, "text": txt,
@@ -579,7 +582,8 @@ class _Store:
             "dependent_lemma": take(cols[2], take_kept), "head_lemma": take(cols[2], take_head),
             "dependent_upos": take(cols[3], take_kept), "head_upos": take(cols[3], take_head),
             "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
-            "depth": depth.astype(np.int32), "dependent_key": take(keys, take_kept), "head_key": take(keys, take_head)}),
+            "depth": depth.astype(np.int32), "dependent_key": take(keys, take_kept),
+            "head_key": take(keys, take_head)}),
             "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
             "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
             "$corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
@@ -675,7 +679,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
             for c in chunks(stream):
                 b = _blocks(c)
                 comments = _comments(c, b)
-                checker.check(c, b, arrow_arrays.valid(comments[2]))
+                checker.check(c, b, comments[4])
                 if not checker.failed:
                     store.store(c, b, comments)
             checker.finish()

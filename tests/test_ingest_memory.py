@@ -107,8 +107,9 @@ def test_an_ingest_streams_its_chunks_and_checks_sent_ids_under_the_lowered_limi
         assert summary.words == 9
         assert settings(wh) == before
         # the duplicate sent_id query, made to report the limit it ran under as a duplicate
-        monkeypatch.setattr(treebank, "_DUPLICATE_SENT_ID", "SELECT 1, current_setting('memory_limit'), 1, true, true, true "
-                                                            "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL")
+        monkeypatch.setattr(treebank, "_DUPLICATE_SENT_ID",
+                            "SELECT 1, current_setting('memory_limit'), 1, true, true, true "
+                            "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL")
         with pytest.raises(InputError, match="duplicate sent_id '64.0 MiB'"):
             wh.ingest_treebank([path], corpus="d")
         assert settings(wh) == before
