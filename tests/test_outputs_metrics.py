@@ -444,6 +444,44 @@ def test_dea_edges_equal_an_independent_implementation(sample_permutations, run)
     assert pooled[1] == pytest.approx(sum(means) / len(means), abs=1e-12)
 
 
+def test_dea_edges_keep_submissions_with_shared_names_apart(wh, tmp_path):
+    """dea_edges numbers the submissions internally (issue 18): the same team and run scored against two
+    corpora, and the same run name under two teams, are still four submissions, each matched against its
+    own output only; a corpus without submissions adds no rows. Checked against the independent DEA."""
+    sentences = reference_sentences(SAMPLE)
+    blocks = SAMPLE.read_text(encoding="utf-8").strip().split("\n\n")
+    ingest_text(wh, tmp_path, "first", "\n\n".join(blocks[:20]) + "\n\n")
+    ingest_text(wh, tmp_path, "second", "\n\n".join(blocks[20:]) + "\n\n")
+    ingest_text(wh, tmp_path, "unscored", "\n\n".join(blocks[:5]) + "\n\n")
+    runs = {}
+    for corpus, part in (("first", sentences[:20]), ("second", sentences[20:])):
+        for k, team in enumerate(("a", "b")):
+            rng = random.Random(f"{corpus}{team}")
+            out = []
+            for s in part:
+                forms = [w[1] for w in s["words"]]
+                if k:  # team b: shuffled; team a: the reference text
+                    rng.shuffle(forms)
+                out.append(" ".join(forms) if k else s["text"])
+            ingest_output(wh, tmp_path, corpus, lines_output(out), team=team, run="r")
+            runs[(team, corpus)] = out
+    assert wh.sql("select count(*) from dea_edges where corpus = 'unscored'").fetchone()[0] == 0
+    seen = set()
+    for (team, corpus) in runs:
+        edges = wh.sql("select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
+                       "where corpus = $c and head > 0", {"c": corpus}).fetchall()
+        tokens = wh.sql("select position, stripped_position, lemma from output_tokens where team = $t and "
+                        "corpus = $c and stripped_position is not null", {"t": team, "c": corpus}).fetchall()
+        want = independent_dea(edges, tokens)
+        got = {(p, d): m for p, d, m in wh.sql(
+            "select position, dependent, matched from dea_edges where team = $t and run = 'r' and corpus = $c",
+            {"t": team, "c": corpus}).fetchall()}
+        assert got == want, (team, corpus)
+        seen.add((team, corpus, all(want.values())))
+    # team a (the reference's own text) matches every edge, team b (shuffled) does not
+    assert seen == {("a", "first", True), ("a", "second", True), ("b", "first", False), ("b", "second", False)}
+
+
 def test_reference_as_output_scores_one(sample_permutations):
     """The reference's own # text: DEA 1 wherever there is an edge; BLEU 1 from 4 non-punct words on,
     NLTK's value (below 1) for identical shorter sentences; every accuracy 1."""
