@@ -69,13 +69,22 @@ def tree_memory(pid: int) -> int:
     return total
 
 
+def safe_path(env: dict | None = None) -> dict:
+    """``env`` (default: this process's environment) with ``PYTHONSAFEPATH=1``: a ``python -c`` or ``python -m``
+    child then does not put the working directory first on its ``sys.path``. The benchmarks run from the
+    repository root, where ``evalhouse/`` is a directory: without this, the python of another virtualenv
+    (``--before``) imported that checkout's ``evalhouse`` package and its own ``loaders`` and ``analysis``
+    (found by its editable install), a mixture of the two versions, until 2026-11-27."""
+    return {**(os.environ if env is None else env), "PYTHONSAFEPATH": "1"}
+
+
 def run(cmd: list[str], interval: float = 0.05, env: dict | None = None) -> dict:
-    """Run ``cmd`` to its end; returns wall, cpu (s), rss_mb, tree_mb and its stdout. A failure raises
-    SystemExit with its stderr."""
+    """Run ``cmd`` to its end (in :func:`safe_path`'s environment); returns wall, cpu (s), rss_mb, tree_mb and
+    its stdout. A failure raises SystemExit with its stderr."""
     sample = os.path.isdir("/proc")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=safe_path(env))
         peak = [0]
         done = threading.Event()
 
@@ -139,7 +148,7 @@ def compile_bytecode(*others) -> str:
     run: about 0.03 s of CPU per command, measured on ``evalhouse evalb``."""
     pythons = [sys.executable] + [str(p) for p in others if p]
     for python in pythons:
-        r = subprocess.run([python, "-c", _COMPILE], capture_output=True, text=True)
+        r = subprocess.run([python, "-c", _COMPILE], capture_output=True, text=True, env=safe_path())
         if r.returncode:
             raise SystemExit(f"cannot write evalhouse's bytecode with {python}:\n{r.stderr}")
     return f"bytecode of evalhouse written before timing (by {', '.join(pythons)})"

@@ -39,3 +39,18 @@ def test_loop_equals_warehouse(tmp_path):
         wh.ingest_treebank([SAMPLE], corpus="reference")
         wh.ingest_outputs(directory, reference="reference")
         assert [d[0] for d in compare(wh.con, loop)[1]] == ["sentences", "sr", "sacrebleu"]
+
+
+def test_a_timed_child_does_not_import_from_the_working_directory(tmp_path, monkeypatch):
+    """benchmarks.process.run (and so every contender, ``--before``'s included) runs the child without the working
+    directory on its path: from the repository root, another virtualenv's python imported this checkout's
+    ``evalhouse/`` package instead of its own."""
+    import sys
+
+    from benchmarks.process import run
+
+    (tmp_path / "evalhouse").mkdir()
+    (tmp_path / "evalhouse" / "__init__.py").write_text("raise SystemExit('imported from the working directory')\n")
+    monkeypatch.chdir(tmp_path)
+    out = run([sys.executable, "-c", "import evalhouse, os; print(os.path.dirname(evalhouse.__file__))"])["out"]
+    assert Path(out.strip()) == Path(evalhouse.__file__).parent
