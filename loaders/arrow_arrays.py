@@ -7,7 +7,8 @@ scans Arrow tables and binds parameters without pandas, that import is the large
 of an ingest command (issue 18).  ``Array.from_buffers`` over numpy memory imports nothing, so the common
 column types are built here from their buffers:
 
-* numpy arrays of booleans, integers and floats (zero copy for numbers), with an optional null mask;
+* numpy arrays of booleans, integers and floats (zero copy for numbers), with an optional null mask, and
+  two-dimensional ones as fixed-size lists (a row each);
 * Python lists of ``str``, ``bool``, ``int``, ``float`` (or ints and floats: double), UTC or naive
   ``datetime`` and lists of ``str``, each with ``None`` as null.
 
@@ -85,6 +86,19 @@ def numbers(values: np.ndarray, mask: np.ndarray | None = None):
     else:
         data = pa.py_buffer(values)
     return pa.Array.from_buffers(_numpy_type(values.dtype), len(values), [bitmap, data], null_count=nulls)
+
+
+def rows_of_numbers(values: np.ndarray):
+    """A fixed-size list array over a two-dimensional numpy array of numbers or booleans: row i is value i
+    (``pa.array(values.tolist(), pa.list_(type, width))``, which imports pandas; ``pa.array`` refuses the
+    numpy array itself). DuckDB reads it as an ``ARRAY`` column (``INTEGER[4]``)."""
+    pa = _pa()
+    values = np.asarray(values)
+    if values.ndim != 2 or values.dtype.kind not in "biuf":
+        raise TypeError(f"rows_of_numbers() takes a two-dimensional numpy array of numbers, not {values.dtype} "
+                        f"of {values.ndim} dimensions")
+    flat = numbers(np.ascontiguousarray(values).reshape(-1))
+    return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
 
 
 def string_array(offsets: np.ndarray, data: bytes, valid: np.ndarray | None = None):
@@ -179,6 +193,8 @@ def column(values):
     if isinstance(values, np.ndarray):
         if values.ndim == 1 and values.dtype.kind in "biuf":
             return numbers(values)
+        if values.ndim == 2 and values.dtype.kind in "biuf":
+            return rows_of_numbers(values)
         if values.ndim == 1 and values.dtype.kind == "U":
             return strings(values.tolist())
         return pa.array(values)

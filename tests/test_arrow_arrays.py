@@ -96,6 +96,19 @@ def test_numpy_numbers_with_and_without_a_mask(dtype):
     same(arrow_arrays.column(values), values)
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float64, np.bool_])
+@pytest.mark.parametrize("shape", [(0, 4), (1, 4), (1001, 4), (5, 1)])
+def test_two_dimensional_numpy_numbers_are_fixed_size_lists(dtype, shape):
+    rng = np.random.default_rng(11)
+    values = rng.integers(0, 100, shape).astype(dtype)
+    kind = pa.list_(pa.bool_() if dtype is np.bool_ else pa.from_numpy_dtype(np.dtype(dtype)), shape[1])
+    same(arrow_arrays.rows_of_numbers(values), values.tolist(), kind)
+    same(arrow_arrays.column(values), values.tolist(), kind)
+    same(arrow_arrays.column(values[:, ::-1]), values[:, ::-1].tolist(), kind)  # not contiguous
+    with pytest.raises(TypeError):
+        arrow_arrays.rows_of_numbers(values.reshape(-1))
+
+
 def test_masked_numpy_arrays_keep_their_nulls():
     values = np.ma.masked_array([1, 2, 3, 4], mask=[0, 1, 0, 0])
     same(arrow_arrays.column(values), values)
@@ -186,14 +199,18 @@ NO_PANDAS = textwrap.dedent("""
         wh.ingest_treebank([treebank], corpus="one")
         ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="1")
         ingest_dependency_run(wh, system, gold, corpus="gold", team="t", run="2")
+        with open(db + ".txt", "w", encoding="utf-8") as out:  # the sentence's own text, as a one-line output
+            out.write(wh.sql("SELECT text FROM sentences WHERE corpus = 'one'").fetchone()[0] + "\\n")
+        wh.ingest_outputs(db + ".txt", reference="one", team="t", run="1")  # scored in this process
     print(sorted(m for m in ("pandas", "pyarrow.compute", "numpy.ma") if m in sys.modules))
 """)
 
 
 @pytest.mark.skipif(int(duckdb.__version__.split(".")[0]) < 2,
                     reason="duckdb 1.x imports pandas to bind any query parameter")
-def test_a_treebank_ingest_and_a_dependency_run_do_not_import_pandas(tmp_path):
-    """The 0.2 s pandas import is no longer part of these commands (issue 18's fixed cost): the test fails when a
+def test_a_treebank_ingest_a_dependency_run_and_an_output_do_not_import_pandas(tmp_path):
+    """The 0.2 s pandas import is no longer part of these commands (issue 18's fixed cost; for an output, of every
+    process that scores one, which held 30 MB in each of a campaign's workers): the test fails when a
     pa.array, pa.scalar, Table.cast or to_numpy comes back into their path; nor pyarrow.compute (0.045 s: the
     loaders call its kernels through arrow_arrays.kernel; Array.take, is_valid and dictionary_encode import it)
     or numpy.ma (0.01 s)."""
