@@ -29,16 +29,17 @@ def settings(wh):
     return wh.con.execute("SELECT current_setting('threads'), current_setting('memory_limit')").fetchall()[0]
 
 
-def limits_of_inserts(monkeypatch) -> list[tuple[str, str]]:
-    """(table, DuckDB's memory limit) of every INSERT an ingest runs from now on, in order."""
+def limits_of_inserts(monkeypatch, module=treebank) -> list[tuple[str, str]]:
+    """(table, DuckDB's memory limit) of every INSERT of rows that ``module`` (the treebank loader, or the
+    warehouse's ``insert``) runs from now on, in order."""
     seen = []
-    real = treebank.execute_on_rows
+    real = module.execute_on_rows
 
     def recording(con, sql, rows):
-        seen.append((sql.split()[2], con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+        seen.append((sql.split()[2].strip('"'), con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
         return real(con, sql, rows)
 
-    monkeypatch.setattr(treebank, "execute_on_rows", recording)
+    monkeypatch.setattr(module, "execute_on_rows", recording)
     return seen
 
 
@@ -114,6 +115,24 @@ def test_an_ingest_streams_its_chunks_and_checks_sent_ids_under_the_lowered_limi
             wh.ingest_treebank([path], corpus="d")
         assert settings(wh) == before
     assert {table for table, _ in seen} >= {"sentences", "nodes", "edges"}
+    assert {limit for _, limit in seen} == {"64.0 MiB"}
+
+
+def test_outputs_are_inserted_under_the_lowered_limit(tmp_path, monkeypatch):
+    """ingest outputs writes each submission's rows under the streaming limit too (issue 18's campaign: DuckDB kept
+    every block the ingest wrote), and puts the limit back."""
+    from evalhouse import warehouse
+
+    seen = limits_of_inserts(monkeypatch, warehouse)
+    output = write(tmp_path, "out.txt", "Dogs bark.\nDogs bark.\nbark dogs\n")
+    with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
+        wh.ingest_treebank([treebank_file(tmp_path)], corpus="c")
+        before = settings(wh)
+        seen.clear()
+        wh.ingest_outputs(output, reference="c", team="t", run="1")
+        assert settings(wh) == before
+    assert {table for table, _ in seen} >= {"output_sentences", "output_tokens", "alignments", "sentence_statistics",
+                                            "submissions"}
     assert {limit for _, limit in seen} == {"64.0 MiB"}
 
 

@@ -533,8 +533,10 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
             configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
                                                   note=configuration_note)
             # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
+            # inserted under the streaming memory limit, as a treebank's chunks are (evalhouse/memory.py): DuckDB
+            # otherwise keeps every block the ingest writes in its buffer pool
             with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
-                              drop_judgements=drop_judgements) as room:
+                              drop_judgements=drop_judgements) as room, wh.streaming_memory():
                 wh.insert("output_sentences", sentences)
                 wh.insert("output_tokens", tokens)
                 wh.insert("alignments", links)
