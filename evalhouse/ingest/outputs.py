@@ -405,15 +405,14 @@ def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
         return err
 
 
-def _scored(files: Sequence[SubmissionFile], ref: Reference, workers: int, con, task=None):
-    """Yield (file, output, scores) in order. Files are read here (a CoNLL-U file is staged on ``con``; the
-    workers never touch DuckDB), then several are scored in parallel processes. ``task`` (a progress
-    task counting sentences) moves on per sentence when one process scores, else per file."""
+def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, workers: int, task=None):
+    """Yield (file, output, scores) in order for the files already read (:func:`read_output_file`: a CoNLL-U file
+    is staged on the connection, which the workers never touch); several are scored in parallel processes.
+    ``task`` (a progress task counting sentences) moves on per sentence when one process scores, else per file."""
     global _WORKER_REFERENCE
-    items = [(f, read_output_file(f.path, f.format, con)) for f in files]
     if workers <= 0:
         workers = os.cpu_count() or 1
-    workers = min(workers, len(files))
+    workers = min(workers, len(items))
     _WORKER_REFERENCE = ref
     try:
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
@@ -524,40 +523,44 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
     with task, wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        for i, (f, out, scores) in enumerate(_scored(files, ref, workers, wh.con, task)):
-            if isinstance(scores, Exception):
-                raise scores
-            key = keys[i]
-            sentences, tokens, links, stats, missing, given, sacre = scores
-            tokenised = out.format == "conllu"
-            configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
-                                                  note=configuration_note)
-            # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
-            # inserted under the streaming memory limit, as a treebank's chunks are (evalhouse/memory.py): DuckDB
-            # otherwise keeps every block the ingest writes in its buffer pool
-            with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
-                              drop_judgements=drop_judgements) as room, wh.streaming_memory():
-                wh.insert("output_sentences", sentences)
-                wh.insert("output_tokens", tokens)
-                wh.insert("alignments", links)
-                wh.insert("sentence_statistics", stats)
-                if sacre:
-                    wh.insert("submission_sacrebleu", sacre)
-                wh.insert("submissions", [{
-                    **key, "format": out.format, "source_file": names[i] if names else out.name,
-                    "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
-                    "missing_sentences": len(missing), "missing_positions": missing,
-                    "normalisations": out.normalisations, "configuration": configuration,
-                    "evalhouse_version": __version__, "ingested_at": now}])
-            file_notes = notes + ((_CONLLU_NOTE,) if tokenised and ref.sr is not None else ())
-            periods = sum(1 for o in out.sentences if o.text and o.text.endswith(" ."))
-            if periods >= 100 and ref.sr is not None:  # sacrebleu's own criterion for its warning
-                file_notes += (f"{periods:,} output sentences end in a tokenised period (' .'): the output looks "
-                               "tokenised, which SR BLEU and sacreBLEU punish (they compare detokenised text)",)
-            summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
-                                               out.format, ref.size, given, tuple(missing), configuration,
-                                               file_notes, room.kept.get("judgements", 0),
-                                               room.dropped.get("judgements", 0)))
+        items = [(f, read_output_file(f.path, f.format, wh.con)) for f in files]
+        # the rows are inserted under the streaming memory limit, as a treebank's chunks are (evalhouse/memory.py):
+        # DuckDB otherwise keeps every block the ingest writes in its buffer pool (lowered once: each lowering
+        # makes DuckDB spill what it holds, so lowering it per file cost 0.8 s of CPU for 50 runs)
+        with wh.streaming_memory():
+            for i, (f, out, scores) in enumerate(_scored(items, ref, workers, task)):
+                if isinstance(scores, Exception):
+                    raise scores
+                key = keys[i]
+                sentences, tokens, links, stats, missing, given, sacre = scores
+                tokenised = out.format == "conllu"
+                configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
+                                                      note=configuration_note)
+                # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
+                with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
+                                  drop_judgements=drop_judgements) as room:
+                    wh.insert("output_sentences", sentences)
+                    wh.insert("output_tokens", tokens)
+                    wh.insert("alignments", links)
+                    wh.insert("sentence_statistics", stats)
+                    if sacre:
+                        wh.insert("submission_sacrebleu", sacre)
+                    wh.insert("submissions", [{
+                        **key, "format": out.format, "source_file": names[i] if names else out.name,
+                        "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
+                        "missing_sentences": len(missing), "missing_positions": missing,
+                        "normalisations": out.normalisations, "configuration": configuration,
+                        "evalhouse_version": __version__, "ingested_at": now}])
+                file_notes = notes + ((_CONLLU_NOTE,) if tokenised and ref.sr is not None else ())
+                periods = sum(1 for o in out.sentences if o.text and o.text.endswith(" ."))
+                if periods >= 100 and ref.sr is not None:  # sacrebleu's own criterion for its warning
+                    file_notes += (f"{periods:,} output sentences end in a tokenised period (' .'): the output "
+                                   "looks tokenised, which SR BLEU and sacreBLEU punish (they compare detokenised "
+                                   "text)",)
+                summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
+                                                   out.format, ref.size, given, tuple(missing), configuration,
+                                                   file_notes, room.kept.get("judgements", 0),
+                                                   room.dropped.get("judgements", 0)))
     return summaries
 
 
