@@ -389,6 +389,7 @@ def _arrow(columns: dict):
 
 
 _WORKER_REFERENCE: Reference | None = None
+_WORKER_ITEMS: Sequence[tuple[SubmissionFile, OutputFile]] = ()  # the files read, inherited by fork like the reference
 
 
 def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
@@ -405,21 +406,28 @@ def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
         return err
 
 
+def _score_item(k: int):
+    """:func:`_score_file` of the ``k``-th file read (in a worker process, which has the files by fork: only ``k``
+    is sent to it, not the file's sentences, whose pickling and unpickling cost 0.8 s of CPU in a 50-run
+    campaign)."""
+    return _score_file(_WORKER_ITEMS[k])
+
+
 def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, workers: int, task=None):
     """Yield (file, output, scores) in order for the files already read (:func:`read_output_file`: a CoNLL-U file
     is staged on the connection, which the workers never touch); several are scored in parallel processes.
     ``task`` (a progress task counting sentences) moves on per sentence when one process scores, else per file."""
-    global _WORKER_REFERENCE
+    global _WORKER_REFERENCE, _WORKER_ITEMS
     if workers <= 0:
         workers = os.cpu_count() or 1
     workers = min(workers, len(items))
-    _WORKER_REFERENCE = ref
+    _WORKER_REFERENCE, _WORKER_ITEMS = ref, items
     try:
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             accuracy.import_solver()  # shared by the workers, not imported by each (analysis/accuracy.py)
-            # the workers inherit the reference by fork; frozen, its objects are not visited by the workers'
-            # garbage collector, so fewer of their pages are copied (about 50 MB less for 50 runs against
-            # en_ewt test, BENCHMARKS.md); unfrozen again in this process at once, unless the program had
+            # the workers inherit the reference and the files by fork; frozen, their objects are not visited by
+            # the workers' garbage collector, so fewer of their pages are copied (about 50 MB less for 50 runs
+            # against en_ewt test, BENCHMARKS.md); unfrozen again in this process at once, unless the program had
             # frozen objects itself (then it is left as it was)
             ours = gc.get_freeze_count() == 0
             if ours:
@@ -430,7 +438,7 @@ def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, 
                 if ours:
                     gc.unfreeze()
             with pool:
-                for (f, out), scores in zip(items, pool.imap(_score_file, items)):
+                for (f, out), scores in zip(items, pool.imap(_score_item, range(len(items)))):
                     if task is not None:
                         task.advance(ref.size, description=f.path)
                     yield f, out, scores
@@ -449,7 +457,7 @@ def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, 
                     task.advance(ref.size - sum(done))
                 yield f, out, scores
     finally:
-        _WORKER_REFERENCE = None
+        _WORKER_REFERENCE, _WORKER_ITEMS = None, ()
 
 
 def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
