@@ -228,6 +228,12 @@ def dictionary(codes: np.ndarray, names: Sequence[str]):
 
 
 
+def repeated(value: str, n: int):
+    """``n`` rows of the string ``value``, as a one-entry dictionary (what ``strings([value] * n)`` holds, without
+    ``n`` copies of its bytes; DuckDB reads it as VARCHAR)."""
+    return dictionary(np.zeros(n, dtype=np.int8), [value])
+
+
 def empty_table(schema):
     """A table of ``schema`` without rows (``schema.empty_table()`` imports pandas)."""
     return _pa().Table.from_batches([], schema)

@@ -501,7 +501,7 @@ class _Store:
         rows = rows.slice(0, count)
         # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
         # replacement scan, which takes no query parameters)
-        corpus = arrow_arrays.dictionary(np.zeros(count, dtype=np.int8), [self.corpus])
+        corpus = arrow_arrays.repeated(self.corpus, count)
         select = held.select.replace("$corpus", "eh_corpus")
         self.writer.put(f"INSERT INTO {held.table} ({held.columns}) SELECT {select} FROM eh_rows",
                         rows.append_column("eh_corpus", corpus))

@@ -136,6 +136,18 @@ def test_tables_of_columns_and_of_rows():
     assert arrow_arrays.table_of_rows([]).num_rows == 0
 
 
+@pytest.mark.parametrize("n", [0, 1, 1000])
+def test_a_repeated_string_is_a_one_entry_dictionary(n):
+    built = arrow_arrays.repeated("team é", n)
+    built.validate(full=True)
+    assert built.type == pa.dictionary(pa.int8(), pa.string())
+    assert built.dictionary.to_pylist() == ["team é"] and built.to_pylist() == ["team é"] * n
+    con = duckdb.connect()  # DuckDB reads it as the strings themselves
+    con.register("t", pa.table({"v": built}))
+    assert con.execute("SELECT count(*), min(v), typeof(min(v)) FROM t").fetchall() == [
+        (n, "team é" if n else None, "VARCHAR")]
+
+
 def test_dictionaries_and_string_arrays():
     codes = np.array([2, 0, 1, 2], dtype=np.int8)
     got = arrow_arrays.dictionary(codes, ["blank", "comment", "token"])

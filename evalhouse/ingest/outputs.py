@@ -326,15 +326,16 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)
     positions = list(range(1, n + 1))
-    sentences = {"team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": positions,
+    same = arrow_arrays.repeated  # one value in every row: a one-entry dictionary, not n copies of the string
+    sentences = {"team": same(team, n), "run": same(run, n), "corpus": same(ref.corpus, n), "position": positions,
                  "text": texts, "missing": missing_flags, "source_line": lines}
-    tokens = {"team": [team] * m, "run": [run] * m, "corpus": [ref.corpus] * m, "position": tok_pos,
+    tokens = {"team": same(team, m), "run": same(run, m), "corpus": same(ref.corpus, m), "position": tok_pos,
               "token": tok_index, "form": forms, "lemma": lemmas, "lemma_source": sources, "punct": puncts,
               "stripped_position": stripped_pos, "lemma_key": lemma_keys}
-    links = {"corpus": [ref.corpus] * m, "team": [team] * m, "run": [run] * m, "position": tok_pos,
-             "pair": ["output-reference"] * m, "from_index": tok_index, "to_index": ref_ids_out, "method": methods}
+    links = {"corpus": same(ref.corpus, m), "team": same(team, m), "run": same(run, m), "position": tok_pos,
+             "pair": same("output-reference", m), "from_index": tok_index, "to_index": ref_ids_out, "method": methods}
     stats = {
-        "team": [team] * n, "run": [run] * n, "corpus": [ref.corpus] * n, "position": positions,
+        "team": same(team, n), "run": same(run, n), "corpus": same(ref.corpus, n), "position": positions,
         "bleu_hypothesis_length": lemma_stats.hyp_len, "bleu_reference_length": lemma_stats.ref_len,
         "bleu_matches": lemma_stats.matches, "bleu_totals": lemma_stats.totals,
         "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
