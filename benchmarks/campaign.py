@@ -203,10 +203,10 @@ def main(argv: list[str] | None = None) -> None:
         results = {name: [] for name in contenders}
         for r in range(args.rounds):
             for name in contenders if r % 2 == 0 else reversed(contenders):
-                if name.startswith("evalhouse"):  # a new warehouse each time; the last one is checked below
-                    for path in (db, tmp / "before.duckdb"):
-                        for suffix in ("", ".wal"):
-                            Path(str(path) + suffix).unlink(missing_ok=True)
+                if name.startswith("evalhouse"):  # a new warehouse each time; evalhouse's last one is checked below
+                    path = db if name == "evalhouse" else tmp / "before.duckdb"  # only its own: with an odd number
+                    for suffix in ("", ".wal"):  # of rounds, 'before' runs last and once deleted the checked one
+                        Path(str(path) + suffix).unlink(missing_ok=True)
                 results[name].append(run(contenders[name]))
                 print(f"#   round {r + 1} {name}: CPU {results[name][-1]['cpu']:.1f} s, "
                       f"wall {results[name][-1]['wall']:.1f} s", flush=True)
