@@ -1,4 +1,4 @@
-"""The three optional C kernels; everything else is in pyproject.toml.
+"""The four optional C kernels; everything else is in pyproject.toml.
 
 They are declared here, not in pyproject.toml's ``[[tool.setuptools.ext-modules]]``, because that table
 needs setuptools 74.1 or later: ``pip install --no-build-isolation .`` (or ``pip wheel``) in an environment
@@ -10,12 +10,14 @@ from setuptools import Extension, setup
 
 KERNELS = {
     # exact clipped n-gram counts for sentence BLEU and the SR metrics; fallback analysis/_bleu_python.py
-    "_bleu": "analysis/_bleu.c",
+    "evalhouse.analysis._bleu": "analysis/_bleu.c",
     # EVALB's per-sentence counts for `evalhouse evalb`; fallback analysis/parse_eval.py
-    "_evalb": "analysis/_evalb.c",
+    "evalhouse.analysis._evalb": "analysis/_evalb.c",
     # flux weights and projectivity tree by tree for the treebank ingest; fallback analysis/trees.py
-    "_trees": "analysis/_trees.c",
+    "evalhouse.analysis._trees": "analysis/_trees.c",
+    # a chunk of CoNLL-U lines split into arrays in one pass; fallback loaders/conllu.py (_split_numpy)
+    "evalhouse.loaders._conllu": "loaders/_conllu.c",
 }
 
-setup(ext_modules=[Extension(f"evalhouse.analysis.{name}", [source], extra_compile_args=["-O2"], optional=True)
+setup(ext_modules=[Extension(name, [source], extra_compile_args=["-O2"], optional=True)
                    for name, source in KERNELS.items()])

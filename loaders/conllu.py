@@ -39,6 +39,11 @@ from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import BLOCK, Source
 
+try:  # the same arrays in one pass in C (loaders/_conllu.c says why); None when not built
+    from evalhouse.loaders import _conllu
+except ImportError:  # pragma: no cover - installed without a C compiler
+    _conllu = None
+
 # Bytes of whole sentences per chunk: the numpy arrays of a chunk take tens of bytes per byte of CoNLL-U
 # at their peak (44 MB above the process for a 4 MiB chunk), whatever the file's size.
 CHUNK_BYTES = 1 << 21
@@ -174,8 +179,38 @@ def chunks(blocks: Iterable[bytes], chunk_bytes: int | None = None) -> Iterator[
 
 
 def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
-    """Split whole lines (``data`` ends with a line feed) into a :class:`Chunk`."""
+    """Split whole lines (``data`` ends with a line feed) into a :class:`Chunk`: per line and per token line the
+    arrays of :func:`_split_numpy` (in C when ``loaders/_conllu.c`` is built: the same arrays in one pass), then
+    sentence blocks, line numbers and ordinals."""
     buf = np.frombuffer(data, dtype=np.uint8)
+    if _conllu is not None:
+        start, end, kind, tok, n_fields, first_tab, id_kind, major, minor, head, fields = (
+            np.frombuffer(array, dtype=np.int8 if k in (2, 6) else np.int64)
+            for k, array in enumerate(_conllu.split_lines(data)))
+        fields = fields.reshape(-1, 10, 2)
+    else:
+        start, end, kind, tok, n_fields, first_tab, id_kind, major, minor, head, fields = _split_numpy(buf)
+    blank = kind == BLANK
+    blanks_before = np.cumsum(blank) - blank
+    block = first_block + blanks_before
+    line_no = first_line + np.arange(len(start), dtype=np.int64)
+    # rank among the token lines of the same kind in the same block (lines are in order)
+    t_block = block[tok]
+    ordinal = np.zeros(len(tok), dtype=np.int64)
+    for k in (WORD, RANGE, EMPTY, BAD):
+        rows = np.flatnonzero(id_kind == k)
+        if len(rows):
+            b = t_block[rows]
+            ordinal[rows] = np.arange(len(rows)) - np.searchsorted(b, b, side="left") + 1
+    return Chunk(data, buf, start, end, kind, block, line_no, tok, n_fields, id_kind, major, minor, head,
+                 ordinal, fields, first_tab)
+
+
+def _split_numpy(buf: np.ndarray):
+    """The arrays of whole lines (``buf`` ends with a line feed), with a few numpy passes: per line ``start``,
+    ``end``, ``kind``; per token line ``line`` (its index among the lines), ``n_fields``, ``first_tab``,
+    ``id_kind``, ``major``, ``minor``, ``head`` and ``fields`` (see :class:`Chunk`). The definition that
+    ``loaders/_conllu.c`` computes in one pass."""
     # After source validation the only bytes below 0x0B are TAB (9) and LF (10).
     seps = np.flatnonzero(buf < 11)
     is_nl = buf[seps] == 10
@@ -191,9 +226,6 @@ def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
     kind = np.full(n_lines, TOKEN, dtype=np.int8)
     kind[first_byte == ord("#")] = COMMENT
     kind[blank] = BLANK
-    blanks_before = np.cumsum(blank) - blank
-    block = first_block + blanks_before
-    line_no = first_line + np.arange(n_lines, dtype=np.int64)
 
     # tabs of each line
     sep_line = np.cumsum(is_nl) - is_nl
@@ -222,17 +254,7 @@ def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
     if len(words10):
         value, ok = _parse_head(buf, fields[words10, 6, 0], fields[words10, 6, 1])
         head[words10[ok]] = value[ok]
-
-    # rank among the token lines of the same kind in the same block (lines are in order)
-    t_block = block[tok]
-    ordinal = np.zeros(len(tok), dtype=np.int64)
-    for k in (WORD, RANGE, EMPTY, BAD):
-        rows = np.flatnonzero(id_kind == k)
-        if len(rows):
-            b = t_block[rows]
-            ordinal[rows] = np.arange(len(rows)) - np.searchsorted(b, b, side="left") + 1
-    return Chunk(data, buf, start, end, kind, block, line_no, tok, n_fields, id_kind, major, minor, head,
-                 ordinal, fields, first_tab)
+    return start, end, kind, tok, n_fields, first_tab, id_kind, major, minor, head, fields
 
 
 def _digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
