@@ -21,8 +21,9 @@ WITH submission_numbers AS (
 ),
 reference_edges AS (
     -- which occurrence of its triple each edge is within its sentence, and the first dependent of the
-    -- triple (which names the triple within its sentence): properties of the reference alone, so they are
-    -- computed over edges and not over edges x submissions; only corpora that have submissions
+    -- triple (which names the triple within its sentence, as (corpus, position, dependent) is the grain of
+    -- edges): properties of the reference alone, so they are computed over edges and not over edges x
+    -- submissions; only corpora that have submissions
     SELECT corpus, position, dependent, head, relation, deprel, head_lemma, dependent_lemma, distance,
            head_key, dependent_key,
            row_number() OVER triple AS occurrence,
