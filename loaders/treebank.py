@@ -612,8 +612,27 @@ def _word_keys(lemmas, forms):
     missing = int(kernel("sum", kernel("and", lacking, kernel("invert", kernel("equal", forms, underscore))))
                   .as_py() or 0)
     chosen = kernel("dictionary_encode", kernel("if_else", lacking, forms, lemmas))
-    folded = arrow_arrays.strings([fold(v) for v in chosen.dictionary.to_pylist()])
-    return take(folded, chosen.indices), missing
+    return take(_folded(chosen.dictionary), chosen.indices), missing
+
+
+def _folded(values):
+    """:func:`fold` of each string of ``values`` (Arrow, no nulls). An ASCII string's fold is its lower case
+    (fold's own fast path), which Arrow's ``ascii_lower`` gives without making Python strings; only the other
+    strings go through :func:`fold` (``_word_keys`` of the million-word benchmark corpus, ten languages:
+    0.34 -> 0.24 s)."""
+    other = np.flatnonzero(~arrow_arrays.booleans_of(kernel("string_is_ascii", values)))
+    lowered = kernel("ascii_lower", values)
+    if not len(other):
+        return lowered
+    folded = arrow_arrays.strings([fold(v) for v in take(values, arrow_arrays.numbers(other)).to_pylist()],
+                                  has_nulls=False)
+    # each string of ``other`` is replaced by its fold: the lowered strings and the folded ones side by side,
+    # taken back in order
+    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
+
+    pick = np.arange(len(values), dtype=np.int64)
+    pick[other] = len(values) + np.arange(len(other))
+    return take(pa.concat_arrays([lowered, folded.cast(lowered.type)]), arrow_arrays.numbers(pick))
 
 
 # Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). The check
