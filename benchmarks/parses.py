@@ -27,14 +27,18 @@ Rows:
 * ``ingest parses`` (no peer): the PTB sample as gold, then the perturbed copy as a stored candidate run
   (GEIG and leaf-ancestor scores stored), into a new warehouse, each a fresh process.
 
-A peer that is not given is reported loudly and its rows show evalhouse alone. Nothing is written into
-the project; inputs are distinct (no file is repeated to make it bigger).
+The report names each peer copy it measured (its SHA-256, and the version the script's changelog names:
+copies of ``conll18_ud_eval.py`` differ) and the installed typer. A peer that is not given is reported loudly
+and its rows show evalhouse alone. Nothing is written into the project; inputs are distinct (no file is
+repeated to make it bigger).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import importlib.metadata
 import io
 import os
 import platform
@@ -311,6 +315,27 @@ def bench_ingest_parses(args, tmp: Path) -> None:
     print(f"{'':<34}{test_runs[-1]['out'].strip()}")
 
 
+_SCRIPT_VERSION = re.compile(r"^#.*\bVersion (\d+(?:\.\d+)+):", re.MULTILINE)
+
+
+def describe_peer(path: Path) -> str:
+    """What a peer is, for the report: its path, the start of its SHA-256 and, for a script whose header keeps a
+    changelog (``conll18_ud_eval.py``: ``# - [25 Jun 2018] Version 1.2: ...``), the latest version it names.
+    Copies of a peer differ (the CoNLL 2018 script changed after the shared task's first release), and a ratio
+    means little without knowing which one was measured."""
+    data = path.read_bytes()
+    versions = _SCRIPT_VERSION.findall(data[:20_000].decode("utf-8", "replace"))
+    newest = max(versions, key=lambda v: tuple(int(p) for p in v.split("."))) if versions else None
+    return f"{path} (sha256 {hashlib.sha256(data).hexdigest()[:12]}{f', version {newest}' if newest else ''})"
+
+
+def _installed(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
@@ -332,7 +357,11 @@ def main(argv: list[str] | None = None) -> None:
     load_before = os.getloadavg()
     print(f"# parse evaluation against its peers, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}; {args.rounds} rounds, median")
+          f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}, typer {_installed('typer')}; "
+          f"{args.rounds} rounds, median")
+    for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
+        if path is not None:
+            print(f"peer {option}: {describe_peer(path)}")
     print(compile_bytecode())
     print(f"{'row':<34}{'contender':<26}{'wall s':>8}{'CPU s':>8}   ratio to the peer")
     only = args.only or ["evalb", "dependency", "ingest"]
