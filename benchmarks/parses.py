@@ -347,8 +347,8 @@ def main(argv: list[str] | None = None) -> None:
     if not (args.data / "constituency" / "ptb-sample" / "treebank.zip").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
     for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
-        if path is None or not path.exists():
-            print(f"!!! PEER MISSING: {option} {'not given' if path is None else f'{path} does not exist'}; "
+        if path is None or not path.is_file():
+            print(f"!!! PEER MISSING: {option} {'not given' if path is None else f'{path} is not a file'}; "
                   "its rows show evalhouse alone, with no ratio !!!", file=sys.stderr)
             setattr(args, option[2:], None)
     import duckdb

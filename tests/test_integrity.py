@@ -27,6 +27,7 @@ from evalhouse.cli import app
 from evalhouse.errors import WarehouseError
 from evalhouse.ingest.translations import ingest_translations
 from evalhouse.stored import TornWarehouseError
+from evalhouse.stored import check as stored_check
 from evalhouse.warehouse import STORED, schema_files
 from tests.conftest import SAMPLE, write
 from tests.test_pronouns import P, ingest_fixture
@@ -215,20 +216,37 @@ def test_incomplete_and_orphaned_things_are_found(db):
     assert removed.removed == sum(map(len, torn.values())) - sum(map(len, expected.values()))
 
 
-def test_the_check_skips_only_what_an_empty_table_cannot_hold(db, monkeypatch):
+@pytest.fixture(scope="module")
+def every_kind(tmp_path_factory):
+    """A warehouse of real data holding every kind of stored thing (tests/engines_data.py): 38 of the 41 base
+    tables hold rows (not corpus_inputs, empty_nodes, projectivity_tests)."""
+    from tests import engines_data
+
+    tmp = tmp_path_factory.mktemp("every_kind")
+    return engines_data.build(tmp / "w.duckdb", tmp)
+
+
+@pytest.mark.parametrize("warehouse, torn_tables", [
+    ("db", {"nodes", "output_sentences", "corpora", "submissions"}),
+    ("every_kind", {"nodes", "corpora", "output_sentences", "submissions", "parse_runs", "parse_leaves",
+                    "dependency_runs", "dependency_word_scores", "translation_systems", "pronoun_configs"}),
+])
+def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_tables, request, tmp_path, monkeypatch):
     """The check asks first which tables hold rows and runs no grouped count on an empty one. Emptying each
     base table in turn (a transaction rolled back after), it finds exactly what it finds when it counts every
     table: the orphans in the others, and the owners whose recorded counts the emptied table no longer meets."""
     from evalhouse import stored
 
+    db = tmp_path / "checked.duckdb"
+    shutil.copy(request.getfixturevalue(warehouse), db)
+
     def findings(wh) -> list[tuple]:  # sorted: grouped counts come in no set order, with or without skipping
-        return sorted((f.problem, f.kind, f.table, f.rows, f.expected or 0, sorted(f.key.items(), key=str))
-                      for f in wh.check().findings)
+        return sorted(((f.problem, f.kind, f.table, f.rows, f.expected, sorted(f.key.items(), key=str))
+                       for f in wh.check().findings), key=repr)
 
     with evalhouse.connect(db, verify=False) as wh:
-        tables = sorted(f.name for f in schema_files())
         torn_by_emptying = set()
-        for table in tables:
+        for table in sorted(f.name for f in schema_files()):
             wh.con.execute("BEGIN")
             try:
                 wh.con.execute(f'DELETE FROM "{table}"')
@@ -241,9 +259,13 @@ def test_the_check_skips_only_what_an_empty_table_cannot_hold(db, monkeypatch):
             assert skipping == counting, table
             if skipping:
                 torn_by_emptying.add(table)
-        # not vacuous: owners left without their rows (nodes, output_sentences: incomplete) and rows left without
-        # their owner (corpora, submissions: orphans in tables that still hold rows)
-        assert {"nodes", "output_sentences", "corpora", "submissions"} <= torn_by_emptying
+    # not vacuous: owners left without their rows (incomplete) and rows left without their owner (orphans in
+    # tables that still hold rows), for each kind the warehouse holds
+    assert torn_tables <= torn_by_emptying, " ".join(sorted(torn_by_emptying))
+
+
+def test_a_check_of_no_kinds_finds_nothing():
+    assert stored_check(duckdb.connect(), {}).findings == []
 
 
 def test_pronoun_tables_are_checked_too(tmp_path):
