@@ -14,9 +14,10 @@ that hold its rows, so a torn state shows as
 
 One grouped count per table and kind finds both, on the tables that hold rows (one query finds the empty ones
 first): about 25 ms of CPU on a 1M-word treebank warehouse, 48 ms when every table was counted
-(docs/crash-safety.md), which every write command spends before it starts. :func:`repair` deletes the orphans and every row of an incomplete thing, which
-leaves the warehouse as it was before the torn command (or without the thing a torn ``--replace``
-was replacing); running the command again then gives exactly the rows of an uninterrupted run.
+(docs/crash-safety.md), which every write command spends before it starts. :func:`repair` deletes the orphans
+and every row of an incomplete thing, which leaves the warehouse as it was before the torn command (or without
+the thing a torn ``--replace`` was replacing); running the command again then gives exactly the rows of an
+uninterrupted run.
 
 **Replacement** (:meth:`evalhouse.warehouse.Warehouse.make_room`, :class:`Room`). Storing a thing
 first deletes every row of its key from all its tables, whether or not an owner row exists (so a
