@@ -177,11 +177,10 @@ class TornWarehouseError(WarehouseError):
                          "`evalhouse check --repair` (or evalhouse.stored.repair)")
 
 
-def _grouped(con, table: str, condition: str | None, columns: tuple[str, ...],
-             nonempty: set[str] | None = None) -> list[tuple]:
-    """``columns`` and the count of each group of ``table``'s rows (where ``condition``); none without a query
-    when ``table`` is not among ``nonempty`` (when given)."""
-    if nonempty is not None and table not in nonempty:
+def _grouped(con, table: str, condition: str | None, columns: tuple[str, ...], nonempty: set[str]) -> list[tuple]:
+    """``columns`` and the count of each group of ``table``'s rows (where ``condition``); none, without a query,
+    when ``table`` is not among ``nonempty`` (:func:`_nonempty`)."""
+    if table not in nonempty:
         return []
     cols = ", ".join(ident(c) for c in columns)
     where = f" WHERE {condition}" if condition else ""
