@@ -15,12 +15,13 @@ depends on what it is:
 
 * :mod:`evalhouse.loaders.treebank` checks every UD rule on these arrays, chunk by chunk, and stores
   the chunk (``evalhouse ingest treebank``: memory bounded by the chunk, not the file);
-* parser and realiser outputs, small files checked by SQL queries (:class:`Checks`), are staged by
-  :func:`stage` from the same chunks into three temporary tables: ``eh_lines`` (every line, numbered,
-  classified blank/comment/token, with its sentence block), ``eh_tokens`` (token lines split into
-  their columns, IDs typed, HEAD as an integer) and ``eh_blocks`` (one row per sentence), and read
-  by :mod:`evalhouse.loaders.conllu_words` (as the CoNLL 2018 evaluation script reads parser
-  outputs) and :mod:`evalhouse.loaders.outputs` (FORM and LEMMA of realiser outputs).
+* :mod:`evalhouse.loaders.conllu_words` checks a parser's output on the same arrays (more leniently)
+  and reads its words as the CoNLL 2018 evaluation script reads them (``evalhouse ingest dependency-run``);
+* realiser outputs, small files checked by SQL queries (:class:`Checks`), are staged by :func:`stage`
+  from the same chunks into three temporary tables: ``eh_lines`` (every line, numbered, classified
+  blank/comment/token, with its sentence block), ``eh_tokens`` (token lines split into their columns,
+  IDs typed, HEAD as an integer) and ``eh_blocks`` (one row per sentence), and read by
+  :mod:`evalhouse.loaders.outputs` (FORM and LEMMA of realiser outputs).
 
 Line numbers are those of the file as a user sees it (1-based; a last line without a line feed
 counts).  A sentence block is the run of lines up to and including the blank line that ends it; a
@@ -34,7 +35,6 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import BLOCK, Source
@@ -136,6 +136,62 @@ class Chunk:
         offsets = np.append(bounds.ravel(), np.int32(len(self.data)))
         every = arrow_arrays.string_array(offsets, self.data)
         return arrow_arrays.take(every, arrow_arrays.numbers(np.asarray(lines, dtype=np.int64) * 2))
+
+
+@dataclass
+class Blocks:
+    """The sentence blocks of a chunk (runs of non-blank lines), and where each token line falls."""
+
+    first_line: np.ndarray
+    last_line: np.ndarray
+    token_lines: np.ndarray
+    first_token: np.ndarray  # line number; 0 when the block has no token line
+    n_words: np.ndarray
+    of_line: np.ndarray  # per non-blank line: its block (index into these arrays)
+    of_token: np.ndarray  # per token line
+
+
+def sentence_blocks(c: Chunk) -> Blocks:
+    """The sentence blocks of chunk ``c`` (what the readers' checks count per sentence)."""
+    nonblank = np.flatnonzero(c.kind != BLANK)
+    b = c.block[nonblank]
+    starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, np.int64)
+    stops = np.r_[starts[1:], len(b)].astype(np.int64) if len(b) else np.zeros(0, np.int64)
+    of_line = np.repeat(np.arange(len(starts)), stops - starts)
+    first_line = c.line_no[nonblank[starts]]
+    last_line = c.line_no[nonblank[stops - 1]]
+    of_token = np.searchsorted(c.block[nonblank[starts]], c.block[c.line])
+    token_lines = np.bincount(of_token, minlength=len(starts))
+    first_token = np.zeros(len(starts), dtype=np.int64)
+    has = token_lines > 0
+    first_token[has] = c.line_no[c.line][np.searchsorted(of_token, np.flatnonzero(has))]
+    n_words = np.bincount(of_token[c.id_kind == WORD], minlength=len(starts))
+    return Blocks(first_line, last_line, token_lines, first_token, n_words, of_line, of_token)
+
+
+def in_block_rank(block_of: np.ndarray) -> np.ndarray:
+    """1-based rank of each row among the rows of its block (rows in line order)."""
+    return np.arange(len(block_of)) - np.searchsorted(block_of, block_of, side="left") + 1
+
+
+class ProblemTally:
+    """A file's checks, chunk by chunk: the first problem by line (ties go to the check numbered
+    lower) and how many problems there are in all. ``_add(check, lines, message)`` records the
+    problems of one check at ``lines``; ``message(i)`` words the one at ``lines[i]``."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.first: tuple[int, int, str] | None = None  # (line, check, problem)
+        self.total = 0
+
+    def _add(self, check: int, lines: np.ndarray, message) -> None:
+        if not len(lines):
+            return
+        self.total += len(lines)
+        i = int(np.argmin(lines))
+        line = int(lines[i])
+        if self.first is None or (line, check) < self.first[:2]:
+            self.first = (line, check, message(i))
 
 
 def chunks(blocks: Iterable[bytes], chunk_bytes: int | None = None) -> Iterator[Chunk]:
@@ -365,11 +421,9 @@ GROUP BY block
 @dataclass(frozen=True)
 class Checks:
     """What one kind of CoNLL-U file must satisfy: SQL queries over the staged tables, each returning
-    (line_no, problem); and, unless ``cycle`` is None, that every word reaches a root through its heads
-    (``cycle`` is the problem, with ``{word}`` for the word's ID)."""
+    (line_no, problem)."""
 
     queries: tuple[str, ...]
-    cycle: str | None = None
 
 
 def _read_blocks(path: str) -> Iterator[bytes]:
@@ -424,10 +478,6 @@ def check(con, source: Source, checks: Checks) -> None:
     """Raise :class:`InputError` for the first problem by line that ``checks`` find in the staged file,
     saying how many more there are."""
     found = _first_problem(con, checks.queries)
-    if checks.cycle is not None:
-        cycle = _first_cycle(con, checks.cycle, found[0] if found else None)
-        if cycle is not None:
-            found = (cycle[0], cycle[1], found[2] + 1 if found else 0)
     if found is not None:
         line, problem, more = found
         raise InputError(source.name, line, problem, more)
@@ -465,24 +515,3 @@ def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
         return None
     line, _, problem = min(found)
     return line, problem, total - 1
-
-
-def _first_cycle(con, problem: str, before_line: int | None = None) -> tuple[int, str, int] | None:
-    """Cycles, where IDs and heads are sane: walk every word up to its root with numpy.
-
-    With ``before_line`` (the first other problem) only the sentences that end before it are
-    walked: they have no other problem, and a cycle anywhere else would come later anyway.
-    """
-    where = "" if before_line is None else \
-        f" AND block IN (SELECT block FROM eh_blocks WHERE last_line < {int(before_line)})"
-    cols = con.execute("SELECT block, head, line_no, major FROM eh_tokens WHERE id_kind = 'word'" + where +
-                       " ORDER BY block, major").fetchnumpy()
-    blocks = np.asarray(cols["block"])
-    starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]]) if len(blocks) else np.zeros(0, int)
-    lengths = np.diff(np.r_[starts, len(blocks)])
-    try:
-        tree_depths(TreeBatch(np.asarray(cols["head"], dtype=np.int64), lengths))
-    except NotATreeError as err:
-        word = int(np.asarray(cols["major"])[err.index])
-        return int(np.asarray(cols["line_no"])[err.index]), problem.format(word=word), 0
-    return None

@@ -5,29 +5,33 @@ character spans, syntactic words with heads and relations (:class:`Words`, what
     $ evalhouse ingest dependency-run ../shared/data/parsing/conll2018/UDPipe-Future/en_ewt.conllu \\
           --gold ../shared/data/parsing/conll2018/gold/en_ewt.conllu --corpus en_ewt --team UDPipe-Future --run 1
 
-A parser's output file is read by :func:`read_words` through the one CoNLL-U reader
-(:mod:`evalhouse.loaders.conllu`) with the checks of :data:`PARSER_OUTPUT`: more lenient than
-``ingest treebank`` (system outputs of 2018 leave FEATS empty, for instance), but it still refuses
-what would make the scores wrong, naming file and line: a line without 10 tab-separated columns, a bad
-ID or HEAD, a HEAD outside the sentence, a cycle, a sentence with no root or several roots, an empty
-FORM, a missing final blank line (the official script refuses that too). Empty nodes (``8.1``) are
-skipped, as the official evaluation skips them. The gold trees come from the warehouse's ``nodes``
-(:mod:`evalhouse.ingest.dependency_runs`); both go through :func:`words_from_tokens`. Spaces (Unicode
-category Zs) are removed from forms, so that the two texts' characters can be compared.
+A parser's output file is read once by :func:`read_words`, through the one CoNLL-U reader
+(:func:`evalhouse.loaders.conllu.chunks`), and checked on the chunks' numpy arrays as :data:`CHECKS`
+says: more lenient than ``ingest treebank`` (system outputs of 2018 leave FEATS empty, for instance),
+but it still refuses what would make the scores wrong, naming file and line: a line without 10
+tab-separated columns, a bad ID or HEAD, a HEAD outside the sentence, a cycle, a sentence with no root
+or several roots, an empty FORM, a missing final blank line (the official script refuses that too).
+Empty nodes (``8.1``) are skipped, as the official evaluation skips them. The gold trees come from the
+warehouse's ``nodes`` (:mod:`evalhouse.ingest.dependency_runs`); both go through
+:func:`words_from_tokens`. Spaces (Unicode category Zs) are removed from forms, so that the two texts'
+characters can be compared.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
 
-import duckdb
+import numpy as np
 
+from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
-from evalhouse.loaders.conllu import Checks, read
-from evalhouse.loaders.source import open_source
+from evalhouse.loaders.conllu import (BAD, BLANK, COMMENT, RANGE, WORD, Blocks, Chunk, ProblemTally, chunks,
+                                      sentence_blocks)
+from evalhouse.loaders.source import open_bytes
 
 
 @dataclass
@@ -44,53 +48,146 @@ class Words:
     sentence: list[int] = field(default_factory=list)  # 1-based sentence position
     word_id: list[int] = field(default_factory=list)   # CoNLL-U ID within the sentence
     sentences: int = 0
+    sha256: str | None = None  # of the file read (read_words)
 
 
-# Each query returns (line_no, problem) over the staged tables of evalhouse.loaders.conllu.
-PARSER_OUTPUT = Checks((
-    r"""SELECT l.line_no, 'empty sentence (a blank line where a sentence should start)'
-        FROM eh_lines l WHERE l.kind = 'blank'
-          AND NOT EXISTS (SELECT 1 FROM eh_lines t WHERE t.block = l.block AND t.kind = 'token')""",
-    r"""SELECT l.line_no, 'comment line inside a sentence'
-        FROM eh_lines l JOIN eh_blocks b USING (block) WHERE l.kind = 'comment' AND l.line_no > b.first_token""",
-    r"""SELECT line_no, 'expected 10 tab-separated columns, found ' || n_fields
-        FROM eh_tokens WHERE n_fields <> 10""",
-    r"""SELECT line_no, CASE WHEN contains(f[1], '-') THEN 'bad multiword token ID ''' || f[1] || ''''
-                            ELSE 'bad word ID ''' || f[1] || '''' END
-        FROM eh_tokens WHERE id_kind = 'bad' AND n_fields = 10 AND NOT contains(f[1], '.')""",
-    r"""SELECT line_no, 'empty FORM'
-        FROM eh_tokens WHERE id_kind IN ('word', 'range') AND n_fields = 10
-          AND regexp_replace(f[2], '\p{Zs}', '', 'g') = ''""",
-    r"""SELECT line_no, 'bad multiword token range ''' || f[1] || ''''
-        FROM eh_tokens WHERE id_kind = 'range' AND minor < major""",
-    r"""SELECT t.line_no, 'multiword token is missing some of its words'
-        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'range' AND t.minor > b.n_words""",
-    r"""SELECT line_no, 'word ID ' || major || ', expected ' || ordinal
-        FROM eh_tokens WHERE id_kind = 'word' AND major <> ordinal""",
-    r"""SELECT line_no, CASE WHEN regexp_full_match(f[7], '-[0-9]+') THEN 'HEAD cannot be negative'
-                            ELSE 'HEAD ''' || f[7] || ''' is not an integer' END
-        FROM eh_tokens WHERE id_kind = 'word' AND n_fields = 10 AND head IS NULL""",
-    r"""SELECT t.line_no, 'HEAD ' || t.head || ' points outside the sentence of ' || b.n_words || ' words'
-        FROM eh_tokens t JOIN eh_blocks b USING (block) WHERE t.id_kind = 'word' AND t.head > b.n_words""",
-    # roots only where every HEAD is a word of the sentence (otherwise that is the problem to report)
-    r"""SELECT b.first_token, 'sentence has ' || count(t.line_no) FILTER (WHERE t.head = 0)
-                              || ' roots (exactly one is required)'
-        FROM eh_blocks b JOIN eh_tokens t USING (block)
-        WHERE t.id_kind = 'word' AND NOT EXISTS (
-            SELECT 1 FROM eh_tokens x WHERE x.block = b.block AND x.id_kind = 'word'
-            AND (x.head IS NULL OR x.head > b.n_words))
-        GROUP BY b.block, b.first_token HAVING count(t.line_no) FILTER (WHERE t.head = 0) <> 1""",
-    r"""SELECT line_no, 'the file does not end with a blank line after the last sentence'
-        FROM eh_lines WHERE line_no = (SELECT max(line_no) FROM eh_lines) AND kind <> 'blank'""",
-), cycle="the heads form a cycle")
+# What a parser's output must satisfy, in the order that breaks ties between problems on one line (the
+# first wins): each check is computed on a chunk's numpy arrays (_OutputChecker.check), as the
+# treebank checks are.  They were SQL queries over staged tables until issue 18:
+# tests/test_parser_output_checks.py holds what those gave on 800 seeded files, and compares.
+CHECKS = (
+    "empty sentence (a blank line where a sentence should start)",
+    "comment line inside a sentence",
+    "expected 10 tab-separated columns, found {n}",
+    "bad multiword token ID '{id}' | bad word ID '{id}'",
+    "empty FORM",
+    "bad multiword token range '{id}'",
+    "multiword token is missing some of its words",
+    "word ID {id}, expected {ordinal}",
+    "HEAD cannot be negative | HEAD '{head}' is not an integer",
+    "HEAD {head} points outside the sentence of {words} words",
+    "sentence has {roots} roots (exactly one is required)",
+    "the file does not end with a blank line after the last sentence",
+)
+CYCLE = "the heads form a cycle"
+_NEGATIVE = re.compile(r"-[0-9]+")
+# first bytes of the UTF-8 encodings of the space separators (Unicode category Zs): U+0020; U+00A0;
+# U+1680; U+2000-U+200A, U+202F, U+205F; U+3000.  A FORM of spaces only starts with one of them.
+_ZS_LEAD = np.array([0x20, 0xC2, 0xE1, 0xE2, 0xE3], dtype=np.uint8)
 
-# the words and multiword tokens of the staged file, in file order, sentence by sentence
-_STAGED_TOKENS = r"""
-SELECT m.position, t.id_kind, t.major, t.minor, t.f[2], t.head, t.f[8]
-FROM eh_tokens t JOIN (SELECT block, row_number() OVER (ORDER BY block) AS position FROM eh_blocks) m USING (block)
-WHERE t.id_kind IN ('word', 'range')
-ORDER BY t.line_no
-"""
+
+class _OutputChecker(ProblemTally):
+    """The checks of :data:`CHECKS`, chunk by chunk: the first problem by line (ties to the earlier
+    check) and how many there are in all; then cycles, in the sentences that end before the first
+    problem (a sentence after it, or with a problem of its own, has its problem reported first)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.last_line, self.last_line_blank = 0, True  # the file's last line so far
+        # per word of a sentence with words: HEAD, line, and the last line of its sentence; per such
+        # sentence its number of words (what the cycle walk needs once the first problem is known)
+        self.heads: list[np.ndarray] = []
+        self.word_lines: list[np.ndarray] = []
+        self.sentence_ends: list[np.ndarray] = []
+        self.sentence_words: list[np.ndarray] = []
+
+    def check(self, c: Chunk, b: Blocks) -> None:
+        kind, ids = c.kind, c.id_kind
+        token_no = c.line_no[c.line]
+        words = np.flatnonzero(ids == WORD)
+        ranges = np.flatnonzero(ids == RANGE)
+        n_words_tok = b.n_words[b.of_token]
+        ten = c.n_fields == 10
+        # 0: a blank line ending a block without token lines
+        blanks = np.flatnonzero(kind == BLANK)
+        hollow = blanks[~np.isin(c.block[blanks], c.block[c.line])]
+        self._add(0, c.line_no[hollow], lambda i: CHECKS[0])
+        # 1: a comment after the first token line of its block
+        comments = np.flatnonzero(kind == COMMENT)
+        nonblank = np.flatnonzero(kind != BLANK)
+        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
+        block_of_line[nonblank] = b.of_line
+        first_token = np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)
+        late = comments[c.line_no[comments] > first_token[block_of_line[comments]]]
+        self._add(1, c.line_no[late], lambda i: CHECKS[1])
+        # 2: column count
+        wrong = np.flatnonzero(~ten)
+        self._add(2, token_no[wrong], lambda i: CHECKS[2].format(n=int(c.n_fields[wrong[i]])))
+        # 3: a bad ID (one with a dot is an empty node's, skipped as the official evaluation skips them)
+        bad = [t for t in np.flatnonzero((ids == BAD) & ten).tolist() if "." not in c.field_text(t, 0)]
+
+        def bad_message(i):
+            text = c.field_text(bad[i], 0)
+            multiword, word = CHECKS[3].split(" | ")
+            return (multiword if "-" in text else word).format(id=text)
+        self._add(3, token_no[bad], bad_message)
+        # 4: a FORM empty or of spaces only
+        forms = np.flatnonzero(((ids == WORD) | (ids == RANGE)) & ten)
+        f_start, f_end = c.fields[forms, 1, 0], c.fields[forms, 1, 1]
+        maybe = forms[(f_end == f_start) | np.isin(c.buf[np.minimum(f_start, len(c.buf) - 1)], _ZS_LEAD)]
+        spaces = [t for t in maybe.tolist() if not _no_spaces(c.field_text(t, 1))]
+        self._add(4, token_no[spaces], lambda i: CHECKS[4])
+        # 5-6: multiword token ranges
+        backwards = ranges[c.minor[ranges] < c.major[ranges]]
+        self._add(5, token_no[backwards], lambda i: CHECKS[5].format(id=c.field_text(int(backwards[i]), 0)))
+        short = ranges[c.minor[ranges] > n_words_tok[ranges]]
+        self._add(6, token_no[short], lambda i: CHECKS[6])
+        # 7: word IDs 1, 2, 3, ...
+        order = words[c.major[words] != c.ordinal[words]]
+        self._add(7, token_no[order], lambda i: CHECKS[7].format(id=int(c.major[order[i]]),
+                                                                ordinal=int(c.ordinal[order[i]])))
+        # 8: HEAD not an integer
+        no_head = words[ten[words] & (c.head[words] < 0)]
+
+        def head_message(i):
+            text = c.field_text(int(no_head[i]), 6)
+            negative, other = CHECKS[8].split(" | ")
+            return negative if _NEGATIVE.fullmatch(text) else other.format(head=text)
+        self._add(8, token_no[no_head], head_message)
+        # 9: HEAD beyond the sentence
+        far = words[c.head[words] > n_words_tok[words]]
+        self._add(9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]),
+                                                               words=int(n_words_tok[far[i]])))
+        # 10: roots, in the sentences whose every HEAD is one of its words or 0
+        n_blocks = len(b.first_line)
+        unreadable = words[(c.head[words] < 0) | (c.head[words] > n_words_tok[words])]
+        spoiled = np.bincount(b.of_token[unreadable], minlength=n_blocks) > 0
+        roots = np.bincount(b.of_token[words[c.head[words] == 0]], minlength=n_blocks)
+        rootless = np.flatnonzero((b.n_words > 0) & ~spoiled & (roots != 1))
+        self._add(10, b.first_token[rootless], lambda i: CHECKS[10].format(roots=int(roots[rootless[i]])))
+        # 11 (the file's last line) is known at the end
+        if c.n_lines:
+            self.last_line = int(c.line_no[-1])
+            self.last_line_blank = bool(kind[-1] == BLANK)
+        with_words = np.flatnonzero(b.n_words > 0)
+        self.heads.append(c.head[words])
+        self.word_lines.append(token_no[words])
+        self.sentence_ends.append(b.last_line[with_words])
+        self.sentence_words.append(b.n_words[with_words])
+
+    def finish(self) -> None:
+        """Raise the file's first problem, if it has one."""
+        if not self.last_line_blank:
+            self._add(11, np.array([self.last_line]), lambda i: CHECKS[11])
+        cycle = self._first_cycle()
+        if cycle is not None:
+            raise InputError(self.name, cycle, CYCLE, self.total)
+        if self.first is not None:
+            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
+
+    def _first_cycle(self) -> int | None:
+        """The line of the first word whose heads loop, in the sentences that end before the first problem."""
+        if not self.heads:
+            return None
+        heads, lines = np.concatenate(self.heads), np.concatenate(self.word_lines)
+        ends, lengths = np.concatenate(self.sentence_ends), np.concatenate(self.sentence_words)
+        clean = ends < self.first[0] if self.first is not None else np.ones(len(ends), dtype=bool)
+        word_clean = np.repeat(clean, lengths)
+        try:
+            tree_depths(TreeBatch(heads[word_clean], lengths[clean]))
+        except NotATreeError as err:
+            return int(lines[word_clean][err.index])
+        return None
 
 
 def _no_spaces(form: str) -> str:
@@ -102,13 +199,29 @@ def _no_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
-def read_words(path: str | os.PathLike, con=None) -> Words:
-    """A parser's CoNLL-U output, checked as :data:`PARSER_OUTPUT` says (staged on ``con``, by default a
-    connection of its own)."""
-    con = con if con is not None else duckdb.connect()
-    with open_source(path) as source:
-        rows = read(con, source, PARSER_OUTPUT, _STAGED_TOKENS)
-    return words_from_tokens(rows, source.name)
+def read_words(path: str | os.PathLike) -> Words:
+    """A parser's CoNLL-U output, read once (:class:`evalhouse.loaders.source.ByteStream`) and checked as
+    :data:`CHECKS` says; ``Words.sha256`` is the digest of the bytes read."""
+    with open_bytes(path) as stream:
+        checker = _OutputChecker(stream.name)
+        rows: list[tuple] = []
+        for c in chunks(stream):
+            checker.check(c, sentence_blocks(c))
+            if checker.first is None:
+                rows += _token_rows(c)
+        checker.finish()
+    words = words_from_tokens(rows, stream.name)
+    words.sha256 = stream.sha256
+    return words
+
+
+def _token_rows(c: Chunk) -> Iterable[tuple]:
+    """The (sentence block, 'word' or 'range', first ID, last ID, FORM, HEAD, DEPREL) rows of a checked
+    chunk, in file order (empty nodes left out)."""
+    tokens = np.flatnonzero((c.id_kind == WORD) | (c.id_kind == RANGE))
+    kinds = ["word" if k == WORD else "range" for k in c.id_kind[tokens].tolist()]
+    return zip(c.block[c.line[tokens]].tolist(), kinds, c.major[tokens].tolist(), c.minor[tokens].tolist(),
+               c.column(1, tokens).to_pylist(), c.head[tokens].tolist(), c.column(7, tokens).to_pylist())
 
 
 def words_from_tokens(rows: Iterable[tuple], name: str) -> Words:

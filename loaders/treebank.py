@@ -56,7 +56,8 @@ from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
 from evalhouse.loaders.arrow_rows import execute_on_rows
-from evalhouse.loaders.conllu import BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Chunk, chunks
+from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Blocks, Chunk,
+                                      ProblemTally, chunks, in_block_rank, sentence_blocks)
 from evalhouse.loaders.source import ByteStream, open_bytes
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
@@ -148,50 +149,13 @@ _SENT_ID = r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$"  # RE2, as DuckDB's regexp_extra
 _TEXT = r"^#\s*text\s*=\s?(?P<v>.*)$"
 
 
-@dataclass
-class _Blocks:
-    """The sentence blocks of a chunk (runs of non-blank lines), and where each token line falls."""
-
-    first_line: np.ndarray
-    last_line: np.ndarray
-    token_lines: np.ndarray
-    first_token: np.ndarray  # line number; 0 when the block has no token line
-    n_words: np.ndarray
-    of_line: np.ndarray  # per non-blank line: its block (index into these arrays)
-    of_token: np.ndarray  # per token line
-
-
-def _blocks(c: Chunk) -> _Blocks:
-    nonblank = np.flatnonzero(c.kind != BLANK)
-    b = c.block[nonblank]
-    starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, np.int64)
-    stops = np.r_[starts[1:], len(b)].astype(np.int64) if len(b) else np.zeros(0, np.int64)
-    of_line = np.repeat(np.arange(len(starts)), stops - starts)
-    first_line = c.line_no[nonblank[starts]]
-    last_line = c.line_no[nonblank[stops - 1]]
-    of_token = np.searchsorted(c.block[nonblank[starts]], c.block[c.line])
-    token_lines = np.bincount(of_token, minlength=len(starts))
-    first_token = np.zeros(len(starts), dtype=np.int64)
-    has = token_lines > 0
-    first_token[has] = c.line_no[c.line][np.searchsorted(of_token, np.flatnonzero(has))]
-    n_words = np.bincount(of_token[c.id_kind == WORD], minlength=len(starts))
-    return _Blocks(first_line, last_line, token_lines, first_token, n_words, of_line, of_token)
-
-
-def _in_block_rank(block_of: np.ndarray) -> np.ndarray:
-    """1-based rank of each row among the rows of its block (rows in line order)."""
-    return np.arange(len(block_of)) - np.searchsorted(block_of, block_of, side="left") + 1
-
-
-class _Checker:
+class _Checker(ProblemTally):
     """Every UD check of one file, chunk by chunk: the first problem by line (ties to the earlier
     check), how many problems there are in all, and cycles in the sentences before the first problem
     (as the SQL checks did before, so that messages and counts are unchanged)."""
 
     def __init__(self, name: str):
-        self.name = name
-        self.first: tuple[int, int, str] | None = None  # (line, check, problem)
-        self.total = 0
+        super().__init__(name)
         self.cycle: tuple[int, str] | None = None
         self.pending_blank: list[int] = []  # blank lines after a blank line, not yet known to be inside the file
         self.previous_blank = False  # the line before the chunk was blank (a chunk is cut after one)
@@ -203,16 +167,7 @@ class _Checker:
     def failed(self) -> bool:
         return self.first is not None or self.cycle is not None
 
-    def _add(self, check: int, lines: np.ndarray, message) -> None:
-        if not len(lines):
-            return
-        self.total += len(lines)
-        i = int(np.argmin(lines))
-        line = int(lines[i])
-        if self.first is None or (line, check) < self.first[:2]:
-            self.first = (line, check, message(i))
-
-    def check(self, c: Chunk, b: _Blocks, sent_id_comment: np.ndarray) -> None:
+    def check(self, c: Chunk, b: Blocks, sent_id_comment: np.ndarray) -> None:
         """Problems of chunk ``c`` (``sent_id_comment``: per comment line, whether it is a sent_id line)."""
         had_problem = self.failed
         kind, line_no = c.kind, c.line_no
@@ -298,7 +253,7 @@ class _Checker:
         rootless = np.flatnonzero((b.n_words > 0) & ~has_root & ~spoiled)
         self._add(11, b.first_token[rootless], lambda i: CHECKS[11])
         # 12: a second root
-        root_rank = _in_block_rank(b.of_token[roots])
+        root_rank = in_block_rank(b.of_token[roots])
         first_root = c.major[roots][np.searchsorted(b.of_token[roots], b.of_token[roots], side="left")]
         second = np.flatnonzero(root_rank > 1)
         self._add(12, token_no[roots[second]], lambda i: CHECKS[12].format(
@@ -354,14 +309,14 @@ class _Checker:
         self._add(18, token_no[good[misplaced]], place_message)
         # 19: a second sent_id comment
         sid = comments[sent_id_comment]
-        sid_rank = _in_block_rank(block_of_line[sid])
+        sid_rank = in_block_rank(block_of_line[sid])
         self._add(19, line_no[sid[sid_rank > 1]], lambda i: CHECKS[19])
         # cycles, in the sentences before the first problem (only while none was found in earlier chunks)
         if not had_problem:
             limit = self.first[0] if self.first is not None else None
             self._find_cycle(c, b, words, limit)
 
-    def _find_cycle(self, c: Chunk, b: _Blocks, words: np.ndarray, limit: int | None) -> None:
+    def _find_cycle(self, c: Chunk, b: Blocks, words: np.ndarray, limit: int | None) -> None:
         clean = np.ones(len(b.first_line), dtype=bool) if limit is None else b.last_line < limit
         rows = words[clean[b.of_token[words]]]
         lengths = np.bincount(b.of_token[rows], minlength=len(b.first_line))[clean]
@@ -383,7 +338,7 @@ class _Checker:
             raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
 
 
-def _comments(c: Chunk, b: _Blocks):
+def _comments(c: Chunk, b: Blocks):
     """Comment lines of the chunk (Arrow), their sent_id and text values (null where a line is not one), and
     which of them are sent_id lines (numpy; the checker and the store both use it)."""
     lines = np.flatnonzero(c.kind == COMMENT)
@@ -511,7 +466,7 @@ class _Store:
             if held.rows:
                 self._write(held, held.rows)
 
-    def store(self, c: Chunk, b: _Blocks, comments) -> None:
+    def store(self, c: Chunk, b: Blocks, comments) -> None:
         import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
 
         n_blocks = len(b.first_line)
@@ -696,7 +651,7 @@ def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Boun
         store = _Store(writer, corpus, offset)
         try:
             for c in chunks(stream):
-                b = _blocks(c)
+                b = sentence_blocks(c)
                 comments = _comments(c, b)
                 checker.check(c, b, comments[4])
                 if not checker.failed:

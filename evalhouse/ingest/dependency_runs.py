@@ -42,13 +42,11 @@ def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | o
     if not (team and run):
         raise OptionError("a dependency run needs `team` and `run`")
     cost = cost or STRICT
-    with open_source(system_path) as source:
-        system_sha = source.sha256
     key = {"corpus": corpus, "team": team, "run": run}
+    system = read_words(system_path)  # read and checked before the warehouse is touched
     with wh.transaction():
         gold_sha = gold_corpus(wh, gold_path, corpus)
         gold = gold_words(wh, corpus, os.fspath(gold_path))
-        system = read_words(system_path, wh.con)
         try:
             ws = score(gold, system, cost)
         except AlignmentError as err:
@@ -63,7 +61,7 @@ def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | o
             "system_lineage": ws.system_lineage, "distance": ws.distance, "la": ws.la})
         wh.insert("dependency_runs", [{
             **key, "gold_file": os.fspath(gold_path), "gold_sha256": gold_sha,
-            "system_file": os.fspath(system_path), "system_sha256": system_sha,
+            "system_file": os.fspath(system_path), "system_sha256": system.sha256,
             "gold_sentences": gold.sentences, "system_sentences": system.sentences, "gold_words": n,
             "system_words": ws.system_words, "la_cost": json.dumps(cost.describe()),
             "config": signature("alignment:conll2018", "relations:universal", f"la-cost:{cost.name}",

@@ -1,0 +1,81 @@
+"""The checks of a parser's output (``evalhouse ingest dependency-run``), computed on numpy arrays since
+issue 18, against what the twelve SQL queries they replaced gave: 800 seeded cases
+(tests/parser_output_fuzz.py), each the same message, line and count of further problems, or the same
+words read; and every real CoNLL 2018 output read as the words of its file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalhouse.errors import InputError
+from evalhouse.loaders.conllu_words import read_words
+from tests.conftest import shared, write
+
+from .parser_output_fuzz import CASES, OUTCOMES, make_output_case, outcome
+
+CYCLE = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n3\tc\t_\t_\t_\t_\t2\tdep\t_\t_\n\n"
+RECORDED = json.loads(OUTCOMES.read_text(encoding="utf-8"))
+
+
+def test_every_case_as_the_sql_checks_gave_it(tmp_path):
+    assert len(RECORDED) == CASES
+    differ = []
+    for i in range(CASES):
+        path = tmp_path / f"case{i}.conllu"
+        path.write_bytes(make_output_case(i))
+        if outcome(path) != RECORDED[str(i)]:
+            differ.append((i, outcome(path), RECORDED[str(i)]))
+    assert differ == []
+
+
+@pytest.mark.parametrize("text, line, problem, more", [
+    # a space-only FORM in each of the encodings whose first byte the check looks at
+    ("1\t\u3000\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+    ("1\t\u00a0 \u2009\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+    ("1\t\u1680\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+    # a cycle (words 2 and 3) in the first sentence, a problem in the second: the cycle, and one more problem
+    (CYCLE + "1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n", 2, "the heads form a cycle", 1),
+    # a cycle after the first problem is not walked: the problem, and no more
+    ("1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n" + CYCLE, 1, "HEAD 5 points outside the sentence of 1 words", 0),
+    # a cycle alone
+    (CYCLE, 2, "the heads form a cycle", 0),
+])
+def test_problems_by_hand(tmp_path, text, line, problem, more):
+    with pytest.raises(InputError) as err:
+        read_words(write(tmp_path, "bad.conllu", text))
+    assert (err.value.line, err.value.problem, err.value.more) == (line, problem, more)
+
+
+def test_forms_keep_what_is_not_a_space(tmp_path):
+    text = ("1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t0\troot\t_\t_\n"
+            "2\tle 1\u00a0000\t_\t_\t_\t_\t1\tdet:x\t_\t_\n2.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    w = read_words(write(tmp_path, "ok.conllu", text))
+    assert (w.form, w.deprel, w.head, w.multiword, w.characters) == (
+        ["de", "le1000"], ["root", "det:x"], [-1, 0], [True, True], list("du"))
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("system", ["gold", "HIT-SCIR-18", "Stanford-18", "UDPipe-Future"])
+def test_real_outputs_read_whole(system):
+    """Every word line of the real files is read, in order, with its FORM (spaces removed) and DEPREL."""
+    for treebank in ("en_ewt", "fr_gsd", "zh_gsd"):
+        path = shared("parsing", "conll2018", system, f"{treebank}.conllu")
+        w = read_words(path)
+        rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+                if line and not line.startswith("#")]
+        words = [r for r in rows if r[0].isdigit()]
+        assert w.form == ["".join(c for c in r[1] if not c.isspace()) for r in words]
+        assert w.deprel == [r[7] for r in words] and w.word_id == [int(r[0]) for r in words]
+        assert w.sentences == sum(1 for r in words if r[0] == "1")
+        tokens = []  # the forms of the tokens: a multiword token's, or a word's outside one
+        for block in path.read_text(encoding="utf-8").split("\n\n"):
+            covered = 0
+            for r in (line.split("\t") for line in block.splitlines() if line and not line.startswith("#")):
+                if "-" in r[0]:
+                    tokens.append(r[1])
+                    covered = int(r[0].split("-")[1])
+                elif r[0].isdigit() and int(r[0]) > covered:
+                    tokens.append(r[1])
+        assert w.characters == list("".join("".join(t.split()) for t in tokens))
