@@ -204,58 +204,86 @@ def read_words(path: str | os.PathLike) -> Words:
     :data:`CHECKS` says; ``Words.sha256`` is the digest of the bytes read."""
     with open_bytes(path) as stream:
         checker = _OutputChecker(stream.name)
-        rows: list[tuple] = []
+        parts: list[Tokens] = []
         for c in chunks(stream):
             checker.check(c, sentence_blocks(c))
             if checker.first is None:
-                rows += _token_rows(c)
+                tokens = np.flatnonzero((c.id_kind == WORD) | (c.id_kind == RANGE))
+                parts.append(Tokens(c.block[c.line[tokens]], c.id_kind[tokens] == RANGE, c.major[tokens],
+                                    c.minor[tokens], c.column(1, tokens).to_pylist(), c.head[tokens],
+                                    c.column(7, tokens).to_pylist()))
         checker.finish()
-    words = words_from_tokens(rows, stream.name)
+    words = words_from_tokens(Tokens.concatenate(parts), stream.name)
     words.sha256 = stream.sha256
     return words
 
 
-def _token_rows(c: Chunk) -> Iterable[tuple]:
-    """The (sentence block, 'word' or 'range', first ID, last ID, FORM, HEAD, DEPREL) rows of a checked
-    chunk, in file order (empty nodes left out)."""
-    tokens = np.flatnonzero((c.id_kind == WORD) | (c.id_kind == RANGE))
-    kinds = ["word" if k == WORD else "range" for k in c.id_kind[tokens].tolist()]
-    return zip(c.block[c.line[tokens]].tolist(), kinds, c.major[tokens].tolist(), c.minor[tokens].tolist(),
-               c.column(1, tokens).to_pylist(), c.head[tokens].tolist(), c.column(7, tokens).to_pylist())
+@dataclass
+class Tokens:
+    """Words and multiword tokens in file order, by column (empty nodes left out): per token its sentence
+    (any number that changes from one sentence to the next), whether it is a range, its first and last
+    ID (a word's last ID is ignored), FORM, HEAD (ignored for a range) and DEPREL."""
+
+    sentence: np.ndarray
+    is_range: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    form: list[str]
+    head: np.ndarray
+    deprel: list[str]
+
+    @staticmethod
+    def concatenate(parts: list["Tokens"]) -> "Tokens":
+        def array(name: str) -> np.ndarray:
+            return np.concatenate([getattr(p, name) for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+
+        def strings(name: str) -> list[str]:
+            return [x for p in parts for x in getattr(p, name)]
+        return Tokens(array("sentence"), array("is_range").astype(bool), array("first"), array("last"),
+                      strings("form"), array("head"), strings("deprel"))
 
 
-def words_from_tokens(rows: Iterable[tuple], name: str) -> Words:
-    """:class:`Words` from (sentence position, 'word' or 'range', first ID, last ID, FORM, HEAD, DEPREL)
-    rows in file order; a multiword token's words share its character span."""
+def words_from_tokens(t: Tokens, name: str) -> Words:
+    """:class:`Words` from the tokens of a file; a multiword token's words share its character span.
+
+    A word is inside a multiword token when its ID is at most the last ID of the sentence's latest
+    range before it; the file's characters are the FORMs (spaces removed) of the ranges and of the
+    words outside them.  Whole arrays at a time: a Python loop over the tokens took a third of
+    reading a parser's output (issue 18)."""
+    n = len(t.form)
     out = Words()
-    index = 0
-    sentence = None
-    sent_first = 0
-    range_last, range_span = 0, (0, 0)
-    for position, kind, first, last, form, head, deprel in rows:
-        if position != sentence:
-            sentence, sent_first, range_last = position, len(out.form), 0
-            out.sentences += 1
-        form = _no_spaces(form)
-        if not form:
-            raise InputError(name, None, f"sentence {out.sentences}, token {first}: FORM is only spaces")
-        if kind == "range":
-            out.characters.extend(form)
-            range_last, range_span = last, (index, index + len(form))
-            index += len(form)
-            continue
-        if first <= range_last:
-            span, multiword = range_span, True
-        else:
-            out.characters.extend(form)
-            span, multiword = (index, index + len(form)), False
-            index += len(form)
-        out.start.append(span[0])
-        out.end.append(span[1])
-        out.multiword.append(multiword)
-        out.form.append(form)
-        out.head.append(-1 if head == 0 else sent_first + head - 1)
-        out.deprel.append(deprel)
-        out.sentence.append(out.sentences)
-        out.word_id.append(first)
+    if n == 0:
+        return out
+    forms = [_no_spaces(f) for f in t.form]
+    lengths = np.fromiter(map(len, forms), dtype=np.int64, count=n)
+    new_sentence = np.r_[True, t.sentence[1:] != t.sentence[:-1]]
+    sentence_no = np.cumsum(new_sentence)
+    if not lengths.all():
+        k = int(np.argmin(lengths))
+        raise InputError(name, None, f"sentence {int(sentence_no[k])}, token {int(t.first[k])}: FORM is only spaces")
+    rows = np.arange(n)
+    sentence_start = np.maximum.accumulate(np.where(new_sentence, rows, 0))
+    latest_range = np.maximum.accumulate(np.where(t.is_range, rows, -1))
+    in_sentence = latest_range >= sentence_start
+    range_last = np.where(in_sentence, t.last[np.maximum(latest_range, 0)], 0)
+    is_word = ~t.is_range
+    multiword = is_word & (t.first <= range_last)
+    counted = ~multiword  # ranges, and words outside them, spell the text
+    chars = np.where(counted, lengths, 0)
+    offset = np.cumsum(chars) - chars
+    owner = np.where(multiword, latest_range, rows)  # whose span a token has
+    start, end = offset[owner], offset[owner] + lengths[owner]
+    words = np.flatnonzero(is_word)
+    word_rank = np.cumsum(is_word) - is_word  # words before each token
+    sent_first = word_rank[sentence_start]
+    head = t.head[words]
+    out.characters = list("".join([f for f, keep in zip(forms, counted.tolist()) if keep]))
+    out.start, out.end = start[words].tolist(), end[words].tolist()
+    out.multiword = multiword[words].tolist()
+    out.form = [forms[k] for k in words.tolist()]
+    out.head = np.where(head == 0, -1, sent_first[words] + head - 1).tolist()
+    out.deprel = [t.deprel[k] for k in words.tolist()]
+    out.sentence = sentence_no[words].tolist()
+    out.word_id = t.first[words].tolist()
+    out.sentences = int(sentence_no[-1])
     return out

@@ -56,6 +56,19 @@ def test_forms_keep_what_is_not_a_space(tmp_path):
         ["de", "le1000"], ["root", "det:x"], [-1, 0], [True, True], list("du"))
 
 
+def test_a_word_belongs_to_the_latest_range_of_its_sentence(tmp_path):
+    """Ranges are not checked for their place in a parser's output: word 4 comes after range 1-2, which
+    follows range 3-6, so it is outside (as the CoNLL 2018 script reads it: the latest range counts)."""
+    lines = ["1\ta\t0\troot", "2\tb\t1\tdep", "3-6\tcdef", "3\tc\t1\tdep", "1-2\tab", "4\td\t1\tdep",
+             "5\te\t1\tdep", "6\tf\t1\tdep"]
+    text = "".join("\t".join(f[:2] + ["_"] * 4 + f[2:] + ["_"] * 2 if len(f) == 4 else f + ["_"] * 8) + "\n"
+                   for f in (line.split("\t") for line in lines)) + "\n"
+    w = read_words(write(tmp_path, "ranges.conllu", text))
+    assert w.multiword == [False, False, True, False, False, False]
+    assert "".join(w.characters) == "abcdefabdef"
+    assert list(zip(w.start, w.end)) == [(0, 1), (1, 2), (2, 6), (8, 9), (9, 10), (10, 11)]
+
+
 @pytest.mark.realdata
 @pytest.mark.parametrize("system", ["gold", "HIT-SCIR-18", "Stanford-18", "UDPipe-Future"])
 def test_real_outputs_read_whole(system):
