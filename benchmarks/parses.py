@@ -20,7 +20,8 @@ Rows:
 * ``dependency-run``: ``evalhouse --db W ingest dependency-run SYSTEM --gold GOLD ...`` against the
   official ``conll18_ud_eval.py GOLD SYSTEM`` (``--conll18``) on the CoNLL 2018 outputs: 20 sentences
   (the first sentences of en_ewt up to a boundary where both files spell the same text), en_ewt (25k
-  words), zh_gsd and fr_gsd. Two evalhouse figures: a *later* run (the gold treebank is in the warehouse
+  words), zh_gsd, fr_gsd, and the three treebanks as one file (47k words: en_ewt, fr_gsd and zh_gsd
+  one after the other, gold and HIT-SCIR's output), a larger treebank of distinct sentences. Two evalhouse figures: a *later* run (the gold treebank is in the warehouse
   already, as for every run after a corpus's first; a prepared warehouse is copied before each run,
   untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
   ``ingest treebank``, then the run). LAS F1 must equal the script's.
@@ -259,6 +260,14 @@ def bench_dependency(args, tmp: Path) -> None:
              ("dependency-run en_ewt (25k words)", gold_en, d / "HIT-SCIR-18" / "en_ewt.conllu", "en_ewt"),
              ("dependency-run zh_gsd", d / "gold" / "zh_gsd.conllu", d / "HIT-SCIR-18" / "zh_gsd.conllu", "zh_gsd"),
              ("dependency-run fr_gsd", d / "gold" / "fr_gsd.conllu", d / "UDPipe-Future" / "fr_gsd.conllu", "fr_gsd")]
+    # one larger file of distinct sentences: the three treebanks one after the other, gold and HIT-SCIR's output
+    three = ("en_ewt", "fr_gsd", "zh_gsd")
+    big_gold, big_system = tmp / "three-gold.conllu", tmp / "three-system.conllu"
+    big_gold.write_text("".join((d / "gold" / f"{t}.conllu").read_text(encoding="utf-8") for t in three),
+                        encoding="utf-8")
+    big_system.write_text("".join((d / "HIT-SCIR-18" / f"{t}.conllu").read_text(encoding="utf-8") for t in three),
+                          encoding="utf-8")
+    cases.append(("dependency-run en+fr+zh 47k words", big_gold, big_system, "three"))
     for row, gold, system, corpus in cases:
         prepared = tmp / f"{corpus}-prepared.duckdb"
         run(EVALHOUSE + ["--db", str(prepared), "ingest", "dependency-run", str(system), "--gold", str(gold),
