@@ -17,11 +17,9 @@ depends on what it is:
   the chunk (``evalhouse ingest treebank``: memory bounded by the chunk, not the file);
 * :mod:`evalhouse.loaders.conllu_words` checks a parser's output on the same arrays (more leniently)
   and reads its words as the CoNLL 2018 evaluation script reads them (``evalhouse ingest dependency-run``);
-* realiser outputs, small files checked by SQL queries (:class:`Checks`), are staged by :func:`stage`
-  from the same chunks into three temporary tables: ``eh_lines`` (every line, numbered, classified
-  blank/comment/token, with its sentence block), ``eh_tokens`` (token lines split into their columns,
-  IDs typed, HEAD as an integer) and ``eh_blocks`` (one row per sentence), and read by
-  :mod:`evalhouse.loaders.outputs` (FORM and LEMMA of realiser outputs).
+* :mod:`evalhouse.loaders.outputs` checks a realiser's output (ten columns and a FORM on each word line)
+  and reads the FORM and LEMMA of its words, sentence by sentence, with the ``# sent_id`` that
+  ``ingest treebank`` would read.
 
 Line numbers are those of the file as a user sees it (1-based; a last line without a line feed
 counts).  A sentence block is the run of lines up to and including the blank line that ends it; a
@@ -35,9 +33,9 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
-from evalhouse.loaders.source import BLOCK, Source
+from evalhouse.loaders.arrow_arrays import kernel, kernel_options
+from evalhouse.loaders.source import BLOCK
 
 try:  # the same arrays in one pass in C (loaders/_conllu.c says why); None when not built
     from evalhouse.loaders import _conllu
@@ -172,6 +170,27 @@ def sentence_blocks(c: Chunk) -> Blocks:
 def in_block_rank(block_of: np.ndarray) -> np.ndarray:
     """1-based rank of each row among the rows of its block (rows in line order)."""
     return np.arange(len(block_of)) - np.searchsorted(block_of, block_of, side="left") + 1
+
+
+# comment lines whose value a reader takes (RE2, through Arrow's kernels: as DuckDB's regexp_extract read them
+# before the readers moved to numpy), the value in the group
+SENT_ID = r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$"
+TEXT = r"^#\s*text\s*=\s?(?P<v>.*)$"
+
+
+def captured(text, pattern: str):
+    """The value that ``pattern``'s one group captures in each line of ``text``; null where it does not match."""
+    matches = kernel("extract_regex", text, options=kernel_options("ExtractRegexOptions", pattern))
+    return kernel("struct_field", matches, options=kernel_options("StructFieldOptions", [0]))
+
+
+def first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
+    """Per block, the first value among rows where ``present`` (null where there is none)."""
+    rows = np.flatnonzero(present)
+    blocks, first = np.unique(block_of[rows], return_index=True)
+    pick = np.full(n_blocks, -1, dtype=np.int64)
+    pick[blocks] = rows[first]
+    return arrow_arrays.take(values, arrow_arrays.numbers(pick, mask=pick < 0))
 
 
 class ProblemTally:
@@ -386,132 +405,12 @@ def _parse_head(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     return value, ok
 
 
-# --- staged tables, for the readers that check by SQL ------------------------------------------------
-
-STAGING_TABLES = ("eh_lines", "eh_tokens", "eh_blocks")
-
-_STAGE_TOKENS = r"""
-CREATE OR REPLACE TEMP TABLE eh_tokens AS
-SELECT t.block, t.line_no, string_split(l.line, chr(9)) AS f, t.n_fields, t.id_kind::VARCHAR AS id_kind,
-       t.major, t.minor, t.head, t.ordinal
-FROM eh_staged_tokens t JOIN eh_lines l USING (line_no)
-ORDER BY t.line_no
-"""
-
-_STAGE_SENTENCES = r"""
-CREATE OR REPLACE TEMP TABLE eh_blocks AS
-SELECT block,
-       min(line_no) AS first_line,
-       max(line_no) AS last_line,
-       count(*) FILTER (WHERE kind = 'token') AS token_lines,
-       count(*) FILTER (WHERE kind = 'comment') AS comment_lines,
-       max(line_no) FILTER (WHERE kind = 'comment') AS last_comment,
-       min(line_no) FILTER (WHERE kind = 'token') AS first_token,
-       (SELECT count(*) FROM eh_tokens t WHERE t.block = b.block AND t.id_kind = 'word') AS n_words,
-       -- the sentence's sent_id: its first '# sent_id = ...' comment, trimmed (NULL when it has none)
-       first(regexp_extract(line, '^#\s*sent_id\s*=\s*(.*?)\s*$', 1) ORDER BY line_no)
-           FILTER (WHERE kind = 'comment' AND regexp_matches(line, '^#\s*sent_id\s*=')) AS sent_id,
-       min(line_no) FILTER (WHERE kind = 'comment' AND regexp_matches(line, '^#\s*sent_id\s*=')) AS sent_id_line
-FROM eh_lines AS b
-WHERE kind <> 'blank'
-GROUP BY block
-"""
-
-
-@dataclass(frozen=True)
-class Checks:
-    """What one kind of CoNLL-U file must satisfy: SQL queries over the staged tables, each returning
-    (line_no, problem)."""
-
-    queries: tuple[str, ...]
-
-
-def _read_blocks(path: str) -> Iterator[bytes]:
+def read_blocks(path: str) -> Iterator[bytes]:
+    """The bytes of a file in blocks of :data:`evalhouse.loaders.source.BLOCK` (a file
+    :func:`evalhouse.loaders.source.open_source` has validated, to hand to :func:`chunks`)."""
     with open(path, "rb") as handle:
         while True:
             block = handle.read(BLOCK)
             if not block:
                 return
             yield block
-
-
-def stage(con, source: Source) -> None:
-    """Read ``source`` (validated and normalised by ``open_source``) into the staging tables (replacing
-    what they held), through :func:`chunks`."""
-    import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
-
-    # the kinds as dictionaries (cast to VARCHAR in SQL) and every number as int64, so that the chunks'
-    # tables share one schema without Table.cast, which imports pyarrow.compute (0.06 s)
-    kind = pa.dictionary(pa.int8(), pa.string())
-    schema_lines = pa.schema([("line_no", pa.int64()), ("line", pa.string()), ("kind", kind), ("block", pa.int64())])
-    schema_tokens = pa.schema([("block", pa.int64()), ("line_no", pa.int64()), ("n_fields", pa.int64()),
-                               ("id_kind", kind), ("major", pa.int64()), ("minor", pa.int64()),
-                               ("head", pa.int64()), ("ordinal", pa.int64())])
-
-    def int64(values, mask=None):
-        return arrow_arrays.numbers(np.asarray(values, dtype=np.int64), mask)
-
-    lines, tokens = [], []
-    for c in chunks(_read_blocks(source.path)):
-        lines.append(pa.Table.from_arrays([
-            int64(c.line_no), c.line_texts(), arrow_arrays.dictionary(c.kind.astype(np.int8), KIND_NAMES),
-            int64(c.block)], schema=schema_lines))
-        tokens.append(pa.Table.from_arrays([
-            int64(c.block[c.line]), int64(c.line_no[c.line]), int64(c.n_fields),
-            arrow_arrays.dictionary(c.id_kind.astype(np.int8), ID_NAMES), int64(c.major, c.id_kind == BAD),
-            int64(c.minor), int64(c.head, c.head == _NO_HEAD), int64(c.ordinal)], schema=schema_tokens))
-    staged_lines = pa.concat_tables(lines) if lines else arrow_arrays.empty_table(schema_lines)
-    staged_tokens = pa.concat_tables(tokens) if tokens else arrow_arrays.empty_table(schema_tokens)
-    con.register("eh_staged_lines", staged_lines)
-    con.register("eh_staged_tokens", staged_tokens)
-    try:
-        con.execute("CREATE OR REPLACE TEMP TABLE eh_lines AS SELECT line_no, line, kind::VARCHAR AS kind, block "
-                    "FROM eh_staged_lines")
-        con.execute(_STAGE_TOKENS)
-    finally:
-        con.unregister("eh_staged_lines")
-        con.unregister("eh_staged_tokens")
-    con.execute(_STAGE_SENTENCES)
-
-
-def check(con, source: Source, checks: Checks) -> None:
-    """Raise :class:`InputError` for the first problem by line that ``checks`` find in the staged file,
-    saying how many more there are."""
-    found = _first_problem(con, checks.queries)
-    if found is not None:
-        line, problem, more = found
-        raise InputError(source.name, line, problem, more)
-
-
-def read(con, source: Source, checks: Checks, query: str) -> list[tuple]:
-    """Stage ``source``, check it, and return the rows of ``query`` over the staged tables (dropped after)."""
-    stage(con, source)
-    try:
-        check(con, source, checks)
-        return con.execute(query).fetchall()
-    finally:
-        drop_staging(con)
-
-
-def drop_staging(con) -> None:
-    for table in STAGING_TABLES:
-        con.execute(f"DROP TABLE IF EXISTS {table}")
-
-
-def _first_problem(con, queries: list[str]) -> tuple[int, str, int] | None:
-    """The first problem by line over all checks, and how many more there are.
-
-    Each check runs on its own: DuckDB plans a UNION ALL of them much worse than the parts.
-    """
-    found: list[tuple[int, int, str]] = []
-    total = 0
-    for i, q in enumerate(queries):
-        n, line, problem = con.execute(
-            f"SELECT count(*), min(line_no), arg_min(problem, line_no) FROM ({q}) AS p(line_no, problem)").fetchall()[0]
-        if n:
-            total += n
-            found.append((line, i, problem))  # on a tie in line, the earlier check wins
-    if not found:
-        return None
-    line, _, problem = min(found)
-    return line, problem, total - 1

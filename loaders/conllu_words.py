@@ -54,7 +54,7 @@ class Words:
 # What a parser's output must satisfy, in the order that breaks ties between problems on one line (the
 # first wins): each check is computed on a chunk's numpy arrays (_OutputChecker.check), as the
 # treebank checks are.  They were SQL queries over staged tables until issue 18:
-# tests/test_parser_output_checks.py holds what those gave on 800 seeded files, and compares.
+# tests/test_conllu_output_checks.py holds what those gave on 800 seeded files, and compares.
 CHECKS = (
     "empty sentence (a blank line where a sentence should start)",
     "comment line inside a sentence",

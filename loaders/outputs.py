@@ -8,7 +8,7 @@ Formats of ``evalhouse ingest outputs`` (``--format auto`` picks one from the fi
 ``lines``   one output sentence per line, line i realising reference sentence i; an empty line is an
             empty output. The file must have exactly as many lines as the reference has sentences.
 ``conllu``  CoNLL-U (outputs already tokenised and lemmatised), read by the one CoNLL-U reader
-            (:mod:`evalhouse.loaders.conllu`) with the checks of :data:`REALISER_OUTPUT`: FORM and
+            (:mod:`evalhouse.loaders.conllu`) with the checks of :data:`REALISER_CHECKS`: FORM and
             LEMMA of each word are used (LEMMA ``_`` = not given); multiword-token lines and empty
             nodes are skipped. Sentences are matched to the reference by ``# sent_id`` when every
             sentence has one that is a reference sent_id (or a position); otherwise by order, and then
@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import duckdb
+import numpy as np
 
 from evalhouse.errors import InputError, OptionError
-from evalhouse.loaders.conllu import Checks, read
+from evalhouse.loaders import arrow_arrays
+from evalhouse.loaders.conllu import (BAD, BLANK, COMMENT, SENT_ID, WORD, Blocks, Chunk, ProblemTally, captured,
+                                      chunks, first_per_block, read_blocks, sentence_blocks)
 from evalhouse.loaders.csv_records import csv_records
 from evalhouse.loaders.numbers import decimal, shown
 from evalhouse.loaders.source import Source, open_source
@@ -43,23 +45,29 @@ FORMATS = ("auto", "sr", "lines", "conllu")
 _SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
 _CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")  # how --format auto recognises CoNLL-U
 
-# what a realiser's CoNLL-U output must satisfy: its word lines have ten columns and a FORM
-REALISER_OUTPUT = Checks((
-    r"""SELECT line_no, 'not a CoNLL-U word line (ID and nine more tab-separated fields)'
-        FROM eh_tokens WHERE id_kind = 'bad' OR (id_kind = 'word' AND n_fields <> 10)""",
-    r"""SELECT line_no, 'empty FORM' FROM eh_tokens WHERE id_kind = 'word' AND n_fields = 10 AND f[2] = ''""",
-))
+# what a realiser's CoNLL-U output must satisfy, in the order that breaks ties between problems on one line:
+# its word lines have ten columns and a FORM (checked on the chunks' numpy arrays; two SQL queries over staged
+# tables until issue 18, whose outcomes tests/test_conllu_output_checks.py keeps)
+REALISER_CHECKS = (
+    "not a CoNLL-U word line (ID and nine more tab-separated fields)",
+    "empty FORM",
+)
 
-# one row per sentence with words: its sent_id (read as for every CoNLL-U file), the line it starts on
-# (its sent_id line, else its first word), its FORMs and LEMMAs
-_STAGED_SENTENCES = r"""
-SELECT coalesce(b.sent_id, ''), coalesce(b.sent_id_line, min(t.line_no)), list(t.f[2] ORDER BY t.line_no),
-       list(CASE WHEN t.f[3] IN ('_', '') THEN NULL ELSE t.f[3] END ORDER BY t.line_no)
-FROM eh_tokens t JOIN eh_blocks b USING (block)
-WHERE t.id_kind = 'word'
-GROUP BY b.block, b.sent_id, b.sent_id_line
-ORDER BY b.block
-"""
+
+class _RealiserChecker(ProblemTally):
+    """The checks of :data:`REALISER_CHECKS`, chunk by chunk."""
+
+    def check(self, c: Chunk) -> None:
+        ids, token_no = c.id_kind, c.line_no[c.line]
+        bad = np.flatnonzero((ids == BAD) | ((ids == WORD) & (c.n_fields != 10)))
+        self._add(0, token_no[bad], lambda i: REALISER_CHECKS[0])
+        words = np.flatnonzero((ids == WORD) & (c.n_fields == 10))
+        empty = words[c.fields[words, 1, 1] == c.fields[words, 1, 0]]
+        self._add(1, token_no[empty], lambda i: REALISER_CHECKS[1])
+
+    def finish(self) -> None:
+        if self.first is not None:
+            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
 
 
 @dataclass
@@ -80,9 +88,8 @@ class OutputFile:
     normalisations: list[str]
 
 
-def read_output_file(path: str | os.PathLike, format: str = "auto", con=None) -> OutputFile:
-    """Read one output file (validated UTF-8, CRLF/BOM normalised by :func:`open_source`). A CoNLL-U file
-    is staged on ``con`` (by default a connection of its own)."""
+def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFile:
+    """Read one output file (validated UTF-8, CRLF/BOM normalised by :func:`open_source`)."""
     if format not in FORMATS:
         raise OptionError(f"unknown format '{format}' (valid: {', '.join(FORMATS)})")
     with open_source(path) as source:
@@ -93,7 +100,7 @@ def read_output_file(path: str | os.PathLike, format: str = "auto", con=None) ->
         name = source.name
         fmt = detect_format(lines) if format == "auto" else format
         if fmt == "conllu":
-            sentences = _read_conllu(source, con if con is not None else duckdb.connect())
+            sentences = _read_conllu(source)
         else:
             sentences = (_read_sr if fmt == "sr" else _read_lines)(name, lines)
         return OutputFile(name, source.sha256, fmt, sentences, list(source.normalisations))
@@ -147,9 +154,45 @@ def _read_sr(name: str, lines: list[str]) -> list[OutputSentence]:
     return out
 
 
-def _read_conllu(source: Source, con) -> list[OutputSentence]:
-    return [OutputSentence(sent_id, line, None, forms, lemmas)
-            for sent_id, line, forms, lemmas in read(con, source, REALISER_OUTPUT, _STAGED_SENTENCES)]
+def _read_conllu(source: Source) -> list[OutputSentence]:
+    """One :class:`OutputSentence` per sentence with words: its ``# sent_id`` (the first, as ``ingest
+    treebank`` reads it; '' when it has none), the line it starts on (its sent_id line, else its first
+    word), and the FORM and LEMMA (None for ``_`` or empty) of each word."""
+    checker = _RealiserChecker(source.name)
+    out: list[OutputSentence] = []
+    for c in chunks(read_blocks(source.path)):
+        checker.check(c)
+        if checker.first is None:
+            out += _conllu_sentences(c, sentence_blocks(c))
+    checker.finish()
+    return out
+
+
+def _conllu_sentences(c: Chunk, b: Blocks) -> list[OutputSentence]:
+    """The sentences with words of a checked chunk (see :func:`_read_conllu`)."""
+    words = np.flatnonzero(c.id_kind == WORD)
+    if not len(words):
+        return []
+    comments = np.flatnonzero(c.kind == COMMENT)
+    block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
+    block_of_line[np.flatnonzero(c.kind != BLANK)] = b.of_line
+    sent_id = captured(c.lines(comments), SENT_ID)
+    has_id = arrow_arrays.valid(sent_id)
+    first_id = first_per_block(sent_id, has_id, block_of_line[comments], len(b.first_line)).to_pylist()
+    id_line = first_per_block(arrow_arrays.numbers(c.line_no[comments]), has_id, block_of_line[comments],
+                              len(b.first_line)).to_pylist()
+    forms, lemmas = c.column(1, words).to_pylist(), c.column(2, words).to_pylist()
+    word_block = b.of_token[words]
+    starts = np.flatnonzero(np.r_[True, word_block[1:] != word_block[:-1]])
+    bounds = np.r_[starts, len(words)].tolist()
+    first_line = c.line_no[c.line[words[starts]]].tolist()
+    out = []
+    for k, block in enumerate(word_block[starts].tolist()):
+        lo, hi = bounds[k], bounds[k + 1]
+        key, line = first_id[block], id_line[block]
+        out.append(OutputSentence("" if key is None else key, first_line[k] if line is None else line, None,
+                                  forms[lo:hi], [None if x in ("_", "") else x for x in lemmas[lo:hi]]))
+    return out
 
 
 # --- campaigns -------------------------------------------------------------------------------

@@ -56,8 +56,9 @@ from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
 from evalhouse.loaders.arrow_rows import execute_on_rows
-from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, WORD, Blocks, Chunk,
-                                      ProblemTally, chunks, in_block_rank, sentence_blocks)
+from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, SENT_ID, TEXT, WORD, Blocks,
+                                      Chunk, ProblemTally, captured, chunks, first_per_block, in_block_rank,
+                                      sentence_blocks)
 from evalhouse.loaders.source import ByteStream, open_bytes
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
@@ -145,8 +146,6 @@ CHECKS = (
 )
 CYCLE = "cycle: word {word} is not connected to the root (its heads loop)"
 
-_SENT_ID = r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$"  # RE2, as DuckDB's regexp_extract read them before
-_TEXT = r"^#\s*text\s*=\s?(?P<v>.*)$"
 
 
 class _Checker(ProblemTally):
@@ -343,23 +342,8 @@ def _comments(c: Chunk, b: Blocks):
     which of them are sent_id lines (numpy; the checker and the store both use it)."""
     lines = np.flatnonzero(c.kind == COMMENT)
     text = c.lines(lines)
-    sent_id = _captured(text, _SENT_ID)
-    return lines, text, sent_id, _captured(text, _TEXT), arrow_arrays.valid(sent_id)
-
-
-def _captured(text, pattern: str):
-    """The value that ``pattern``'s one group captures in each line of ``text``; null where it does not match."""
-    matches = kernel("extract_regex", text, options=kernel_options("ExtractRegexOptions", pattern))
-    return kernel("struct_field", matches, options=kernel_options("StructFieldOptions", [0]))
-
-
-def _first_per_block(values, present: np.ndarray, block_of: np.ndarray, n_blocks: int):
-    """Per block, the first value among rows where ``present`` (null where there is none)."""
-    rows = np.flatnonzero(present)
-    blocks, first = np.unique(block_of[rows], return_index=True)
-    pick = np.full(n_blocks, -1, dtype=np.int64)
-    pick[blocks] = rows[first]
-    return take(values, arrow_arrays.numbers(pick, mask=pick < 0))
+    sent_id = captured(text, SENT_ID)
+    return lines, text, sent_id, captured(text, TEXT), arrow_arrays.valid(sent_id)
 
 
 # Rows are held back per table and inserted in multiples of a row group (122,880 rows), the rest at the end:
@@ -478,8 +462,8 @@ class _Store:
         counts = np.bincount(comment_block, minlength=n_blocks)
         offsets = np.zeros(n_blocks + 1, dtype=np.int32)
         np.cumsum(counts, out=offsets[1:])
-        sid = _first_per_block(sent_id, is_sent_id, comment_block, n_blocks)
-        txt = _first_per_block(said, arrow_arrays.valid(said), comment_block, n_blocks)
+        sid = first_per_block(sent_id, is_sent_id, comment_block, n_blocks)
+        txt = first_per_block(said, arrow_arrays.valid(said), comment_block, n_blocks)
         self._insert("sentences", arrow_arrays.table({
             "position": position, "sent_id": sid, "text": txt,
             "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),

@@ -415,8 +415,8 @@ def _score_item(k: int):
 
 
 def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, workers: int, task=None):
-    """Yield (file, output, scores) in order for the files already read (:func:`read_output_file`: a CoNLL-U file
-    is staged on the connection, which the workers never touch); several are scored in parallel processes.
+    """Yield (file, output, scores) in order for the files already read (:func:`read_output_file`, in this
+    process, before any worker starts); several are scored in parallel processes.
     ``task`` (a progress task counting sentences) moves on per sentence when one process scores, else per file."""
     global _WORKER_REFERENCE, _WORKER_ITEMS
     if workers <= 0:
@@ -532,7 +532,7 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
     with task, wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        items = [(f, read_output_file(f.path, f.format, wh.con)) for f in files]
+        items = [(f, read_output_file(f.path, f.format)) for f in files]
         # the rows are inserted under the streaming memory limit, as a treebank's chunks are (evalhouse/memory.py):
         # DuckDB otherwise keeps every block the ingest writes in its buffer pool (lowered once: each lowering
         # makes DuckDB spill what it holds, so lowering it per file cost 0.8 s of CPU for 50 runs)

@@ -1,12 +1,14 @@
-"""Malformed and unusual parser outputs made by seeded mutations of the bundled sample, with what
-:func:`evalhouse.loaders.conllu_words.read_words` gave for each (the full ``FILE:LINE: problem (and N
-more ...)`` message, or the SHA-256 of the words read): a regression net for the reader's checks.
+"""Malformed and unusual CoNLL-U outputs made by seeded mutations of the bundled sample, with what the
+two readers of system outputs gave for each: :func:`evalhouse.loaders.conllu_words.read_words` (a
+parser's output) and :func:`evalhouse.loaders.outputs.read_output_file` with ``format="conllu"`` (a
+realiser's). Each outcome is the full ``FILE:LINE: problem (and N more ...)`` message, or the SHA-256 of
+what was read: a regression net for the readers' checks.
 
-The outcomes in ``tests/data/parser_output_outcomes.json`` were recorded with the reader of main at
-f3cde21, which staged the file in DuckDB and checked it with twelve SQL queries, before the checks
-moved to numpy (issue 18), by::
+The outcomes in ``tests/data/conllu_output_outcomes.json`` were recorded with the readers of main at
+f3cde21, which staged the file in DuckDB and checked it with SQL queries (twelve for a parser's output,
+two for a realiser's), before the checks moved to numpy (issue 18), by::
 
-    python -m tests.parser_output_fuzz --write
+    python -m tests.conllu_output_fuzz --write
 
 Case ``i`` < 600 is :func:`tests.ingest_fuzz.make_case` ``(i)`` (1 to 3 mutations of a window of the
 sample) without its leading blank lines, followed, one time in two, by a mutation of what only a parser
@@ -30,7 +32,7 @@ from tests.ingest_fuzz import make_case
 
 CASES = 800
 FUZZED = 600  # cases 0..599 are fuzzed; the rest are whole sentences with the changes of _clean_case
-OUTCOMES = Path(__file__).resolve().parent / "data" / "parser_output_outcomes.json"
+OUTCOMES = Path(__file__).resolve().parent / "data" / "conllu_output_outcomes.json"
 
 _FORMS = [" ", "\u00a0", "\u3000", " \u00a0 ", "a b", "\u00a0x", "\u3000\u3000", "\u2009", "", "_"]
 _IDS = ["1.2.3", "x.1", "1-", "-1", "3-1", "1-9", "2-2", "0", "007", "1.0"]
@@ -109,29 +111,49 @@ def make_output_case(i: int) -> bytes:
 
 
 def outcome(path: Path):
-    from evalhouse.errors import InputError
+    """What the parser-output reader gives for ``path``."""
     from evalhouse.loaders.conllu_words import read_words
 
+    def words():
+        fields = asdict(read_words(path))
+        fields.pop("sha256", None)  # the digest of the file: not a result of the checks
+        return fields
+    return _outcome(path, words)
+
+
+def realiser_outcome(path: Path):
+    """What the realiser-output reader gives for ``path`` read as CoNLL-U."""
+    from evalhouse.loaders.outputs import read_output_file
+
+    def sentences():
+        out = read_output_file(path, format="conllu")
+        return [out.sha256, out.format, out.normalisations, [asdict(s) for s in out.sentences]]
+    return _outcome(path, sentences)
+
+
+def _outcome(path: Path, read):
+    from evalhouse.errors import InputError
+
     try:
-        words = read_words(path)
+        value = read()
     except InputError as err:
         return str(err).replace(str(path), "FILE")
-    fields = asdict(words)
-    fields.pop("sha256", None)  # the digest of the file: not a result of the checks
-    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def main(argv: list[str]) -> None:
     import tempfile
 
-    result = {}
+    result: dict[str, dict[str, str]] = {"parser": {}, "realiser": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(CASES):
             path = Path(tmp) / f"case{i}.conllu"
             path.write_bytes(make_output_case(i))
-            result[str(i)] = outcome(path)
-    errors = sum(not _is_digest(v) for v in result.values())
-    print(f"{CASES} cases, {errors} refused", file=sys.stderr)
+            result["parser"][str(i)] = outcome(path)
+            result["realiser"][str(i)] = realiser_outcome(path)
+    for reader, outcomes in result.items():
+        errors = sum(not _is_digest(v) for v in outcomes.values())
+        print(f"{reader}: {CASES} cases, {errors} refused", file=sys.stderr)
     text = json.dumps(result, indent=0, sort_keys=True) + "\n"
     if "--write" in argv:
         OUTCOMES.write_text(text, encoding="utf-8")

@@ -1,7 +1,8 @@
-"""The checks of a parser's output (``evalhouse ingest dependency-run``), computed on numpy arrays since
-issue 18, against what the twelve SQL queries they replaced gave: 800 seeded cases
-(tests/parser_output_fuzz.py), each the same message, line and count of further problems, or the same
-words read; and every real CoNLL 2018 output read as the words of its file."""
+"""The checks of CoNLL-U system outputs, computed on numpy arrays since issue 18, against what the SQL
+queries they replaced gave: a parser's output (``evalhouse ingest dependency-run``, twelve queries) and a
+realiser's (``evalhouse ingest outputs --format conllu``, two). 800 seeded cases
+(tests/conllu_output_fuzz.py), each the same message, line and count of further problems, or the same
+words or sentences read; and every real CoNLL 2018 output read as the words of its file."""
 
 from __future__ import annotations
 
@@ -13,20 +14,22 @@ from evalhouse.errors import InputError
 from evalhouse.loaders.conllu_words import read_words
 from tests.conftest import shared, write
 
-from .parser_output_fuzz import CASES, OUTCOMES, make_output_case, outcome
+from .conllu_output_fuzz import CASES, OUTCOMES, make_output_case, outcome, realiser_outcome
 
 CYCLE = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n3\tc\t_\t_\t_\t_\t2\tdep\t_\t_\n\n"
 RECORDED = json.loads(OUTCOMES.read_text(encoding="utf-8"))
 
 
-def test_every_case_as_the_sql_checks_gave_it(tmp_path):
-    assert len(RECORDED) == CASES
+@pytest.mark.parametrize("reader, read", [("parser", outcome), ("realiser", realiser_outcome)])
+def test_every_case_as_the_sql_checks_gave_it(tmp_path, reader, read):
+    recorded = RECORDED[reader]
+    assert len(recorded) == CASES
     differ = []
     for i in range(CASES):
         path = tmp_path / f"case{i}.conllu"
         path.write_bytes(make_output_case(i))
-        if outcome(path) != RECORDED[str(i)]:
-            differ.append((i, outcome(path), RECORDED[str(i)]))
+        if read(path) != recorded[str(i)]:
+            differ.append((i, read(path), recorded[str(i)]))
     assert differ == []
 
 
@@ -92,3 +95,22 @@ def test_real_outputs_read_whole(system):
                 elif r[0].isdigit() and int(r[0]) > covered:
                     tokens.append(r[1])
         assert w.characters == list("".join("".join(t.split()) for t in tokens))
+
+
+def test_a_realisers_sentences_by_hand(tmp_path):
+    """The first ``# sent_id`` of a sentence, trimmed ('' when it has none); the line it starts on (its
+    sent_id line, else its first word); FORM and LEMMA of its words (LEMMA None for ``_`` or empty), the
+    multiword tokens and empty nodes left out."""
+    from evalhouse.loaders.outputs import read_output_file
+
+    def word(i, form, lemma):
+        return "\t".join([str(i), form, lemma] + ["_"] * 7)
+    text = "\n".join([
+        "# newdoc", "#sent_id=  a 1  ", "# sent_id = second", word(1, "The", ""), word(2, "cat", "_"),
+        "1-2\tab\t_\t_", word(3, "sat", "sit"), "3.1\te\t_\t_\t_\t_\t_\t_\t_\t_", "",
+        "# text = no id", word(1, "Dogs", "dog"), "",
+        "2.1\tonly\t_\t_\t_\t_\t_\t_\t_\t_", "",
+    ]) + "\n"
+    out = read_output_file(write(tmp_path, "r.conllu", text), format="conllu")
+    got = [(s.key, s.line, s.forms, s.lemmas) for s in out.sentences]
+    assert got == [("a 1", 2, ["The", "cat", "sat"], [None, None, "sit"]), ("", 11, ["Dogs"], ["dog"])]
