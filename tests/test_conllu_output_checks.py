@@ -11,6 +11,7 @@ import json
 import pytest
 
 from evalhouse.errors import InputError
+from evalhouse.loaders import conllu
 from evalhouse.loaders.conllu_words import read_words
 from tests.conftest import shared, write
 
@@ -21,7 +22,12 @@ RECORDED = json.loads(OUTCOMES.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("reader, read", [("parser", outcome), ("realiser", realiser_outcome)])
-def test_every_case_as_the_sql_checks_gave_it(tmp_path, reader, read):
+@pytest.mark.parametrize("chunk_bytes", [None, 200, 1500])
+def test_every_case_as_the_sql_checks_gave_it(tmp_path, monkeypatch, reader, read, chunk_bytes):
+    """Each case as the SQL checks gave it, in one chunk and cut into many (whole sentences of about
+    ``chunk_bytes``): problems, counts, cycles and sentences across the cuts."""
+    if chunk_bytes:
+        monkeypatch.setattr(conllu, "CHUNK_BYTES", chunk_bytes)
     recorded = RECORDED[reader]
     assert len(recorded) == CASES
     differ = []
@@ -70,6 +76,17 @@ def test_a_word_belongs_to_the_latest_range_of_its_sentence(tmp_path):
     assert w.multiword == [False, False, True, False, False, False]
     assert "".join(w.characters) == "abcdefabdef"
     assert list(zip(w.start, w.end)) == [(0, 1), (1, 2), (2, 6), (8, 9), (9, 10), (10, 11)]
+
+
+@pytest.mark.realdata
+def test_real_outputs_read_the_same_in_small_chunks(monkeypatch):
+    """A real parser output read in chunks of about 20 KB (some 80 of them) gives the words of one chunk."""
+    from dataclasses import asdict
+
+    path = shared("parsing", "conll2018", "UDPipe-Future", "fr_gsd.conllu")
+    whole = asdict(read_words(path))
+    monkeypatch.setattr(conllu, "CHUNK_BYTES", 20_000)
+    assert asdict(read_words(path)) == whole
 
 
 @pytest.mark.realdata
