@@ -71,9 +71,18 @@ CHECKS = (
 )
 CYCLE = "the heads form a cycle"
 _NEGATIVE = re.compile(r"-[0-9]+")
-# first bytes of the UTF-8 encodings of the space separators (Unicode category Zs): U+0020; U+00A0;
-# U+1680; U+2000-U+200A, U+202F, U+205F; U+3000.  A FORM of spaces only starts with one of them.
-_ZS_LEAD = np.array([0x20, 0xC2, 0xE1, 0xE2, 0xE3], dtype=np.uint8)
+
+
+def _starts_with_space(buf: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Whether the text at each of ``start`` (offsets into valid UTF-8) begins with a space separator
+    (Unicode category Zs): U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F or U+3000, told by the
+    bytes of their UTF-8 encodings.  A FORM of spaces only starts with one; the first byte alone would
+    also take in most Japanese words (U+3000-U+3FFF all start with 0xE3)."""
+    last = len(buf) - 1
+    b0, b1, b2 = (buf[np.minimum(start + k, last)] for k in range(3))
+    return ((b0 == 0x20) | ((b0 == 0xC2) & (b1 == 0xA0)) | ((b0 == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))
+            | ((b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xAF)))
+            | ((b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F)) | ((b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80)))
 
 
 class _OutputChecker(ProblemTally):
@@ -124,7 +133,7 @@ class _OutputChecker(ProblemTally):
         # 4: a FORM empty or of spaces only
         forms = np.flatnonzero(((ids == WORD) | (ids == RANGE)) & ten)
         f_start, f_end = c.fields[forms, 1, 0], c.fields[forms, 1, 1]
-        maybe = forms[(f_end == f_start) | np.isin(c.buf[np.minimum(f_start, len(c.buf) - 1)], _ZS_LEAD)]
+        maybe = forms[(f_end == f_start) | _starts_with_space(c.buf, f_start)]
         spaces = [t for t in maybe.tolist() if not _no_spaces(c.field_text(t, 1))]
         self._add(4, token_no[spaces], lambda i: CHECKS[4])
         # 5-6: multiword token ranges

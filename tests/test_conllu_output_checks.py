@@ -7,12 +7,14 @@ words or sentences read; and every real CoNLL 2018 output read as the words of i
 from __future__ import annotations
 
 import json
+import unicodedata
 
+import numpy as np
 import pytest
 
 from evalhouse.errors import InputError
 from evalhouse.loaders import conllu
-from evalhouse.loaders.conllu_words import read_words
+from evalhouse.loaders.conllu_words import _starts_with_space, read_words
 from tests.conftest import shared, write
 
 from .conllu_output_fuzz import CASES, OUTCOMES, make_output_case, outcome, realiser_outcome
@@ -55,6 +57,16 @@ def test_problems_by_hand(tmp_path, text, line, problem, more):
     with pytest.raises(InputError) as err:
         read_words(write(tmp_path, "bad.conllu", text))
     assert (err.value.line, err.value.problem, err.value.more) == (line, problem, more)
+
+
+def test_a_space_separator_is_told_by_its_bytes():
+    """Every code point but the surrogates, each followed by 'x': the check's test of the first bytes
+    is True exactly where the character's Unicode category is Zs."""
+    chars = [chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000]
+    encoded = [(c + "x").encode("utf-8") for c in chars]
+    starts = np.cumsum([0] + [len(e) for e in encoded[:-1]])
+    got = _starts_with_space(np.frombuffer(b"".join(encoded), dtype=np.uint8), starts)
+    assert [c for c, yes in zip(chars, got.tolist()) if yes] == [c for c in chars if unicodedata.category(c) == "Zs"]
 
 
 def test_forms_keep_what_is_not_a_space(tmp_path):
