@@ -21,9 +21,9 @@ Rows:
   official ``conll18_ud_eval.py GOLD SYSTEM`` (``--conll18``) on the CoNLL 2018 outputs: 20 sentences
   (the first sentences of en_ewt up to a boundary where both files spell the same text), en_ewt (25k
   words), zh_gsd, fr_gsd, and the three treebanks as one file (47k words: en_ewt, fr_gsd and zh_gsd
-  one after the other, gold and HIT-SCIR's output), a larger treebank of distinct sentences. Two evalhouse figures: a *later* run (the gold treebank is in the warehouse
-  already, as for every run after a corpus's first; a prepared warehouse is copied before each run,
-  untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
+  one after the other, gold and HIT-SCIR's output), a larger treebank of distinct sentences. Two
+  evalhouse figures: a *later* run (the gold treebank is in the warehouse already, as for every run
+  after a corpus's first; a prepared warehouse is copied before each run, untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
   ``ingest treebank``, then the run). LAS F1 must equal the script's.
 * ``ingest parses`` (no peer): the PTB sample as gold, then the perturbed copy as a stored candidate run
   (GEIG and leaf-ancestor scores stored), into a new warehouse, each a fresh process.

@@ -33,9 +33,9 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_arrays import kernel, kernel_options
-from evalhouse.loaders.source import BLOCK
 
 try:  # the same arrays in one pass in C (loaders/_conllu.c says why); None when not built
     from evalhouse.loaders import _conllu
@@ -145,7 +145,7 @@ class Blocks:
     token_lines: np.ndarray
     first_token: np.ndarray  # line number; 0 when the block has no token line
     n_words: np.ndarray
-    of_line: np.ndarray  # per non-blank line: its block (index into these arrays)
+    of_line: np.ndarray  # per line of the chunk: its block (index into these arrays); -1 for a blank line
     of_token: np.ndarray  # per token line
 
 
@@ -155,7 +155,8 @@ def sentence_blocks(c: Chunk) -> Blocks:
     b = c.block[nonblank]
     starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, np.int64)
     stops = np.r_[starts[1:], len(b)].astype(np.int64) if len(b) else np.zeros(0, np.int64)
-    of_line = np.repeat(np.arange(len(starts)), stops - starts)
+    of_line = np.full(c.n_lines, -1, dtype=np.int64)
+    of_line[nonblank] = np.repeat(np.arange(len(starts)), stops - starts)
     first_line = c.line_no[nonblank[starts]]
     last_line = c.line_no[nonblank[stops - 1]]
     of_token = np.searchsorted(c.block[nonblank[starts]], c.block[c.line])
@@ -211,6 +212,11 @@ class ProblemTally:
         line = int(lines[i])
         if self.first is None or (line, check) < self.first[:2]:
             self.first = (line, check, message(i))
+
+    def raise_first(self) -> None:
+        """Raise the first problem, saying how many more there are, if there is one."""
+        if self.first is not None:
+            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
 
 
 def chunks(blocks: Iterable[bytes], chunk_bytes: int | None = None) -> Iterator[Chunk]:
@@ -403,14 +409,3 @@ def _parse_head(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     if len(start):
         ok &= (m[:, 0] != 48) | (length == 1)
     return value, ok
-
-
-def read_blocks(path: str) -> Iterator[bytes]:
-    """The bytes of a file in blocks of :data:`evalhouse.loaders.source.BLOCK` (a file
-    :func:`evalhouse.loaders.source.open_source` has validated, to hand to :func:`chunks`)."""
-    with open(path, "rb") as handle:
-        while True:
-            block = handle.read(BLOCK)
-            if not block:
-                return
-            yield block

@@ -101,6 +101,7 @@ class _OutputChecker(ProblemTally):
         self.sentence_words: list[np.ndarray] = []
 
     def check(self, c: Chunk, b: Blocks) -> None:
+        had_problem = self.first is not None
         kind, ids = c.kind, c.id_kind
         token_no = c.line_no[c.line]
         words = np.flatnonzero(ids == WORD)
@@ -113,11 +114,8 @@ class _OutputChecker(ProblemTally):
         self._add(0, c.line_no[hollow], lambda i: CHECKS[0])
         # 1: a comment after the first token line of its block
         comments = np.flatnonzero(kind == COMMENT)
-        nonblank = np.flatnonzero(kind != BLANK)
-        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
-        block_of_line[nonblank] = b.of_line
         first_token = np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)
-        late = comments[c.line_no[comments] > first_token[block_of_line[comments]]]
+        late = comments[c.line_no[comments] > first_token[b.of_line[comments]]]
         self._add(1, c.line_no[late], lambda i: CHECKS[1])
         # 2: column count
         wrong = np.flatnonzero(~ten)
@@ -168,6 +166,8 @@ class _OutputChecker(ProblemTally):
         if c.n_lines:
             self.last_line = int(c.line_no[-1])
             self.last_line_blank = bool(kind[-1] == BLANK)
+        if had_problem:
+            return  # every sentence of this chunk ends after the first problem: no cycle walk here
         with_words = np.flatnonzero(b.n_words > 0)
         self.heads.append(c.head[words])
         self.word_lines.append(token_no[words])
@@ -181,8 +181,7 @@ class _OutputChecker(ProblemTally):
         cycle = self._first_cycle()
         if cycle is not None:
             raise InputError(self.name, cycle, CYCLE, self.total)
-        if self.first is not None:
-            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
+        self.raise_first()
 
     def _first_cycle(self) -> int | None:
         """The line of the first word whose heads loop, in the sentences that end before the first problem."""

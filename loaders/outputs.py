@@ -34,11 +34,11 @@ import numpy as np
 
 from evalhouse.errors import InputError, OptionError
 from evalhouse.loaders import arrow_arrays
-from evalhouse.loaders.conllu import (BAD, BLANK, COMMENT, SENT_ID, WORD, Blocks, Chunk, ProblemTally, captured,
-                                      chunks, first_per_block, read_blocks, sentence_blocks)
+from evalhouse.loaders.conllu import (BAD, COMMENT, SENT_ID, WORD, Blocks, Chunk, ProblemTally, captured,
+                                      chunks, first_per_block, sentence_blocks)
 from evalhouse.loaders.csv_records import csv_records
 from evalhouse.loaders.numbers import decimal, shown
-from evalhouse.loaders.source import Source, open_source
+from evalhouse.loaders.source import open_source
 from evalhouse.names import problem as name_problem
 
 FORMATS = ("auto", "sr", "lines", "conllu")
@@ -65,9 +65,6 @@ class _RealiserChecker(ProblemTally):
         empty = words[c.fields[words, 1, 1] == c.fields[words, 1, 0]]
         self._add(1, token_no[empty], lambda i: REALISER_CHECKS[1])
 
-    def finish(self) -> None:
-        if self.first is not None:
-            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
 
 
 @dataclass
@@ -94,13 +91,14 @@ def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFil
         raise OptionError(f"unknown format '{format}' (valid: {', '.join(FORMATS)})")
     with open_source(path) as source:
         with open(source.path, encoding="utf-8", newline="\n") as handle:
-            lines = handle.read().split("\n")
+            text = handle.read()
+        lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         name = source.name
         fmt = detect_format(lines) if format == "auto" else format
         if fmt == "conllu":
-            sentences = _read_conllu(source)
+            sentences = _read_conllu(name, text)
         else:
             sentences = (_read_sr if fmt == "sr" else _read_lines)(name, lines)
         return OutputFile(name, source.sha256, fmt, sentences, list(source.normalisations))
@@ -154,17 +152,18 @@ def _read_sr(name: str, lines: list[str]) -> list[OutputSentence]:
     return out
 
 
-def _read_conllu(source: Source) -> list[OutputSentence]:
+def _read_conllu(name: str, text: str) -> list[OutputSentence]:
     """One :class:`OutputSentence` per sentence with words: its ``# sent_id`` (the first, as ``ingest
     treebank`` reads it; '' when it has none), the line it starts on (its sent_id line, else its first
-    word), and the FORM and LEMMA (None for ``_`` or empty) of each word."""
-    checker = _RealiserChecker(source.name)
+    word), and the FORM and LEMMA (None for ``_`` or empty) of each word. ``text``: the file as
+    :func:`read_output_file` read it, cut into chunks without reading the file again."""
+    checker = _RealiserChecker(name)
     out: list[OutputSentence] = []
-    for c in chunks(read_blocks(source.path)):
+    for c in chunks([text.encode("utf-8")]):
         checker.check(c)
         if checker.first is None:
             out += _conllu_sentences(c, sentence_blocks(c))
-    checker.finish()
+    checker.raise_first()
     return out
 
 
@@ -174,12 +173,10 @@ def _conllu_sentences(c: Chunk, b: Blocks) -> list[OutputSentence]:
     if not len(words):
         return []
     comments = np.flatnonzero(c.kind == COMMENT)
-    block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
-    block_of_line[np.flatnonzero(c.kind != BLANK)] = b.of_line
     sent_id = captured(c.lines(comments), SENT_ID)
     has_id = arrow_arrays.valid(sent_id)
-    first_id = first_per_block(sent_id, has_id, block_of_line[comments], len(b.first_line)).to_pylist()
-    id_line = first_per_block(arrow_arrays.numbers(c.line_no[comments]), has_id, block_of_line[comments],
+    first_id = first_per_block(sent_id, has_id, b.of_line[comments], len(b.first_line)).to_pylist()
+    id_line = first_per_block(arrow_arrays.numbers(c.line_no[comments]), has_id, b.of_line[comments],
                               len(b.first_line)).to_pylist()
     forms, lemmas = c.column(1, words).to_pylist(), c.column(2, words).to_pylist()
     word_block = b.of_token[words]

@@ -147,7 +147,6 @@ CHECKS = (
 CYCLE = "cycle: word {word} is not connected to the root (its heads loop)"
 
 
-
 class _Checker(ProblemTally):
     """Every UD check of one file, chunk by chunk: the first problem by line (ties to the earlier
     check), how many problems there are in all, and cycles in the sentences before the first problem
@@ -204,10 +203,8 @@ class _Checker(ProblemTally):
         self.pending_blank.extend(line_no[doubled[doubled > last_nonblank]].tolist())
         self.previous_blank = bool(blank[-1]) if c.n_lines else self.previous_blank
         # 2: a comment after the first token line of its block
-        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
-        block_of_line[nonblank] = b.of_line
         late = comments[line_no[comments] > np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)[
-            block_of_line[comments]]]
+            b.of_line[comments]]]
         self._add(2, line_no[late], lambda i: CHECKS[2])
         # 3: white space only
         first_byte = c.buf[np.minimum(c.start[c.line], len(c.buf) - 1)]
@@ -308,7 +305,7 @@ class _Checker(ProblemTally):
         self._add(18, token_no[good[misplaced]], place_message)
         # 19: a second sent_id comment
         sid = comments[sent_id_comment]
-        sid_rank = in_block_rank(block_of_line[sid])
+        sid_rank = in_block_rank(b.of_line[sid])
         self._add(19, line_no[sid[sid_rank > 1]], lambda i: CHECKS[19])
         # cycles, in the sentences before the first problem (only while none was found in earlier chunks)
         if not had_problem:
@@ -333,8 +330,7 @@ class _Checker(ProblemTally):
             raise InputError(self.name, None, "empty file: no sentence")
         if self.cycle is not None:
             raise InputError(self.name, self.cycle[0], self.cycle[1], self.total)
-        if self.first is not None:
-            raise InputError(self.name, self.first[0], self.first[2], self.total - 1)
+        self.raise_first()
 
 
 def _comments(c: Chunk, b: Blocks):
@@ -456,9 +452,7 @@ class _Store:
         n_blocks = len(b.first_line)
         position = (self.offset + self.sentences + 1 + np.arange(n_blocks)).astype(np.int32)
         lines, text, sent_id, said, is_sent_id = comments
-        block_of_line = np.full(c.n_lines, -1, dtype=np.int64)
-        block_of_line[np.flatnonzero(c.kind != BLANK)] = b.of_line
-        comment_block = block_of_line[lines]
+        comment_block = b.of_line[lines]
         counts = np.bincount(comment_block, minlength=n_blocks)
         offsets = np.zeros(n_blocks + 1, dtype=np.int32)
         np.cumsum(counts, out=offsets[1:])
