@@ -300,8 +300,10 @@ def main() -> None:
     # (the bootstrap's, measured unchanged). Only the command sets it, only when the user has not, and
     # before numpy is imported; the library leaves a Python user's process alone.
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+    # typer 0.29 would import pydantic to coerce parameters that need no coercing (evalhouse.cli.coercion)
+    from evalhouse.cli import coercion
     try:
-        app_for(sys.argv[1:])()
+        coercion.install(typer.main.get_command(app_for(sys.argv[1:])))()
     except KeyboardInterrupt:
         typer.echo("evalhouse: interrupted", err=True)
         sys.exit(130)
