@@ -14,9 +14,9 @@ Rows:
   perturbed copy (:func:`perturb`, seed 1), one tree per line; and EVALB's own 24-sentence sample
   (fixed cost). The per-sentence rows and the summary figures must be equal (the C build may print an
   F-measure line and a different totals row: those lines are not compared). Beside them, ``typer floor``:
-  a two-command typer app that parses the same three arguments and does nothing else, what any command
-  built on the installed typer costs here before its own imports and work (typer 0.29 builds a pydantic
-  adapter for every parameter).
+  a two-command typer app that parses the same three arguments and does nothing else, what a command
+  built on the installed typer costs here before its own imports and work (typer 0.29 imports pydantic
+  and builds an adapter for every parameter; evalhouse's commands do not, see ``evalhouse.cli.coercion``).
 * ``dependency-run``: ``evalhouse --db W ingest dependency-run SYSTEM --gold GOLD ...`` against the
   official ``conll18_ud_eval.py GOLD SYSTEM`` (``--conll18``) on the CoNLL 2018 outputs: 20 sentences
   (the first sentences of en_ewt up to a boundary where both files spell the same text), en_ewt (25k
@@ -25,6 +25,8 @@ Rows:
   evalhouse figures: a *later* run (the gold treebank is in the warehouse already, as for every run
   after a corpus's first; a prepared warehouse is copied before each run, untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
   ``ingest treebank``, then the run). LAS F1 must equal the script's.
+* ``--before PYTHON``: the evalhouse of another virtualenv, timed in the same rounds (evalb, and
+  dependency-run with the gold stored), to measure a change against the commit before it.
 * ``ingest parses`` (no peer): the PTB sample as gold, then the perturbed copy as a stored candidate run
   (GEIG and leaf-ancestor scores stored), into a new warehouse, each a fresh process.
 
@@ -57,7 +59,7 @@ from pathlib import Path
 
 from evalhouse.loaders.brackets import Tree, read_trees, render
 
-from benchmarks.process import compile_bytecode
+from benchmarks.process import compile_bytecode, safe_path
 
 HERE = Path(__file__).resolve().parent
 EVALHOUSE = [sys.executable, "-m", "evalhouse"]
@@ -156,7 +158,8 @@ def run(cmd: list[str], before=None) -> dict:
         before()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        # safe_path: `python -m evalhouse` of --before's virtualenv must not import this checkout's package
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=safe_path())
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
         out.seek(0)
@@ -228,7 +231,10 @@ def bench_evalb(args, tmp: Path) -> None:
              ("evalb EVALB's sample, 24 lines", (sample_dir / "sample.gld", sample_dir / "sample.tst"),
               sample_dir / "sample.prm")]
     for row, (gold, test), params in cases:
-        contenders = {"evalhouse evalb": (EVALHOUSE + ["evalb", str(gold), str(test), "--prm", str(params)], None)}
+        arguments = ["evalb", str(gold), str(test), "--prm", str(params)]
+        contenders = {"evalhouse evalb": (EVALHOUSE + arguments, None)}
+        if args.before:
+            contenders["evalhouse evalb before"] = ([str(args.before), "-m", "evalhouse"] + arguments, None)
         if args.evalb:
             contenders["EVALB (C)"] = ([str(args.evalb), "-p", str(params), str(gold), str(test)], None)
         contenders["typer floor"] = ([sys.executable, "-c", TYPER_FLOOR, "evalb", str(gold), str(test), "--prm",
@@ -290,6 +296,9 @@ def bench_dependency(args, tmp: Path) -> None:
                    "--team", "bench", "--run", "1"]
         contenders = {"evalhouse (gold stored)": (EVALHOUSE + ["--db", str(later)] + command, copy_prepared),
                       "evalhouse (first run)": (EVALHOUSE + ["--db", str(first)] + command, remove_first)}
+        if args.before:
+            contenders["evalhouse before (gold stored)"] = (
+                [str(args.before), "-m", "evalhouse", "--db", str(later)] + command, copy_prepared)
         if args.conll18:
             contenders["conll18_ud_eval.py"] = ([sys.executable, str(args.conll18), str(gold), str(system)], None)
         results = measure(contenders, args.rounds)
@@ -352,6 +361,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conll18", type=Path, help="the official conll18_ud_eval.py")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", choices=["evalb", "dependency", "ingest"], default=None)
+    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
+                        "at an earlier commit installed): its evalhouse is timed in the same rounds (evalb and "
+                        "dependency-run with the gold stored)")
     args = parser.parse_args(argv)
     if not (args.data / "constituency" / "ptb-sample" / "treebank.zip").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
@@ -371,7 +383,7 @@ def main(argv: list[str] | None = None) -> None:
     for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
         if path is not None:
             print(f"peer {option}: {describe_peer(path)}")
-    print(compile_bytecode())
+    print(compile_bytecode(args.before))
     print(f"{'row':<34}{'contender':<26}{'wall s':>8}{'CPU s':>8}   ratio to the peer")
     only = args.only or ["evalb", "dependency", "ingest"]
     with tempfile.TemporaryDirectory() as tmp:
