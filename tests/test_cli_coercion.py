@@ -23,9 +23,11 @@ applies = pytest.mark.skipif(not coercion.applies(), reason=f"typer {typer.__ver
 
 
 def test_it_applies_only_to_the_releases_it_was_checked_against():
-    assert coercion.applies("0.29.0") and coercion.applies("0.29.2") and coercion.applies("0.29.3.dev1")
+    assert coercion.applies("0.29.0") and coercion.applies("0.29.1") and coercion.applies("0.29.2")
+    assert not coercion.applies("0.29.3") and not coercion.applies("0.29.2.post1")
     assert not coercion.applies("0.28.0") and not coercion.applies("0.30.0") and not coercion.applies("1.29.0")
     assert not coercion.applies("") and not coercion.applies("garbage")
+    assert coercion.applies() == (typer.__version__ in coercion.CHECKED)
 
 
 class Colour(str, Enum):
@@ -50,6 +52,8 @@ def _probe_app() -> typer.Typer:
 
     @probe.command()
     def numbers(count: Annotated[int, typer.Option(min=1, max=9)] = 1,
+                at_least: Annotated[int, typer.Option(min=-3)] = 1,
+                share: Annotated[float, typer.Option(min=0, max=0.5)] = 0.5,
                 clamped: Annotated[float, typer.Option(min=0, max=1, clamp=True)] = 0.5,
                 ratio: float = 1, colour: Colour = Colour.red,
                 loose: Annotated[Colour, typer.Option(case_sensitive=False)] = Colour.red,
@@ -86,7 +90,7 @@ def _atoms(tmp: Path) -> list:
     strings = ["", "x", " 5", "5 ", "5", "+5", "-5", "007", "0", "-0", "1_000", "5.0", "5.", ".5", "-.5", "+0.25",
                "1e3", "1E-2", "inf", "-inf", "nan", "NaN", "٥", "١٢", "１２", "12345678901234567", "123456789012345678",
                "1234567890123456789", "99999999999999999999", "0.1234567890123456", "0.12345678901234567", "a b",
-               "täst", "/", "-", "~", "None", "true", "false", "yes", "0x10", "--", str(a_file), str(a_file) + "/",
+               "täst", "/", "-", "~", "None", "true", "false", "yes", "no", "on", "off", "1", "YES", "True", "t", "0x10", "--", str(a_file), str(a_file) + "/",
                str(a_dir), str(a_dir) + "//", str(tmp / "missing" / "x"), "./" + a_file.name]
     return strings + [None, 0, 5, -1, 5.0, 0.5, True, False, Path("x"), a_file, ("a", "b")]
 
@@ -158,8 +162,35 @@ def test_values_typer_coerces_differently_from_python_go_to_typer(tmp_path):
         assert coercion._plain(value, float, info, None, ctx) is ask, value
     assert coercion._plain("", Path, info, None, ctx) is ask
     assert coercion._plain(5, float, info, None, ctx) is ask  # pydantic makes 5.0
-    assert coercion._plain("12", int, OptionInfo(min=1), None, ctx) is ask  # ranges are typer's
+    assert coercion._plain("0", int, OptionInfo(min=1), None, ctx) is ask  # out of range: typer's message
+    assert coercion._plain("2", int, OptionInfo(min=1, clamp=True), None, ctx) is ask
+    assert coercion._plain("12", int, OptionInfo(min=1), None, ctx) == 12
     assert coercion._plain("12", int, info, None, ctx) == 12
+
+
+@applies
+def test_whatever_the_fast_path_raises_typer_answers(tmp_path):
+    """A value whose coercion raises here (a NUL byte in a path makes os.stat raise ValueError; a context's
+    token_normalize_func may raise anything) gets typer's answer: its usage error, not a traceback."""
+    from typer._click import Context
+    from typer._coercion import build_runtime_param
+
+    def normalise(token):
+        assert token != "boom", "no boom"
+        return token
+
+    command = typer.main.get_command(_probe_app())
+    cases = [("files", "file_only", "a\x00b", None), ("numbers", "colour", "boom", normalise),
+             ("numbers", "colour", "red", normalise)]
+    outcomes = []
+    for sub, name, value, normalise_token in cases:
+        p = next(q for q in command.commands[sub].params if q.name == name)
+        ctx = Context(command, token_normalize_func=normalise_token)
+        d = p.type_descriptor
+        mine = coercion.PlainRuntimeParam(annotation=d.annotation, parameter_info=d.parameter_info, descriptor=d)
+        outcomes.append(_outcome(mine, value, p, ctx))
+        assert outcomes[-1] == _outcome(build_runtime_param(d), value, p, ctx), (name, value)
+    assert [o[0] for o in outcomes] == ["error", "error", "value"]
 
 
 COMMAND = """
@@ -176,9 +207,9 @@ print("pydantic" in sys.modules, code, file=sys.stderr)
 """
 
 
-def _run(*args: str, cwd: Path) -> tuple[str, str, str]:
+def _run(*args: str, cwd: Path, **env: str) -> tuple[str, str, str]:
     out = subprocess.run([sys.executable, "-c", COMMAND, *args], capture_output=True, text=True, cwd=cwd,
-                         env={**os.environ, "EVALHOUSE_TRACEBACK": ""})
+                         env={**os.environ, "EVALHOUSE_TRACEBACK": "", **env})
     *_, last = out.stderr.strip().splitlines()
     imported, code = last.split()
     return imported, code, out.stdout
@@ -195,5 +226,13 @@ def test_commands_run_without_pydantic_where_it_applies(tmp_path):
     imported, code, out = _run("--db", db, "sql", "select count(*) as n from corpora", "--format", "csv",
                                cwd=tmp_path)
     assert (code, out.split()) == ("0", ["n", "1"]) and imported == (expected or imported)
+    # a number with a range (--lexicon-min-count, default 1), and a flag from the environment
+    lines = tmp_path / "out.txt"
+    lines.write_text("".join(line[len("# text = "):] + "\n" for line in treebank.read_text().splitlines()
+                             if line.startswith("# text = ")), encoding="utf-8")
+    imported, code, out = _run("--db", db, "ingest", "outputs", str(lines), "--format", "lines", "--reference", "c",
+                               "--team", "t", "--run", "1", "--no-sacrebleu", cwd=tmp_path,
+                               EVALHOUSE_TRACEBACK="1")
+    assert code == "0" and imported == (expected or imported)
     imported, code, out = _run("--db", db, "sql", "select 1", "--format", "yaml", cwd=tmp_path)
     assert code == "2"  # a bad choice: typer's own message, through typer's coercion

@@ -24,6 +24,7 @@ import typer
 import typer.core
 import typer.main
 
+from evalhouse.cli import coercion
 from evalhouse.errors import InputError, WarehouseError, name_arguments
 from evalhouse.lazy import lazy_module
 from evalhouse.progress import Progress, Task
@@ -301,7 +302,6 @@ def main() -> None:
     # before numpy is imported; the library leaves a Python user's process alone.
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
     # typer 0.29 would import pydantic to coerce parameters that need no coercing (evalhouse.cli.coercion)
-    from evalhouse.cli import coercion
     try:
         coercion.install(typer.main.get_command(app_for(sys.argv[1:])))()
     except KeyboardInterrupt:
