@@ -90,8 +90,9 @@ def _atoms(tmp: Path) -> list:
     strings = ["", "x", " 5", "5 ", "5", "+5", "-5", "007", "0", "-0", "1_000", "5.0", "5.", ".5", "-.5", "+0.25",
                "1e3", "1E-2", "inf", "-inf", "nan", "NaN", "٥", "١٢", "１２", "12345678901234567", "123456789012345678",
                "1234567890123456789", "99999999999999999999", "0.1234567890123456", "0.12345678901234567", "a b",
-               "täst", "/", "-", "~", "None", "true", "false", "yes", "no", "on", "off", "1", "YES", "True", "t", "0x10", "--", str(a_file), str(a_file) + "/",
-               str(a_dir), str(a_dir) + "//", str(tmp / "missing" / "x"), "./" + a_file.name]
+               "täst", "/", "-", "~", "None", "true", "false", "yes", "no", "on", "off", "1", "YES", "True", "t",
+               "0x10", "--", str(a_file), str(a_file) + "/", str(a_dir), str(a_dir) + "//",
+               str(tmp / "missing" / "x"), "./" + a_file.name]
     return strings + [None, 0, 5, -1, 5.0, 0.5, True, False, Path("x"), a_file, ("a", "b")]
 
 
