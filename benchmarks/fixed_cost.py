@@ -37,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.process import compile_bytecode, machine, run, uptime
+from benchmarks.process import compile_bytecode, machine, run, typer_coercion, uptime
 
 HERE = Path(__file__).resolve().parent
 TARGET = 0.4
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# fixed cost of a command, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; {args.rounds} alternating rounds, median")
     print(f"# {compile_bytecode(args.before)}")
+    print(f"# {typer_coercion()}" + (f"; before: {typer_coercion(args.before)}" if args.before else ""))
     print(f"# {uptime()} before")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

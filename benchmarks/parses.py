@@ -59,7 +59,7 @@ from pathlib import Path
 
 from evalhouse.loaders.brackets import Tree, read_trees, render
 
-from benchmarks.process import compile_bytecode, safe_path
+from benchmarks.process import compile_bytecode, safe_path, typer_coercion
 
 HERE = Path(__file__).resolve().parent
 EVALHOUSE = [sys.executable, "-m", "evalhouse"]
@@ -384,6 +384,7 @@ def main(argv: list[str] | None = None) -> None:
         if path is not None:
             print(f"peer {option}: {describe_peer(path)}")
     print(compile_bytecode(args.before))
+    print(typer_coercion() + (f"; before: {typer_coercion(args.before)}" if args.before else ""))
     print(f"{'row':<34}{'contender':<26}{'wall s':>8}{'CPU s':>8}   ratio to the peer")
     only = args.only or ["evalb", "dependency", "ingest"]
     with tempfile.TemporaryDirectory() as tmp:

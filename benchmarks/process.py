@@ -124,6 +124,21 @@ def machine() -> str:
             f"duckdb {version('duckdb')}, evalhouse {version('evalhouse')}")
 
 
+def typer_coercion(python: str | Path | None = None) -> str:
+    """One line: the typer that ``python`` (this interpreter by default) imports, and whether evalhouse's own
+    coercion of plain option values applies to it (``evalhouse.cli.coercion``: on a typer release it was not
+    checked against, every command imports pydantic again, 0.06-0.08 s of CPU more). Asked of a child process,
+    so that this one imports neither typer nor evalhouse."""
+    code = ("import typer\ntry:\n    from evalhouse.cli import coercion\nexcept ImportError:\n"
+            "    print(typer.__version__, 'absent')\nelse:\n"
+            "    print(typer.__version__, 'on' if coercion.applies() else 'off')")
+    r = subprocess.run([str(python or sys.executable), "-c", code], capture_output=True, text=True, env=safe_path())
+    if r.returncode:
+        return f"typer: could not tell ({r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode})"
+    version, state = r.stdout.split()
+    return f"typer {version}, evalhouse's own coercion of plain option values {state}"
+
+
 def uptime() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
