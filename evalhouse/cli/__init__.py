@@ -6,7 +6,8 @@
     evalhouse export | export-conllu | export-dataset | export-sql   (evalhouse.cli.export)
     evalhouse analyze | augment | report | evalb | apt         (evalhouse.cli.evaluate)
 
-Global options, the options several commands share, errors and exit codes: :mod:`evalhouse.cli.common`.
+Global options, the options several commands share, errors and exit codes: :mod:`evalhouse.cli.common`;
+option values coerced without importing pydantic on typer 0.29: :mod:`evalhouse.cli.coercion`.
 The library modules a command calls are loaded when it runs (:mod:`evalhouse.lazy`), so
 ``evalhouse --help`` answers without importing duckdb, numpy or pandas.
 """
