@@ -47,9 +47,7 @@ except ImportError:  # pragma: no cover - installed without a C compiler
 CHUNK_BYTES = 1 << 21
 
 BLANK, COMMENT, TOKEN = 0, 1, 2
-KIND_NAMES = ("blank", "comment", "token")
 WORD, RANGE, EMPTY, BAD = 0, 1, 2, 3
-ID_NAMES = ("word", "range", "empty", "bad")
 COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 _NO_HEAD = -1
 _WIDTH = 20  # bytes of an ID looked at: the longest valid one, 123456789.123456789, has 19
@@ -116,15 +114,6 @@ class Chunk:
             self._pieces = (pieces, rank)
         pieces, rank = self._pieces
         return arrow_arrays.take(pieces, arrow_arrays.numbers(rank[tokens] * 20 + 2 * column))
-
-    def line_texts(self):
-        """The text of every line as an Arrow string array, null for blank lines: the chunk's bytes without
-        their line feeds, cut where each line starts (no ``take``, which would copy every line)."""
-        n = self.n_lines
-        offsets = np.empty(n + 1, dtype=np.int64)
-        offsets[:n] = self.start - np.arange(n)  # each line before this one lost its line feed
-        offsets[n] = len(self.data) - n
-        return arrow_arrays.string_array(offsets, self.data.replace(b"\n", b""), self.kind != BLANK)
 
     def lines(self, lines: np.ndarray):
         """The text of ``lines`` (indices into this chunk's lines) as an Arrow string array."""

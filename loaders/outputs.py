@@ -66,7 +66,6 @@ class _RealiserChecker(ProblemTally):
         self._add(1, token_no[empty], lambda i: REALISER_CHECKS[1])
 
 
-
 @dataclass
 class OutputSentence:
     key: str  # sent_id as written (sr, conllu) or the line number (lines)
