@@ -28,6 +28,13 @@ from dataclasses import dataclass
 
 from .leaf_ancestor import LEFT, RIGHT, STRICT, LabelCost, Scorer, exact_sums, trim_common_ends
 
+try:  # the lineages in C (analysis/_trees.c says why); None when not built: then _lineages_and_parts_python
+    from evalhouse.analysis import _trees
+except ImportError:
+    _trees = None
+if not hasattr(_trees, "dependency_lineages"):  # a _trees built before the kernel was added: not used
+    _trees = None
+
 # A pair of differing lineages goes to the shared path tables when the plain DP on their differing
 # middles would fill more than this many cells per symbol of the two lineages.
 SHARED_DP_FACTOR = 8
@@ -133,6 +140,18 @@ def _depths(head: list[int]) -> list[int]:
 
 def _lineages_and_parts(w, rel: list[str] | None = None
                         ) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
+    """Lineages (see the module docstring) and, per word k, (x, tail), as :func:`_lineages_and_parts_python`
+    defines them; computed by the C kernel ``_trees.dependency_lineages`` where it is built (the same tuples
+    of the same strings: tests/test_lineage_kernel.py)."""
+    if rel is None:
+        rel = [universal(d) for d in w.deprel]
+    if _trees is not None:
+        return _trees.dependency_lineages(w.head, rel, LEFT, RIGHT)
+    return _lineages_and_parts_python(w.head, rel)
+
+
+def _lineages_and_parts_python(head: list[int], rel: list[str]
+                               ) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
     """Lineages (see the module docstring) and, per word k, (x, tail): read from the root end, the
     lineage of k is the relations on the path from the root down to x followed by ``tail``
     (x = -1: the whole lineage is the tail).  x is the first word above the markers of k, so
@@ -142,9 +161,10 @@ def _lineages_and_parts(w, rel: list[str] | None = None
 
     The relations above the markers are the path of x, so each word's path is built once, as its
     head's path with one relation more (tuples shared from the root down, issue 18), and a lineage
-    is its marker segment followed by that path: O(n) Python steps plus the copying of the tuples."""
-    n = len(w.form)
-    head = w.head
+    is its marker segment followed by that path: O(n) Python steps plus the copying of the tuples.
+
+    ``head[k]``: the index of k's head (-1 for a root); ``rel[k]``: its relation (universal part)."""
+    n = len(head)
     depth = _depths(head)
     left = list(range(n))
     right = list(range(n))
@@ -156,8 +176,6 @@ def _lineages_and_parts(w, rel: list[str] | None = None
                 left[j] = left[k]
             if right[k] > right[j]:
                 right[j] = right[k]
-    if rel is None:
-        rel = [universal(d) for d in w.deprel]
     path: list[tuple[str, ...]] = [()] * n  # relations from each word up to the root
     for k in order:
         j = head[k]

@@ -1,0 +1,123 @@
+"""The C kernel of the dependency lineages (``_trees.dependency_lineages``, issue 18) against their Python
+definition (``dependency_eval._lineages_and_parts_python``): the same lineages, the same words above the
+markers and the same tails, on every real file and on random forests; errors where the Python would loop
+or fail; no reference left behind."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalhouse.analysis import dependency_eval
+from evalhouse.analysis.dependency_eval import LEFT, RIGHT, _lineages_and_parts_python, _universal_all
+from evalhouse.loaders.conllu_words import read_words
+from tests.conftest import shared
+from tests.test_trees import trees
+
+if dependency_eval._trees is None:
+    pytest.fail("the C kernel analysis/_trees.c (with dependency_lineages) is not built "
+                "(pip install -e . builds it where a C compiler is)", pytrace=False)
+kernel = dependency_eval._trees.dependency_lineages
+
+
+def file_heads(sentences: list[list[int]]) -> list[int]:
+    """1-based heads of consecutive sentences (0: root) as file indices (-1: root)."""
+    out, base = [], 0
+    for heads in sentences:
+        out += [base + h - 1 if h else -1 for h in heads]
+        base += len(heads)
+    return out
+
+
+def assert_same(head: list[int], rel: list[str]) -> None:
+    got = kernel(head, rel, LEFT, RIGHT)
+    expected = _lineages_and_parts_python(head, rel)
+    assert type(got) is tuple and len(got) == 3
+    lineages, above, tails = got
+    assert (lineages, above, tails) == expected
+    assert all(type(x) is tuple for x in lineages) and all(type(x) is tuple for x in tails)
+    assert all(type(x) is int for x in above)
+
+
+REAL = [("parsing", "conll2018", part, f"{tb}.conllu")
+        for part in ("gold", "UDPipe-Future", "Stanford-18", "HIT-SCIR-18") for tb in ("en_ewt", "fr_gsd", "zh_gsd")]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("parts", REAL + [("ud-v2.3", "en_ewt-ud-test.conllu")], ids="/".join)
+def test_real_files(parts):
+    w = read_words(shared(*parts))
+    assert_same(w.head, _universal_all(w.deprel))
+
+
+@pytest.mark.realdata
+def test_real_ud_test_files():
+    files = sorted(shared("ud").rglob("*.conllu"))
+    assert len(files) >= 10
+    for path in files:
+        w = read_words(path)
+        assert_same(w.head, _universal_all(w.deprel))
+
+
+RELATIONS = st.sampled_from(["nsubj", "obj", "obl", "nmod", "det", "root"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(trees(max_size=30), min_size=0, max_size=4), st.data())
+def test_random_forests(sentences, data):
+    head = file_heads(sentences)
+    rel = data.draw(st.lists(RELATIONS, min_size=len(head), max_size=len(head)))
+    assert_same(head, rel)
+
+
+@pytest.mark.parametrize("n", [1, 2, 1000])
+def test_chains_stars_and_reversed_chains(n):
+    chain = [0] + list(range(1, n))          # word k+1 under word k: one long path
+    reversed_chain = list(range(2, n + 1)) + [0]
+    star = [0] + [1] * (n - 1)
+    for heads in (chain, reversed_chain, star):
+        assert_same(file_heads([heads]), ["dep"] * n)
+
+
+def test_the_tuples_hold_the_callers_objects_and_leave_no_reference():
+    rel = ["".join(["x", r]) for r in ("nsubj", "root", "obj", "punct")]  # strings of this test only
+    head = file_heads([[2, 0, 2, 2]])
+    before = [sys.getrefcount(r) for r in rel] + [sys.getrefcount(LEFT), sys.getrefcount(RIGHT)]
+    for _ in range(3):
+        lineages, above, tails = kernel(head, rel, LEFT, RIGHT)
+        assert lineages[0][0 if lineages[0][0] is not LEFT else 1] is rel[0]
+        del lineages, above, tails
+    assert [sys.getrefcount(r) for r in rel] + [sys.getrefcount(LEFT), sys.getrefcount(RIGHT)] == before
+
+
+@pytest.mark.parametrize("head, message", [
+    ([0, 1, -1], "the heads form a cycle"),        # 0 -> 0
+    ([1, 2, 0], "the heads form a cycle"),          # 0 -> 1 -> 2 -> 0
+    ([-1, 3, 0], "head 3 of word 1 out of range"),
+    ([-1, -2, 0], "head -2 of word 1 out of range"),
+])
+def test_bad_heads_raise(head, message):
+    with pytest.raises(ValueError, match=message):
+        kernel(head, ["dep"] * len(head), LEFT, RIGHT)
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="different lengths"):
+        kernel([-1, 0], ["root"], LEFT, RIGHT)
+    with pytest.raises(TypeError):
+        kernel([-1, "0"], ["root", "dep"], LEFT, RIGHT)
+    with pytest.raises(TypeError):
+        kernel(5, [], LEFT, RIGHT)
+
+
+def test_the_fallback_gives_the_same_scores(monkeypatch):
+    """Without the kernel, ``score`` takes the Python definition and stores the same numbers."""
+    g = read_words(shared("parsing", "conll2018", "gold", "fr_gsd.conllu"))
+    s = read_words(shared("parsing", "conll2018", "HIT-SCIR-18", "fr_gsd.conllu"))
+    with_kernel = dependency_eval.score(g, s)
+    monkeypatch.setattr(dependency_eval, "_trees", None)
+    assert dependency_eval._lineages_and_parts(g) == _lineages_and_parts_python(g.head, _universal_all(g.deprel))
+    assert dependency_eval.score(g, s) == with_kernel
