@@ -14,7 +14,8 @@ KERNELS = {
     # EVALB's per-sentence counts for `evalhouse evalb`; fallback analysis/parse_eval.py
     "evalhouse.analysis._evalb": "analysis/_evalb.c",
     # flux weights and projectivity tree by tree for the treebank ingest (fallback analysis/trees.py), and
-    # the lineages of the dependency LA (fallback analysis/dependency_eval.py)
+    # the lineages of the dependency LA (fallback analysis/dependency_eval.py) and the LA distances (fallback
+    # analysis/leaf_ancestor.py)
     "evalhouse.analysis._trees": "analysis/_trees.c",
     # a chunk of CoNLL-U lines split into arrays in one pass; fallback loaders/conllu.py (_split_numpy)
     "evalhouse.loaders._conllu": "loaders/_conllu.c",

@@ -25,6 +25,10 @@
  * the fallback; tests/test_lineage_kernel.py compares the two on every real file and on random trees).
  * Why C: in Python it was 0.09 s of an `ingest dependency-run` on en_ewt (25k words), whose whole
  * process then took as long as the CoNLL 2018 script (issue 18).
+ *
+ * And lineage_distance, the Levenshtein DP between two lineages of the leaf-ancestor metric
+ * (analysis/leaf_ancestor.py, _lineage_distance_python, is the definition and the fallback): the same
+ * additions and comparisons in the same order on doubles, so the same floats for any cost table.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -392,6 +396,99 @@ done:
     return result;
 }
 
+
+/* lineage_distance(gold, cand, ids, matrix, exact) -> float, or None when a symbol is not in ids yet (the
+ * caller then grows ids and matrix, LabelCost.indices, and asks again). As _lineage_distance_python:
+ * with exact sums the common prefix and suffix are dropped first (equal symbols have equal ids), then
+ * the DP with insertion and deletion 1 and substitution matrix[id of gold symbol][id of cand symbol]. */
+#define SMALL_LINEAGE 64
+static PyObject *lineage_distance(PyObject *self, PyObject *args) {
+    PyObject *gold_obj, *cand_obj, *ids, *matrix;
+    int exact;
+    if (!PyArg_ParseTuple(args, "OOO!O!p", &gold_obj, &cand_obj, &PyDict_Type, &ids, &PyList_Type, &matrix, &exact))
+        return NULL;
+    PyObject *gold = NULL, *cand = NULL, *result = NULL;
+    Py_ssize_t small_ids[2 * SMALL_LINEAGE];
+    double small_rows[2 * (SMALL_LINEAGE + 1)];
+    Py_ssize_t *id_mem = small_ids;
+    double *row_mem = small_rows;
+    gold = PySequence_Fast(gold_obj, "lineage_distance: gold must be a sequence");
+    if (!gold) goto done;
+    cand = PySequence_Fast(cand_obj, "lineage_distance: cand must be a sequence");
+    if (!cand) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(gold), m = PySequence_Fast_GET_SIZE(cand);
+    if (n > SMALL_LINEAGE || m > SMALL_LINEAGE) {
+        id_mem = malloc((size_t)(n + m + 1) * sizeof(Py_ssize_t));
+        row_mem = malloc((size_t)(2 * (m + 1)) * sizeof(double));
+        if (!id_mem || !row_mem) { PyErr_NoMemory(); goto done; }
+    }
+    Py_ssize_t *g_ids = id_mem, *c_ids = id_mem + n;
+    Py_ssize_t size = PyList_GET_SIZE(matrix);
+    for (Py_ssize_t k = 0; k < n + m; k++) {
+        PyObject *symbol = k < n ? PySequence_Fast_GET_ITEM(gold, k) : PySequence_Fast_GET_ITEM(cand, k - n);
+        PyObject *id = PyDict_GetItemWithError(ids, symbol);
+        if (!id) {
+            if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
+            goto done;
+        }
+        Py_ssize_t i = PyLong_AsSsize_t(id);
+        if (i == -1 && PyErr_Occurred()) goto done;
+        if (i < 0 || i >= size) {
+            PyErr_SetString(PyExc_ValueError, "lineage_distance: a symbol's id is outside the matrix");
+            goto done;
+        }
+        id_mem[k] = i;
+    }
+    Py_ssize_t start = 0;
+    if (exact) {
+        while (start < n && start < m && g_ids[start] == c_ids[start]) start++;
+        while (n > start && m > start && g_ids[n - 1] == c_ids[m - 1]) { n--; m--; }
+    }
+    g_ids += start;
+    c_ids += start;
+    n -= start;
+    m -= start;
+    /* the rows of the matrix the DP reads, checked once: lists of the matrix's size (their items are
+     * checked as they are read) */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyList_GET_ITEM(matrix, g_ids[k]);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != size) {
+            PyErr_SetString(PyExc_TypeError, "lineage_distance: matrix must be a square list of lists of floats");
+            goto done;
+        }
+    }
+    double *prev = row_mem, *cur = row_mem + (m + 1);
+    for (Py_ssize_t j = 0; j <= m; j++) prev[j] = (double)j;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        PyObject *costs = PyList_GET_ITEM(matrix, g_ids[i - 1]);
+        double left = (double)i;
+        cur[0] = left;
+        for (Py_ssize_t j = 1; j <= m; j++) {
+            double best = prev[j] + 1.0, other = left + 1.0;
+            if (other < best) best = other;
+            PyObject *cost = PyList_GET_ITEM(costs, c_ids[j - 1]);
+            if (!PyFloat_CheckExact(cost)) {
+                PyErr_SetString(PyExc_TypeError, "lineage_distance: matrix must be a square list of lists of floats");
+                goto done;
+            }
+            other = prev[j - 1] + PyFloat_AS_DOUBLE(cost);
+            if (other < best) best = other;
+            cur[j] = best;
+            left = best;
+        }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    result = PyFloat_FromDouble(prev[m]);
+done:
+    if (id_mem != small_ids) free(id_mem);
+    if (row_mem != small_rows) free(row_mem);
+    Py_XDECREF(gold);
+    Py_XDECREF(cand);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"tree_metrics", tree_metrics, METH_VARARGS,
      "tree_metrics(heads, depth, offsets, gap_offsets, weigh, weights, projective): per tree t, "
@@ -400,9 +497,12 @@ static PyMethodDef methods[] = {
     {"dependency_lineages", dependency_lineages, METH_VARARGS,
      "dependency_lineages(head, rel, left, right): (lineages, above, tails) of the dependency leaf-ancestor "
      "metric (see analysis/dependency_eval.py)."},
+    {"lineage_distance", lineage_distance, METH_VARARGS,
+     "lineage_distance(gold, cand, ids, matrix, exact): the leaf-ancestor Levenshtein distance of two lineages, "
+     "or None when a symbol has no id yet (see analysis/leaf_ancestor.py)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_trees",
-                                    "Flux weights and projectivity, tree by tree (see analysis/trees.py), and dependency lineages.", -1, methods};
+                                    "Flux weights and projectivity, tree by tree (see analysis/trees.py); dependency lineages and lineage distances.", -1, methods};
 
 PyMODINIT_FUNC PyInit__trees(void) { return PyModule_Create(&module); }

@@ -33,6 +33,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Sequence
 
+try:  # the distance DP in C (analysis/_trees.c); None when not built: then _lineage_distance_python
+    from evalhouse.analysis import _trees
+except ImportError:
+    _trees = None
+if not hasattr(_trees, "lineage_distance"):  # a _trees built before the kernel was added: not used
+    _trees = None
+
 LEFT, RIGHT = "[", "]"
 MARKERS = (LEFT, RIGHT)
 
@@ -177,6 +184,21 @@ def trim_common_ends(gold: Sequence[str], cand: Sequence[str]) -> tuple[int, int
 
 
 def lineage_distance(gold: Sequence[str], cand: Sequence[str], cost: LabelCost = DEFAULT) -> float:
+    """Levenshtein distance, insertion/deletion 1, substitution ``cost(gold symbol, candidate symbol)``:
+    :func:`_lineage_distance_python` defines it; the C kernel ``_trees.lineage_distance`` computes it where it
+    is built (the same additions in the same order on doubles, so the same floats:
+    tests/test_lineage_kernel.py)."""
+    if _trees is not None:
+        d = _trees.lineage_distance(gold, cand, cost._ids, cost.matrix, cost._exact)
+        if d is None:  # a symbol the cost has not met yet: give it a row and a column, then again
+            cost.indices(gold)
+            cost.indices(cand)
+            d = _trees.lineage_distance(gold, cand, cost._ids, cost.matrix, cost._exact)
+        return d
+    return _lineage_distance_python(gold, cand, cost)
+
+
+def _lineage_distance_python(gold: Sequence[str], cand: Sequence[str], cost: LabelCost = DEFAULT) -> float:
     """Levenshtein distance, insertion/deletion 1, substitution ``cost(gold symbol, candidate symbol)``.
 
     A common prefix or suffix does not change the distance (d(xa, ya) = d(x, y): any alignment of

@@ -1,7 +1,10 @@
-"""The C kernel of the dependency lineages (``_trees.dependency_lineages``, issue 18) against their Python
-definition (``dependency_eval._lineages_and_parts_python``): the same lineages, the same words above the
-markers and the same tails, on every real file and on random forests; errors where the Python would loop
-or fail; no reference left behind."""
+"""The C kernels of the leaf-ancestor metric (issue 18) against their Python definitions.
+
+* ``_trees.dependency_lineages`` against ``dependency_eval._lineages_and_parts_python``: the same lineages, the
+  same words above the markers and the same tails, on every real file and on random forests; errors where the
+  Python would loop or fail; no reference left behind.
+* ``_trees.lineage_distance`` against ``leaf_ancestor._lineage_distance_python``: the same float for every cost
+  (dyadic or not), short and long lineages; ``None`` for a symbol the cost has not met yet."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalhouse.analysis import dependency_eval
+from evalhouse.analysis import dependency_eval, leaf_ancestor
 from evalhouse.analysis.dependency_eval import LEFT, RIGHT, _lineages_and_parts_python, _universal_all
+from evalhouse.analysis.leaf_ancestor import DEFAULT, STRICT, _lineage_distance_python, cost_table, lineage_distance
 from evalhouse.loaders.conllu_words import read_words
 from tests.conftest import shared
 from tests.test_trees import trees
@@ -121,3 +125,61 @@ def test_the_fallback_gives_the_same_scores(monkeypatch):
     monkeypatch.setattr(dependency_eval, "_trees", None)
     assert dependency_eval._lineages_and_parts(g) == _lineages_and_parts_python(g.head, _universal_all(g.deprel))
     assert dependency_eval.score(g, s) == with_kernel
+
+
+# --- lineage_distance ---------------------------------------------------------------------------
+
+SYMBOLS = ["NP", "N1", "VP", "S", LEFT, RIGHT, "nsubj", "obj", "obl"]
+
+
+def costs():
+    """Fresh cost objects (each grows its own matrix), dyadic and not."""
+    return [STRICT, DEFAULT, cost_table([("NP", "N1", 0.25), ("VP", "S", 1.5), ("nsubj", "obj", 0.75)]),
+            cost_table([("NP", "N1", 0.1), ("VP", "S", 1.3), ("obj", "obl", 1 / 3), ("S", "NP", 0.7)])]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SYMBOLS), max_size=90), st.lists(st.sampled_from(SYMBOLS), max_size=90),
+       st.lists(st.sampled_from(SYMBOLS), max_size=8), st.lists(st.sampled_from(SYMBOLS), max_size=8))
+def test_distance_equals_the_python_dp(a, b, prefix, suffix):
+    gold, cand = tuple(prefix + a + suffix), tuple(prefix + b + suffix)
+    for cost in costs():
+        for x, y in ((gold, cand), (cand, gold), (list(gold), list(cand))):
+            got = lineage_distance(x, y, cost)
+            expected = _lineage_distance_python(x, y, cost)
+            assert type(got) is float and got == expected
+
+
+@pytest.mark.parametrize("n", [0, 1, 64, 65, 400])
+def test_long_lineages(n):
+    """Up to 64 symbols the kernel works on the stack, beyond on the heap."""
+    gold = tuple(["NP", "VP"] * n)[:n]
+    for cand in (gold, tuple(["S"] * n), tuple(reversed(gold)) + ("obj",), ()):
+        for cost in costs():
+            assert lineage_distance(gold, cand, cost) == _lineage_distance_python(gold, cand, cost)
+
+
+def test_an_unmet_symbol_is_asked_back():
+    cost = cost_table([("NP", "N1", 0.1)])
+    assert dependency_eval._trees.lineage_distance(("NP",), ("N1",), cost._ids, cost.matrix, False) is None
+    assert lineage_distance(("NP",), ("N1",), cost) == 0.1  # the wrapper grows the matrix and asks again
+    assert dependency_eval._trees.lineage_distance(("NP",), ("N1",), cost._ids, cost.matrix, False) == 0.1
+
+
+def test_a_bad_matrix_raises():
+    distance = dependency_eval._trees.lineage_distance
+    with pytest.raises(ValueError, match="outside the matrix"):
+        distance(("a",), ("b",), {"a": 0, "b": 1}, [[0.0]], True)
+    with pytest.raises(TypeError, match="square list of lists of floats"):
+        distance(("a",), ("b",), {"a": 0, "b": 1}, [[0.0, 1], [1.0, 0.0]], True)
+    with pytest.raises(TypeError, match="square list of lists of floats"):
+        distance(("a",), ("b",), {"a": 0, "b": 1}, [[0.0], [1.0, 0.0]], True)
+    with pytest.raises(TypeError):
+        distance(("a",), ("b",), [], [[0.0]], True)
+
+
+def test_the_distance_fallback(monkeypatch):
+    gold, cand = ("NP", "[", "VP", "S"), ("N1", "VP", "]", "S", "S")
+    expected = [lineage_distance(gold, cand, cost) for cost in costs()]
+    monkeypatch.setattr(leaf_ancestor, "_trees", None)
+    assert [lineage_distance(gold, cand, cost) for cost in costs()] == expected
