@@ -25,8 +25,9 @@ Rows:
   evalhouse figures: a *later* run (the gold treebank is in the warehouse already, as for every run
   after a corpus's first; a prepared warehouse is copied before each run, untimed) and the *first* run (a new warehouse: schema, the gold file ingested with every check of
   ``ingest treebank``, then the run). LAS F1 must equal the script's.
-* ``--before PYTHON``: the evalhouse of another virtualenv, timed in the same rounds (evalb, and
-  dependency-run with the gold stored), to measure a change against the commit before it.
+* ``--before PYTHON``: the evalhouse of another virtualenv, timed in the same rounds (evalb, dependency-run
+  with the gold stored, and ingest parses in a warehouse of its own), to measure a change against the
+  commit before it.
 * ``ingest parses`` (no peer): the PTB sample as gold, then the perturbed copy as a stored candidate run
   (GEIG and leaf-ancestor scores stored), into a new warehouse, each a fresh process.
 
@@ -312,25 +313,35 @@ def bench_dependency(args, tmp: Path) -> None:
 
 
 def bench_ingest_parses(args, tmp: Path) -> None:
+    """``ingest parses`` of the gold PTB sample into a new warehouse, then of its perturbed copy (GEIG and LA
+    stored); with ``--before``, the other virtualenv's evalhouse does the same in its own warehouse, in the
+    same rounds."""
     gold, test = evalb_files(args.data / "constituency" / "ptb-sample" / "treebank.zip", tmp, seed=1)
-    db = tmp / "parses.duckdb"
-
-    def fresh():
-        for suffix in ("", ".wal"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
-
-    gold_cmd = EVALHOUSE + ["--db", str(db), "ingest", "parses", str(gold), "--corpus", "ptb", "--gold"]
-    test_cmd = EVALHOUSE + ["--db", str(db), "ingest", "parses", str(test), "--corpus", "ptb", "--team", "bench",
-                            "--run", "perturbed"]
-    gold_runs, test_runs = [], []
+    sides = {"evalhouse": EVALHOUSE}
+    if args.before:
+        sides["evalhouse before"] = [str(args.before), "-m", "evalhouse"]
+    gold_runs: dict[str, list[dict]] = {name: [] for name in sides}
+    test_runs: dict[str, list[dict]] = {name: [] for name in sides}
     for _ in range(args.rounds):
-        gold_runs.append(run(gold_cmd, fresh))
-        test_runs.append(run(test_cmd))
+        for k, (name, command) in enumerate(sides.items()):
+            db = tmp / f"parses-{k}.duckdb"
+
+            def fresh(db=db):
+                for suffix in ("", ".wal"):
+                    Path(str(db) + suffix).unlink(missing_ok=True)
+
+            gold_runs[name].append(run(command + ["--db", str(db), "ingest", "parses", str(gold), "--corpus", "ptb",
+                                                  "--gold"], fresh))
+            test_runs[name].append(run(command + ["--db", str(db), "ingest", "parses", str(test), "--corpus", "ptb",
+                                                  "--team", "bench", "--run", "perturbed"]))
     for row, runs in (("ingest parses gold (3,914 trees)", gold_runs),
                       ("ingest parses candidate (GEIG+LA)", test_runs)):
-        med = {"wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs)}
-        report(row, {"evalhouse": med}, None, "")
-    print(f"{'':<34}{test_runs[-1]['out'].strip()}")
+        report(row, {name: {"wall": statistics.median(r["wall"] for r in rs),
+                            "cpu": statistics.median(r["cpu"] for r in rs)} for name, rs in runs.items()}, None, "")
+    outputs = {name: rs[-1]["out"].strip() for name, rs in test_runs.items()}
+    print(f"{'':<34}{outputs['evalhouse']}")
+    if args.before:
+        print(f"{'':<34}{'the same summary' if len(set(outputs.values())) == 1 else 'SUMMARIES DIFFER'} before")
 
 
 _SCRIPT_VERSION = re.compile(r"^#.*\bVersion (\d+(?:\.\d+)+):", re.MULTILINE)
@@ -362,8 +373,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", choices=["evalb", "dependency", "ingest"], default=None)
     parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
-                        "at an earlier commit installed): its evalhouse is timed in the same rounds (evalb and "
-                        "dependency-run with the gold stored)")
+                        "at an earlier commit installed): its evalhouse is timed in the same rounds (evalb, "
+                        "dependency-run with the gold stored and ingest parses)")
     args = parser.parse_args(argv)
     if not (args.data / "constituency" / "ptb-sample" / "treebank.zip").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
