@@ -256,16 +256,18 @@ static PyObject *dependency_lineages(PyObject *self, PyObject *args) {
     PyObject *result = NULL, **path = NULL, **symbols = NULL;
     int64_t *mem = NULL;
     Py_ssize_t n = 0;
-    heads_seq = PySequence_Fast(head_obj, "dependency_lineages: head must be a sequence");
+    /* tuples of the two sequences (the same object for a tuple), so that no Python code run below (an
+     * __index__, a finalizer) can change what is read: their items are held for the whole call */
+    heads_seq = PySequence_Tuple(head_obj);
     if (!heads_seq) goto done;
-    rels_seq = PySequence_Fast(rel_obj, "dependency_lineages: rel must be a sequence");
+    rels_seq = PySequence_Tuple(rel_obj);
     if (!rels_seq) goto done;
-    n = PySequence_Fast_GET_SIZE(heads_seq);
-    if (PySequence_Fast_GET_SIZE(rels_seq) != n) {
+    n = PyTuple_GET_SIZE(heads_seq);
+    if (PyTuple_GET_SIZE(rels_seq) != n) {
         PyErr_SetString(PyExc_ValueError, "dependency_lineages: head and rel of different lengths");
         goto done;
     }
-    PyObject **rel = PySequence_Fast_ITEMS(rels_seq);
+    PyObject **rel = PySequence_Fast_ITEMS(rels_seq);  /* a tuple here: its items, held by it */
     size_t words = (size_t)n;
     /* head, depth, left, right, order, count (depths 0..n-1 and one more), stack */
     mem = malloc((6 * words + 2) * sizeof(int64_t));
@@ -275,7 +277,7 @@ static PyObject *dependency_lineages(PyObject *self, PyObject *args) {
     int64_t *head = mem, *depth = mem + words, *left = mem + 2 * words, *right = mem + 3 * words;
     int64_t *order = mem + 4 * words, *stack = mem + 5 * words, *count;
     for (Py_ssize_t k = 0; k < n; k++) {
-        Py_ssize_t h = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(heads_seq, k), PyExc_OverflowError);
+        Py_ssize_t h = PyNumber_AsSsize_t(PyTuple_GET_ITEM(heads_seq, k), PyExc_OverflowError);
         if (h == -1 && PyErr_Occurred()) goto done;
         if (h < -1 || h >= n) {
             PyErr_Format(PyExc_ValueError, "dependency_lineages: head %zd of word %zd out of range", h, k);
@@ -412,20 +414,21 @@ static PyObject *lineage_distance(PyObject *self, PyObject *args) {
     double small_rows[2 * (SMALL_LINEAGE + 1)];
     Py_ssize_t *id_mem = small_ids;
     double *row_mem = small_rows;
-    gold = PySequence_Fast(gold_obj, "lineage_distance: gold must be a sequence");
+    /* tuples (the same objects when tuples are given): the lookups below run the symbols' __hash__ and
+     * __eq__, which must not change what is read; the matrix is read only after the last of them */
+    gold = PySequence_Tuple(gold_obj);
     if (!gold) goto done;
-    cand = PySequence_Fast(cand_obj, "lineage_distance: cand must be a sequence");
+    cand = PySequence_Tuple(cand_obj);
     if (!cand) goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(gold), m = PySequence_Fast_GET_SIZE(cand);
+    Py_ssize_t n = PyTuple_GET_SIZE(gold), m = PyTuple_GET_SIZE(cand);
     if (n > SMALL_LINEAGE || m > SMALL_LINEAGE) {
         id_mem = malloc((size_t)(n + m + 1) * sizeof(Py_ssize_t));
         row_mem = malloc((size_t)(2 * (m + 1)) * sizeof(double));
         if (!id_mem || !row_mem) { PyErr_NoMemory(); goto done; }
     }
     Py_ssize_t *g_ids = id_mem, *c_ids = id_mem + n;
-    Py_ssize_t size = PyList_GET_SIZE(matrix);
     for (Py_ssize_t k = 0; k < n + m; k++) {
-        PyObject *symbol = k < n ? PySequence_Fast_GET_ITEM(gold, k) : PySequence_Fast_GET_ITEM(cand, k - n);
+        PyObject *symbol = k < n ? PyTuple_GET_ITEM(gold, k) : PyTuple_GET_ITEM(cand, k - n);
         PyObject *id = PyDict_GetItemWithError(ids, symbol);
         if (!id) {
             if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
@@ -433,12 +436,14 @@ static PyObject *lineage_distance(PyObject *self, PyObject *args) {
         }
         Py_ssize_t i = PyLong_AsSsize_t(id);
         if (i == -1 && PyErr_Occurred()) goto done;
-        if (i < 0 || i >= size) {
+        id_mem[k] = i;
+    }
+    Py_ssize_t size = PyList_GET_SIZE(matrix);  /* no Python code runs from here on */
+    for (Py_ssize_t k = 0; k < n + m; k++)
+        if (id_mem[k] < 0 || id_mem[k] >= size) {
             PyErr_SetString(PyExc_ValueError, "lineage_distance: a symbol's id is outside the matrix");
             goto done;
         }
-        id_mem[k] = i;
-    }
     Py_ssize_t start = 0;
     if (exact) {
         while (start < n && start < m && g_ids[start] == c_ids[start]) start++;

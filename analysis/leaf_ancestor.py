@@ -69,9 +69,11 @@ class LabelCost:
             if i is None:
                 i = ids[x] = len(self._symbols)
                 self._symbols.append(x)
+                # floats whatever the table holds (an int, a numpy float): the same values in the DP, where
+                # the C kernel reads floats only
                 for row, y in zip(self.matrix, self._symbols):
-                    row.append(self(y, x))
-                self.matrix.append([self(x, y) for y in self._symbols])
+                    row.append(float(self(y, x)))
+                self.matrix.append([float(self(x, y)) for y in self._symbols])
             out.append(i)
         return out
 
@@ -194,7 +196,9 @@ def lineage_distance(gold: Sequence[str], cand: Sequence[str], cost: LabelCost =
             cost.indices(gold)
             cost.indices(cand)
             d = _trees.lineage_distance(gold, cand, cost._ids, cost.matrix, cost._exact)
-        return d
+        if d is not None:
+            return d
+        # still None only for symbols whose hash or equality changes between calls: the definition decides
     return _lineage_distance_python(gold, cand, cost)
 
 

@@ -16,15 +16,17 @@ from hypothesis import strategies as st
 
 from evalhouse.analysis import dependency_eval, leaf_ancestor
 from evalhouse.analysis.dependency_eval import LEFT, RIGHT, _lineages_and_parts_python, _universal_all
-from evalhouse.analysis.leaf_ancestor import DEFAULT, STRICT, _lineage_distance_python, cost_table, lineage_distance
+from evalhouse.analysis.leaf_ancestor import (DEFAULT, STRICT, LabelCost, _lineage_distance_python, cost_table,
+                                              lineage_distance)
 from evalhouse.loaders.conllu_words import read_words
 from tests.conftest import shared
 from tests.test_trees import trees
 
-if dependency_eval._trees is None:
-    pytest.fail("the C kernel analysis/_trees.c (with dependency_lineages) is not built "
+if dependency_eval._trees is None or leaf_ancestor._trees is None:
+    pytest.fail("the C kernel analysis/_trees.c (with dependency_lineages and lineage_distance) is not built "
                 "(pip install -e . builds it where a C compiler is)", pytrace=False)
 kernel = dependency_eval._trees.dependency_lineages
+distance_kernel = leaf_ancestor._trees.lineage_distance
 
 
 def file_heads(sentences: list[list[int]]) -> list[int]:
@@ -133,7 +135,7 @@ SYMBOLS = ["NP", "N1", "VP", "S", LEFT, RIGHT, "nsubj", "obj", "obl"]
 
 
 def costs():
-    """Fresh cost objects (each grows its own matrix), dyadic and not."""
+    """The two named costs (module-wide objects) and two new tables, dyadic and not."""
     return [STRICT, DEFAULT, cost_table([("NP", "N1", 0.25), ("VP", "S", 1.5), ("nsubj", "obj", 0.75)]),
             cost_table([("NP", "N1", 0.1), ("VP", "S", 1.3), ("obj", "obl", 1 / 3), ("S", "NP", 0.7)])]
 
@@ -161,13 +163,13 @@ def test_long_lineages(n):
 
 def test_an_unmet_symbol_is_asked_back():
     cost = cost_table([("NP", "N1", 0.1)])
-    assert dependency_eval._trees.lineage_distance(("NP",), ("N1",), cost._ids, cost.matrix, False) is None
+    assert distance_kernel(("NP",), ("N1",), cost._ids, cost.matrix, False) is None
     assert lineage_distance(("NP",), ("N1",), cost) == 0.1  # the wrapper grows the matrix and asks again
-    assert dependency_eval._trees.lineage_distance(("NP",), ("N1",), cost._ids, cost.matrix, False) == 0.1
+    assert distance_kernel(("NP",), ("N1",), cost._ids, cost.matrix, False) == 0.1
 
 
 def test_a_bad_matrix_raises():
-    distance = dependency_eval._trees.lineage_distance
+    distance = distance_kernel
     with pytest.raises(ValueError, match="outside the matrix"):
         distance(("a",), ("b",), {"a": 0, "b": 1}, [[0.0]], True)
     with pytest.raises(TypeError, match="square list of lists of floats"):
@@ -183,3 +185,43 @@ def test_the_distance_fallback(monkeypatch):
     expected = [lineage_distance(gold, cand, cost) for cost in costs()]
     monkeypatch.setattr(leaf_ancestor, "_trees", None)
     assert [lineage_distance(gold, cand, cost) for cost in costs()] == expected
+
+
+def test_table_costs_that_are_not_floats():
+    """A LabelCost made directly with an int or a numpy float gives the definition's value (its matrix holds
+    floats)."""
+    import numpy as np
+
+    for value in (1, np.float64(0.1), np.float32(0.3)):
+        cost = LabelCost("table:direct", (("NP", "VP", value),))
+        got = lineage_distance(("S", "NP", "x"), ("S", "VP", "x"), cost)
+        assert type(got) is float and got == float(value) == _lineage_distance_python(("NP",), ("VP",), cost)
+
+
+def test_python_code_run_inside_a_call_cannot_change_what_is_read():
+    """An ``__index__`` that grows the relations or empties the heads, and symbols whose ``__eq__`` empties the
+    matrix, run during a call (found by a review under AddressSanitizer): the kernels read private tuples and
+    the matrix only after the last lookup, so they answer or raise, without reading freed memory."""
+    rel = ["a", "b", "c"]
+    head = [None, 0, 0]
+
+    class GrowsRelations:
+        def __index__(self):
+            rel.extend(["z"] * 100_000)
+            head.clear()
+            return -1
+
+    head[0] = GrowsRelations()
+    assert kernel(head, rel, LEFT, RIGHT) == _lineages_and_parts_python([-1, 0, 0], ["a", "b", "c"])
+
+    matrix = [[0.0, 2.0], [2.0, 0.0]]
+
+    class EmptiesMatrix(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            matrix.clear()
+            return str.__eq__(self, other)
+
+    with pytest.raises(ValueError, match="outside the matrix"):
+        distance_kernel(["b", "a"], ["a", "b"], {EmptiesMatrix("a"): 0, EmptiesMatrix("b"): 1}, matrix, False)
