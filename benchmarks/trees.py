@@ -153,6 +153,9 @@ def _words_table(heads, punct):
                           "deps": "_", "misc": "_"})
     con.register("frame", frame)
     con.execute("INSERT INTO nodes SELECT * FROM frame")
+    # the recursive query of before issue 17 predates the word keys of edges (issue 15) and leaves them out
+    con.execute("ALTER TABLE edges ALTER dependent_key DROP NOT NULL")
+    con.execute("ALTER TABLE edges ALTER head_key DROP NOT NULL")
     return con
 
 
