@@ -26,14 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .leaf_ancestor import LEFT, RIGHT, STRICT, LabelCost, Scorer, exact_sums, trim_common_ends
-
-try:  # the lineages in C (analysis/_trees.c says why); None when not built: then _lineages_and_parts_python
-    from evalhouse.analysis import _trees
-except ImportError:
-    _trees = None
-if not hasattr(_trees, "dependency_lineages"):  # a _trees built before the kernel was added: not used
-    _trees = None
+# _trees: the LA kernels in C, or None (then _lineages_and_parts_python); leaf_ancestor says which build counts
+from .leaf_ancestor import LEFT, RIGHT, STRICT, LabelCost, Scorer, _trees, exact_sums, trim_common_ends
 
 # A pair of differing lineages goes to the shared path tables when the plain DP on their differing
 # middles would fill more than this many cells per symbol of the two lineages.

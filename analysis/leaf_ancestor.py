@@ -33,12 +33,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Sequence
 
-try:  # the distance DP in C (analysis/_trees.c); None when not built: then _lineage_distance_python
+try:  # the LA kernels in C (analysis/_trees.c): lineage_distance here, dependency_lineages in dependency_eval
     from evalhouse.analysis import _trees
 except ImportError:
     _trees = None
-if not hasattr(_trees, "lineage_distance"):  # a _trees built before the kernel was added: not used
-    _trees = None
+if not (hasattr(_trees, "lineage_distance") and hasattr(_trees, "dependency_lineages")):
+    _trees = None  # not built, or built before the kernels were added: the Python definitions then
 
 LEFT, RIGHT = "[", "]"
 MARKERS = (LEFT, RIGHT)
