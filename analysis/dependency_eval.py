@@ -1,16 +1,15 @@
-"""LAS/UAS as the CoNLL 2018 shared task defines them, and the leaf-ancestor metric for dependency trees.
+"""The CoNLL 2018 word alignment, and the leaf-ancestor metric for dependency trees.
 
-Used by ``evalhouse ingest dependency-run`` (results in ``dependency_word_scores``; views
-``dependency_scores`` and ``dependency_scores_by_relation``)::
+Used by ``evalhouse ingest dependency-run`` (results in ``dependency_gold_words``; views
+``dependency_scores``, ``dependency_metrics`` and the others of ``sql/parses/``)::
 
     $ evalhouse sql "select team, las_f1, uas_f1, la_gold_mean from dependency_scores"
 
 **Word alignment (CoNLL 2018).** Both files' forms (spaces removed) must spell the same characters.
 Words outside multiword tokens align when their tokens have the same character span. Inside a region
 where either side has a multiword token, words align along a longest common subsequence of their
-lower-cased forms.  **UAS**: an aligned word whose system head is aligned to its gold head (or both
-are roots).  **LAS**: the same, and the universal part of the relation (before ``:``) equal.
-Precision = correct / system words, recall = correct / gold words, F1 = 2 correct / (gold + system).
+lower-cased forms. Which aligned words each CoNLL 2018 metric counts as correct is
+:mod:`evalhouse.analysis.conll18`.
 
 **Dependency lineage** (seed 002, section 1 says LA applies to dependency trees; the definition here
 is ours): the relations on the path from the word to the root, word end first (the word's own
@@ -26,6 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from .trees import TreeBatch, arc_projective, tree_depths
 # _trees: the LA kernels in C, or None (then _lineages_and_parts_python); leaf_ancestor says which build counts
 from .leaf_ancestor import LEFT, RIGHT, STRICT, LabelCost, Scorer, _trees, exact_sums, trim_common_ends
 
@@ -114,6 +116,15 @@ def align(g, s) -> list[int]:
             else:
                 si += 1
     return out
+
+
+def tree_facts(w) -> tuple[np.ndarray, np.ndarray]:
+    """Per word of a file (:class:`evalhouse.loaders.conllu_words.Words`): its depth (arcs up to its
+    sentence's root word, the root 0) and whether its arc is projective (:func:`trees.arc_projective`), what
+    MaltEval's "distance to root" and "arc projectivity" breakdowns group by."""
+    _, lengths = np.unique(np.asarray(w.sentence, dtype=np.int64), return_counts=True)
+    batch = TreeBatch(w.head_ids(), lengths)
+    return tree_depths(batch), arc_projective(batch)
 
 
 def _depths(head: list[int]) -> list[int]:
@@ -300,11 +311,10 @@ class _PathTables:
 
 @dataclass
 class WordScores:
-    """Per gold word: aligned system word (-1), head/label correctness, lineages and LA."""
+    """Per gold word: aligned system word (-1), lineages and LA. Which words are correct under each CoNLL
+    2018 metric is decided in SQL, from the words' columns and this alignment (``dependency_word_pairs``)."""
 
     aligned: list[int]
-    uas: list[bool]
-    las: list[bool]
     gold_lineage: list[str]
     system_lineage: list[str | None]
     distance: list[float | None]
@@ -314,27 +324,20 @@ class WordScores:
 
 def score(g, s, cost: LabelCost = STRICT) -> WordScores:
     a = align(g, s)
-    back = {si: gi for gi, si in enumerate(a) if si >= 0}  # system word -> gold word
     g_rel, s_rel = _universal_all(g.deprel), _universal_all(s.deprel)
     gl, g_above, g_tails = _lineages_and_parts(g, g_rel)
     sl, s_above, s_tails = _lineages_and_parts(s, s_rel)
     scorer = Scorer(cost)
     shared = _PathTables(g, s, g_rel, s_rel, cost) if exact_sums(cost) else None
     n = len(a)
-    uas, las = [False] * n, [False] * n
     slin: list[str | None] = [None] * n
     dist: list[float | None] = [None] * n
     la = [0.0] * n
-    g_head, s_head = g.head, s.head
     known: dict[tuple, tuple[float, float]] = {}  # (gold, system lineage) -> (distance, score)
     s_text: dict[int, str] = {}
     for gi, si in enumerate(a):
         if si < 0:
-            continue  # unaligned: not correct, no system lineage, LA 0
-        gh, sh = g_head[gi], s_head[si]
-        head_ok = (gh == -1 and sh == -1) or (gh != -1 and sh != -1 and back.get(sh) == gh)
-        uas[gi] = head_ok
-        las[gi] = head_ok and g_rel[gi] == s_rel[si]
+            continue  # unaligned: no system lineage, LA 0
         gold, system = gl[gi], sl[si]
         if gold == system:
             d, v = 0.0, 1.0
@@ -356,4 +359,4 @@ def score(g, s, cost: LabelCost = STRICT) -> WordScores:
         slin[gi] = text if text is not None else s_text.setdefault(si, " ".join(system))
         dist[gi] = d
         la[gi] = v
-    return WordScores(a, uas, las, [" ".join(x) for x in gl], slin, dist, la, len(s.form))
+    return WordScores(a, [" ".join(x) for x in gl], slin, dist, la, len(s.form))

@@ -210,9 +210,11 @@ STORED: dict[str, Stored] = {
                             label="d.team || '/' || d.run",
                             reason="are scored against them ({shown}); ingest the new gold parses under another "
                                    "corpus name"),)),
-    "dependency run": Stored(("corpus", "team", "run"), ("dependency_word_scores", "dependency_runs"),
+    "dependency run": Stored(("corpus", "team", "run"), ("dependency_gold_words", "dependency_system_words",
+                                                         "dependency_runs"),
                              parents=(Parent("corpus", ("corpus",)),),
-                             counts=(("dependency_word_scores", "gold_words"),)),
+                             counts=(("dependency_gold_words", "gold_words"),
+                                     ("dependency_system_words", "system_words"))),
     "translation corpus": Stored(("corpus",), (
         "pronoun_judgements", "pronoun_analyses", "pronoun_configs", "translation_outputs", "translation_systems",
         ("alignments", "pair IN ('source-reference', 'source-output')"), "segments", "translation_corpora"),

@@ -227,6 +227,33 @@ def dictionary(codes: np.ndarray, names: Sequence[str]):
     return _pa().DictionaryArray.from_arrays(numbers(np.asarray(codes)), strings(list(names)))
 
 
+def concatenate(arrays: Sequence):
+    """One Arrow array of the values of ``arrays`` (Arrow arrays of one type) in order; no arrays: an empty
+    string array."""
+    if not arrays:
+        return strings([], has_nulls=False)
+    return _pa().concat_arrays(list(arrays))
+
+
+def map_distinct(array, fn):
+    """``fn`` applied to each string of the Arrow string array ``array`` (no nulls), as an Arrow string array,
+    calling ``fn`` once per distinct value (a column of few distinct values such as FEATS)."""
+    encoded = kernel("dictionary_encode", array)
+    if isinstance(encoded, _pa().ChunkedArray):
+        encoded = encoded.combine_chunks()
+    values = [fn(v) for v in encoded.dictionary.to_pylist()]
+    return take(strings(values, has_nulls=False), encoded.indices)
+
+
+def shared_codes(*arrays) -> tuple[list[np.ndarray], list[str]]:
+    """Integer codes of the strings of ``arrays`` (Arrow string arrays without nulls) shared by all of them,
+    equal strings having equal codes: (one numpy int64 array per input, the strings in code order)."""
+    encoded = kernel("dictionary_encode", concatenate(list(arrays)))
+    indices = encoded.indices
+    flat = np.frombuffer(indices.buffers()[1], dtype=np.int32)[indices.offset:indices.offset + len(indices)]
+    bounds = np.cumsum([0] + [len(a) for a in arrays])
+    return [flat[a:b].astype(np.int64) for a, b in zip(bounds[:-1], bounds[1:])], encoded.dictionary.to_pylist()
+
 
 def repeated(value: str, n: int):
     """``n`` rows of the string ``value``, as a one-entry dictionary (what ``strings([value] * n)`` holds, without

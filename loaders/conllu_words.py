@@ -29,6 +29,7 @@ import numpy as np
 
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
+from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.conllu import (BAD, BLANK, COMMENT, RANGE, WORD, Blocks, Chunk, ProblemTally, chunks,
                                       sentence_blocks)
 from evalhouse.loaders.source import open_bytes
@@ -36,19 +37,32 @@ from evalhouse.loaders.source import open_bytes
 
 @dataclass
 class Words:
-    """A whole file: per word (0-based index over the file) its token span, form, head, relation."""
+    """A whole file: per word (0-based index over the file) its token span, form, head, relation, and
+    (``columns``) its LEMMA, UPOS, XPOS and FEATS."""
 
     characters: list[str] = field(default_factory=list)
     start: list[int] = field(default_factory=list)     # character span of the word's token
     end: list[int] = field(default_factory=list)
     multiword: list[bool] = field(default_factory=list)
-    form: list[str] = field(default_factory=list)
+    form: list[str] = field(default_factory=list)      # the FORM the script compares (see the module docstring)
     head: list[int] = field(default_factory=list)      # file index of the head word, -1 for the root
     deprel: list[str] = field(default_factory=list)    # verbatim (with subtype)
     sentence: list[int] = field(default_factory=list)  # 1-based sentence position
     word_id: list[int] = field(default_factory=list)   # CoNLL-U ID within the sentence
     sentences: int = 0
     sha256: str | None = None  # of the file read (read_words)
+    # LEMMA, UPOS, XPOS, FEATS: name -> Arrow string array, one value per word (None: not read)
+    columns: dict | None = None
+
+    def head_ids(self) -> np.ndarray:
+        """The CoNLL-U HEAD of every word (0 for a root)."""
+        head = np.asarray(self.head, dtype=np.int64)
+        index = np.arange(len(head), dtype=np.int64)
+        return np.where(head < 0, 0, head - (index - np.asarray(self.word_id, dtype=np.int64)))
+
+
+# the columns of Words.columns, with their CoNLL-U column numbers (0 = ID)
+COLUMNS = {"lemma": 2, "upos": 3, "xpos": 4, "feats": 5}
 
 
 # What a parser's output must satisfy, in the order that breaks ties between problems on one line (the
@@ -219,7 +233,8 @@ def read_words(path: str | os.PathLike) -> Words:
                 tokens = np.flatnonzero((c.id_kind == WORD) | (c.id_kind == RANGE))
                 parts.append(Tokens(c.block[c.line[tokens]], c.id_kind[tokens] == RANGE, c.major[tokens],
                                     c.minor[tokens], c.column(1, tokens).to_pylist(), c.head[tokens],
-                                    c.column(7, tokens).to_pylist()))
+                                    c.column(7, tokens).to_pylist(),
+                                    {name: c.column(k, tokens) for name, k in COLUMNS.items()}))
         checker.finish()
     words = words_from_tokens(Tokens.concatenate(parts), stream.name)
     words.sha256 = stream.sha256
@@ -230,7 +245,8 @@ def read_words(path: str | os.PathLike) -> Words:
 class Tokens:
     """Words and multiword tokens in file order, by column (empty nodes left out): per token its sentence
     (any number that changes from one sentence to the next), whether it is a range, its first and last
-    ID (a word's last ID is ignored), FORM, HEAD (ignored for a range) and DEPREL."""
+    ID (a word's last ID is ignored), FORM, HEAD (ignored for a range) and DEPREL, and the Arrow arrays of
+    :data:`COLUMNS` (None when they are not wanted)."""
 
     sentence: np.ndarray
     is_range: np.ndarray
@@ -239,6 +255,7 @@ class Tokens:
     form: list[str]
     head: np.ndarray
     deprel: list[str]
+    columns: dict | None = None
 
     @staticmethod
     def concatenate(parts: list["Tokens"]) -> "Tokens":
@@ -247,8 +264,11 @@ class Tokens:
 
         def strings(name: str) -> list[str]:
             return [x for p in parts for x in getattr(p, name)]
+        columns = None
+        if parts and all(p.columns is not None for p in parts):
+            columns = {name: arrow_arrays.concatenate([p.columns[name] for p in parts]) for name in COLUMNS}
         return Tokens(array("sentence"), array("is_range").astype(bool), array("first"), array("last"),
-                      strings("form"), array("head"), strings("deprel"))
+                      strings("form"), array("head"), strings("deprel"), columns)
 
 
 def words_from_tokens(t: Tokens, name: str) -> Words:
@@ -288,9 +308,14 @@ def words_from_tokens(t: Tokens, name: str) -> Words:
     out.characters = list("".join([f for f, keep in zip(forms, counted.tolist()) if keep]))
     out.start, out.end = start[words].tolist(), end[words].tolist()
     out.multiword = multiword[words].tolist()
-    out.form = [forms[k] for k in words.tolist()]
+    word_list = words.tolist()
+    # the script removes spaces from the FORM of tokens, not from that of the words of a multiword token
+    out.form = [t.form[k] if inside else forms[k] for k, inside in zip(word_list, multiword[words].tolist())]
     out.head = np.where(head == 0, -1, sent_first[words] + head - 1).tolist()
-    out.deprel = [t.deprel[k] for k in words.tolist()]
+    out.deprel = [t.deprel[k] for k in word_list]
+    if t.columns is not None:
+        taken = arrow_arrays.numbers(words)
+        out.columns = {name: arrow_arrays.take(values, taken) for name, values in t.columns.items()}
     out.sentence = sentence_no[words].tolist()
     out.word_id = t.first[words].tolist()
     out.sentences = int(sentence_no[-1])

@@ -18,6 +18,8 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 SAMPLE = REPO / "evalhouse" / "sample" / "sample.conllu"
 # ../shared/data beside the checkout (CI has it there); EVALHOUSE_SHARED_DATA overrides.
 SHARED_DATA = Path(os.environ.get("EVALHOUSE_SHARED_DATA", REPO.parent / "shared" / "data"))
+# the reference tools our numbers must equal (../shared/tools: the official CoNLL 2018 script, EVALB in C), run as peers
+SHARED_TOOLS = Path(os.environ.get("EVALHOUSE_SHARED_TOOLS", SHARED_DATA.parent / "tools"))
 # a new warehouse file is a copy of a cached empty one (evalhouse.template): the tests, and the commands they
 # run, keep that cache in a directory of their own, not in ~/.cache
 if "EVALHOUSE_CACHE_DIR" not in os.environ:
@@ -38,6 +40,26 @@ def shared(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"REAL DATA MISSING: {path} is absent, so this real-data test cannot run")
     return path
+
+
+def tool(*parts: str) -> Path:
+    """Path under ../shared/tools, skipping the test loudly when it is absent."""
+    path = SHARED_TOOLS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"REFERENCE TOOL MISSING: {path} is absent, so this comparison with the peer cannot run")
+    return path
+
+
+@pytest.fixture(scope="session")
+def conll18_script():
+    """The official CoNLL 2018 evaluation script (``conll18_ud_eval.py`` 1.2) as a module: its
+    ``load_conllu_file`` and ``evaluate`` are the peer the dependency metrics are compared with."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("conll18_ud_eval", tool("conll18_ud_eval.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

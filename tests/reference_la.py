@@ -61,21 +61,14 @@ def lineage_distance(gold, cand, cost: LabelCost) -> float:
 
 def score(g, s, cost: LabelCost = STRICT) -> WordScores:
     a = align(g, s)
-    back = {si: gi for gi, si in enumerate(a) if si >= 0}
     gl, sl = dependency_lineages(g), dependency_lineages(s)
-    uas, las, slin, dist, la = [], [], [], [], []
+    slin, dist, la = [], [], []
     for gi, si in enumerate(a):
         if si < 0:
-            uas.append(False)
-            las.append(False)
             slin.append(None)
             dist.append(None)
             la.append(0.0)
             continue
-        gh, sh = g.head[gi], s.head[si]
-        head_ok = (gh == -1 and sh == -1) or (gh != -1 and sh != -1 and back.get(sh) == gh)
-        uas.append(head_ok)
-        las.append(head_ok and universal(g.deprel[gi]) == universal(s.deprel[si]))
         if gl[gi] == sl[si]:
             d, v = 0.0, 1.0
         else:
@@ -84,4 +77,4 @@ def score(g, s, cost: LabelCost = STRICT) -> WordScores:
         slin.append(" ".join(sl[si]))
         dist.append(d)
         la.append(v)
-    return WordScores(a, uas, las, [" ".join(x) for x in gl], slin, dist, la, len(s.form))
+    return WordScores(a, [" ".join(x) for x in gl], slin, dist, la, len(s.form))

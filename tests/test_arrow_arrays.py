@@ -260,3 +260,20 @@ def test_kernels_equal_pyarrow_compute():
     missing = arrow_arrays.kernel("sum", arrow_arrays.kernel("and", lacking, arrow_arrays.kernel(
         "invert", arrow_arrays.kernel("equal", forms, pa.scalar("_")))))
     assert missing.as_py() == 2 == pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py()
+
+
+def test_concatenate_map_distinct_and_shared_codes():
+    a, b = pa.array(["Number=Sing", "_", "Foo=1|Case=Nom"]), pa.array(["_", "Case=Nom", "Number=Sing"])
+    assert arrow_arrays.concatenate([a, b]).to_pylist() == a.to_pylist() + b.to_pylist()
+    assert arrow_arrays.concatenate([]).to_pylist() == []
+    calls = []
+
+    def upper(x):
+        calls.append(x)
+        return x.upper()
+    assert arrow_arrays.map_distinct(arrow_arrays.concatenate([a, b]), upper).to_pylist() == [
+        x.upper() for x in a.to_pylist() + b.to_pylist()]
+    assert sorted(calls) == sorted(set(a.to_pylist() + b.to_pylist()))  # once per distinct value
+    (ca, cb), names = arrow_arrays.shared_codes(a, b)
+    assert [names[c] for c in ca] == a.to_pylist() and [names[c] for c in cb] == b.to_pylist()
+    assert len(names) == len(set(names)) == 4 and ca.dtype == cb.dtype == np.int64

@@ -70,11 +70,15 @@ def test_a_space_separator_is_told_by_its_bytes():
 
 
 def test_forms_keep_what_is_not_a_space(tmp_path):
+    """Spaces go from the FORM of tokens; the words of a multiword token keep theirs, as the official script
+    keeps them (it compares them, lower-cased, when it aligns a multiword span)."""
     text = ("1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t0\troot\t_\t_\n"
-            "2\tle 1\u00a0000\t_\t_\t_\t_\t1\tdet:x\t_\t_\n2.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+            "2\tle 1\u00a0000\t_\t_\t_\t_\t1\tdet:x\t_\t_\n2.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n"
+            "3\tun\u00a0peu\t_\t_\t_\t_\t1\tdep\t_\t_\n\n")
     w = read_words(write(tmp_path, "ok.conllu", text))
     assert (w.form, w.deprel, w.head, w.multiword, w.characters) == (
-        ["de", "le1000"], ["root", "det:x"], [-1, 0], [True, True], list("du"))
+        ["de", "le 1\u00a0000", "unpeu"], ["root", "det:x", "dep"], [-1, 0, 0], [True, True, False],
+        list("duunpeu"))
 
 
 def test_a_word_belongs_to_the_latest_range_of_its_sentence(tmp_path):

@@ -3,12 +3,13 @@ scores, dependency lineages by hand, and the real CoNLL 2018 outputs against the
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from evalhouse.analysis.dependency_eval import align, dependency_lineages, score
 from evalhouse.loaders.conllu_words import read_words
 from evalhouse.errors import InputError
-from evalhouse.ingest.dependency_runs import ingest_dependency_run
+from evalhouse.ingest.dependency_runs import compare, ingest_dependency_run
 from tests.conftest import shared, write
 
 
@@ -41,6 +42,20 @@ def words(tmp_path, name, text):
     return read_words(write(tmp_path, name, text))
 
 
+def flags(g, s) -> dict[str, list[bool]]:
+    """The CoNLL 2018 flags of the gold words (what ingest stores), as lists."""
+    _, _, found = compare(g, s, np.asarray(score(g, s).aligned))
+    return {name: values.tolist() for name, values in found.items()}
+
+
+def all_correct(g) -> bool:
+    """A file against itself: every flag true, but CLAS, MLAS and BLEX count content words only."""
+    gold, _, found = compare(g, g, np.arange(len(g.form)))
+    content = gold["content"].tolist()
+    return all(v.tolist() == (content if name in ("clas_correct", "mlas_correct", "blex_correct") else [True] * len(v))
+               for name, v in found.items())
+
+
 def test_lineages_by_hand(tmp_path):
     g = words(tmp_path, "g.conllu", GOLD)
     # subtrees: sat = The..., cat = The cat, The, down, .
@@ -57,7 +72,8 @@ def test_lineages_by_hand(tmp_path):
 def test_identical_files_score_one(tmp_path):
     g = words(tmp_path, "g.conllu", GOLD)
     ws = score(g, g)
-    assert all(ws.uas) and all(ws.las) and ws.la == [1.0] * 5
+    assert ws.la == [1.0] * 5
+    assert all_correct(g)
 
 
 def test_head_label_and_subtype_rules(tmp_path):
@@ -69,10 +85,10 @@ def test_head_label_and_subtype_rules(tmp_path):
         4 down 3 advmod
         5 . 4 punct
     """))
-    ws = score(g, s)
-    assert ws.uas == [True, True, True, True, False]
+    f = flags(g, s)
+    assert f["head_correct"] == [True, True, True, True, False]
     # nsubj:pass = nsubj on the universal part; advmod <> compound:prt
-    assert ws.las == [True, True, True, False, False]
+    assert f["label_correct"] == [True, True, True, False, False]
 
 
 def test_tokenisation_difference_and_multiword_alignment(tmp_path):
@@ -91,8 +107,7 @@ def test_tokenisation_difference_and_multiword_alignment(tmp_path):
         4 go 0 root
     """))
     assert align(g, s) == [0, 1, 2, 3]  # LCS of the forms inside the multiword region
-    ws = score(g, s)
-    assert ws.uas == [True, False, False, False]
+    assert flags(g, s)["head_correct"] == [True, False, False, False]
     # a tokenisation mismatch without multiword tokens: "New York" vs "NewYork" spell the same characters
     g2 = words(tmp_path, "g2.conllu", conllu("1 New 2 compound\n2 York 0 root"))
     s2 = words(tmp_path, "s2.conllu", conllu("1 NewYork 0 root"))
@@ -106,7 +121,7 @@ def test_different_text_is_an_error_and_changes_nothing(tmp_path, wh):
     s = write(tmp_path, "s.conllu", GOLD.replace("cat", "dog"))
     with pytest.raises(InputError, match="spell different texts"):
         ingest_dependency_run(wh, s, g, "c", "t", "r")
-    assert wh.sql("SELECT count(*) FROM dependency_word_scores").fetchone()[0] == 0
+    assert wh.sql("SELECT count(*) FROM dependency_gold_words").fetchone()[0] == 0
 
 
 @pytest.mark.parametrize("text, line, problem", [
@@ -133,11 +148,11 @@ def test_view_given_expect(tmp_path, wh):
     r = ingest_dependency_run(wh, s, g, "c", "t", "r")
     assert (r["uas_f1"], r["las_f1"]) == (4 / 5, 3 / 5)
     rel = {x[0]: x[1:] for x in wh.sql("SELECT relation, gold_words, uas_recall, las_recall FROM "
-                                       "dependency_scores_by_relation").fetchall()}
+                                       "dependency_scores_by_relation WHERE gold_words > 0").fetchall()}
     assert rel == {"det": (1, 1.0, 1.0), "nsubj": (1, 1.0, 1.0), "root": (1, 1.0, 1.0),
                    "compound": (1, 1.0, 0.0), "punct": (1, 0.0, 0.0)}
     # down: gold [ compound ] root, system [ advmod root (down now heads '.', so its subtree ends later)
-    row = wh.sql("SELECT gold_lineage, system_lineage, la FROM dependency_word_scores WHERE form = 'down'").fetchone()
+    row = wh.sql("SELECT gold_lineage, system_lineage, la FROM dependency_gold_words WHERE form = 'down'").fetchone()
     assert row[:2] == ("[ compound ] root", "[ advmod root")
     assert row[2] == pytest.approx(1 - 3 / 7)  # strict: substitute (2) + delete ] (1) over 4 + 3 symbols
 
@@ -169,7 +184,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from evalhouse.analysis.leaf_ancestor import STRICT  # noqa: E402
-from evalhouse.loaders.conllu_words import Words  # noqa: E402
+from evalhouse.loaders import arrow_arrays  # noqa: E402
+from evalhouse.loaders.conllu_words import COLUMNS, Words  # noqa: E402
 
 RELS = ["nsubj", "obj", "obl", "nmod", "amod", "det", "case"]
 
@@ -198,6 +214,7 @@ def random_words(seed: int, n: int) -> Words:
         w.sentence.append(1)
         w.word_id.append(i + 1)
     w.sentences = 1
+    w.columns = {name: arrow_arrays.strings(["_"] * n, has_nulls=False) for name in COLUMNS}
     return w
 
 
@@ -206,11 +223,13 @@ def random_words(seed: int, n: int) -> Words:
 def test_dependency_la_identity_symmetry_and_range(seed_a, seed_b, n):
     a, b = random_words(seed_a, n), random_words(seed_b, n)
     same = score(a, a)
-    assert all(same.uas) and all(same.las) and same.la == [1.0] * n
+    assert same.la == [1.0] * n and all_correct(a)
     ab, ba = score(a, b, STRICT), score(b, a, STRICT)
     assert ab.la == pytest.approx(ba.la)  # strict costs are symmetric
     assert all(0.0 <= x <= 1.0 for x in ab.la)
-    assert ab.uas == ba.uas and ab.las == ba.las  # same words, heads compared both ways
+    fab, fba = flags(a, b), flags(b, a)
+    # same words, heads compared both ways
+    assert fab["head_correct"] == fba["head_correct"] and fab["label_correct"] == fba["label_correct"]
     # a word with the right head and relation whose whole path is right scores 1; LA = 1 for all words
     # exactly when the trees are identical up to relation subtypes
     assert (ab.la == [1.0] * n) == (a.head == b.head and a.deprel == b.deprel)

@@ -229,7 +229,7 @@ def every_kind(tmp_path_factory):
 @pytest.mark.parametrize("warehouse, torn_tables", [
     ("db", {"nodes", "output_sentences", "corpora", "submissions"}),
     ("every_kind", {"nodes", "corpora", "output_sentences", "submissions", "parse_runs", "parse_leaves",
-                    "dependency_runs", "dependency_word_scores", "translation_systems", "pronoun_configs"}),
+                    "dependency_runs", "dependency_gold_words", "dependency_system_words", "translation_systems", "pronoun_configs"}),
 ])
 def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_tables, request, tmp_path, monkeypatch):
     """The check asks first which tables hold rows and runs no grouped count on an empty one. Emptying each

@@ -31,6 +31,16 @@ PARSE_VIEWS = {
     "metric_deciles": ("corpus", "team", "run", "metric_a", "decile_a", "metric_b", "decile_b"),
     "dependency_scores": ("corpus", "team", "run"),
     "dependency_scores_by_relation": ("corpus", "team", "run", "relation"),
+    "dependency_metrics": ("corpus", "team", "run", "metric"),
+    "dependency_word_pairs": ("corpus", "team", "run", "gold_index", "system_index"),
+    "dependency_breakdowns": ("corpus", "team", "run", "breakdown", "grp"),
+    "dependency_label_confusion": ("corpus", "team", "run", "gold_relation", "system_relation"),
+    "dependency_sentence_scores": ("corpus", "team", "run", "sentence"),
+}
+# grain columns that are NULL on one side of an unaligned word (never both)
+NULLABLE_KEYS = {
+    "dependency_word_pairs": ("gold_index", "system_index"),
+    "dependency_label_confusion": ("gold_relation", "system_relation"),
 }
 
 

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import evalhouse
 import evalhouse.analysis.trees as trees_mod
-from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation, tree_depths, tree_metrics
+from evalhouse.analysis.trees import (NotATreeError, TreeBatch, arc_projective, strip_punctuation, tree_depths,
+                                      tree_metrics)
 from evalhouse.loaders.errors import InputError
 from tests import reference_trees
 from tests.conftest import REPO, SHARED_DATA, shared
@@ -96,6 +97,35 @@ def test_projectivity_and_depth_against_brute_force(heads):
     for kernel in KERNELS:
         assert bool(tree_metrics(batch, kernel=kernel).projective[0]) is brute_projective(heads), kernel
     assert tree_depths(batch).tolist() == brute_depths(heads)
+
+
+def brute_arc_projective(heads: list[int]) -> list[bool]:
+    """Per word: its head dominates every word strictly between the two (the virtual root 0 dominates all)."""
+    def dominated(k: int, h: int) -> bool:
+        while k != 0:
+            if k == h:
+                return True
+            k = heads[k - 1]
+        return False
+    return [h == 0 or all(dominated(k, h) for k in range(min(h, d) + 1, max(h, d)))
+            for d, h in enumerate(heads, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(trees(max_size=30, max_roots=3), min_size=1, max_size=6))
+def test_arc_projectivity_against_brute_force(forest):
+    batch = TreeBatch.from_lists(forest)
+    assert arc_projective(batch).tolist() == [x for heads in forest for x in brute_arc_projective(heads)]
+    # a tree with one root is projective exactly when each of its arcs is
+    for heads in forest:
+        if sum(h == 0 for h in heads) == 1:
+            assert all(brute_arc_projective(heads)) is brute_projective(heads)
+
+
+@pytest.mark.parametrize("name", ["chain", "star", "flat", "comb", "spiral", "rainbow", "random"])
+def test_arc_projectivity_of_adversarial_shapes(name):
+    heads, _ = _benchmark().shape(name, 400)
+    assert arc_projective(TreeBatch.from_lists([heads])).tolist() == brute_arc_projective(heads)
 
 
 def random_tree(rng, n: int, roots: int = 1) -> list[int]:

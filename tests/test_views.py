@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import evalhouse
 from evalhouse.warehouse import view_files
 from tests.conftest import SAMPLE, write
-from tests.test_parses import PARSE_VIEWS, ingest_parse_examples
+from tests.test_parses import NULLABLE_KEYS, PARSE_VIEWS, ingest_parse_examples
 
 VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (test_every_view_has_a_grain)
     "tree_node_depth": ("corpus", "position", "dependent"),
@@ -412,7 +412,9 @@ def test_view_grain(grain_wh, view):
     assert grain_wh.sql(f"select count(*) from {view}").fetchone()[0] > 0
     duplicates = grain_wh.sql(f"select {keys}, count(*) from {view} group by all having count(*) > 1").fetchall()
     assert duplicates == []
-    null_keys = " or ".join(f"{k} is null" for k in VIEWS[view])
+    nullable = NULLABLE_KEYS.get(view, ())
+    null_keys = " or ".join([f"{k} is null" for k in VIEWS[view] if k not in nullable]
+                            + ([" and ".join(f"{k} is null" for k in nullable)] if nullable else []))
     assert grain_wh.sql(f"select count(*) from {view} where {null_keys}").fetchone()[0] == 0
 
 

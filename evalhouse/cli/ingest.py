@@ -194,8 +194,8 @@ def ingest_dependency_run(
     replace: Replace = False,
     quiet: Quiet = False,
 ) -> None:
-    """Score a dependency parser's CoNLL-U output against gold UD trees: CoNLL 2018 LAS/UAS beside the
-    dependency leaf-ancestor metric, per word, relation and run.
+    """Score a dependency parser's CoNLL-U output against gold UD trees: every CoNLL 2018 metric (Tokens ...
+    LAS, CLAS, MLAS, BLEX) beside the dependency leaf-ancestor metric, per word, sentence, relation and run.
 
     Example: evalhouse ingest dependency-run UDPipe-Future/en_ewt.conllu --gold gold/en_ewt.conllu --corpus en_ewt --team UDPipe-Future --run 1
     """
@@ -206,6 +206,7 @@ def ingest_dependency_run(
         if not quiet:
             typer.echo(f"{corpus} ({team}/{run}): {r['gold_words']:,} gold words, {r['system_words']:,} system words, "
                        f"{r['aligned_words']:,} aligned; UAS {100 * r['uas_f1']:.2f}, LAS {100 * r['las_f1']:.2f}, "
+                       f"CLAS {100 * r['clas_f1']:.2f}, MLAS {100 * r['mlas_f1']:.2f}, BLEX {100 * r['blex_f1']:.2f}, "
                        f"dependency LA {r['la_gold_mean']:.4f}")
 
     execute(action)

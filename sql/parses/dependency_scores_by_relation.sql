@@ -1,28 +1,36 @@
--- dependency_scores_by_relation: per dependency run and gold relation (universal part), how many gold
--- words carry it, the share with the right head (UAS recall), right head and relation (LAS recall),
--- and the mean dependency LA, on a 0-1 scale.
+-- dependency_scores_by_relation: per dependency run and universal relation, UAS, LAS and label accuracy with
+-- precision (system words carrying the relation), recall (gold words carrying it) and F1, and the mean
+-- dependency LA of the gold words: the 'relation' rows of dependency_breakdowns, with the relation named.
 -- Grain: corpus x team x run x relation.
--- Upstream: dependency_word_scores.
+-- Upstream: dependency_breakdowns.
 CREATE OR REPLACE VIEW dependency_scores_by_relation AS
-WITH words AS (
-    SELECT * FROM dependency_word_scores
+WITH breakdown AS (
+    SELECT * FROM dependency_breakdowns WHERE breakdown = 'relation'
 ), final AS (
-    SELECT team, run, corpus, relation,
-           count(*)::INTEGER AS gold_words,
-           avg(head_correct::INTEGER)::DOUBLE AS uas_recall,
-           avg(label_correct::INTEGER)::DOUBLE AS las_recall,
-           avg(la)::DOUBLE AS la_gold_mean
-    FROM words
-    GROUP BY team, run, corpus, relation
+    SELECT team, run, corpus, grp AS relation,
+           gold_words, system_words,
+           uas_precision, uas_recall, uas_f1,
+           las_precision, las_recall, las_f1,
+           label_precision, label_recall, label_f1,
+           la_gold_mean
+    FROM breakdown
 )
 SELECT * FROM final;
 
-COMMENT ON VIEW dependency_scores_by_relation IS 'Per dependency run and gold relation: UAS and LAS recall and mean dependency LA, 0-1 scale. Grain: corpus x team x run x relation.';
-COMMENT ON COLUMN dependency_scores_by_relation.relation IS 'Gold relation, universal part.';
-COMMENT ON COLUMN dependency_scores_by_relation.las_recall IS 'Gold words of this relation with the right head and relation / gold words of this relation.';
-COMMENT ON COLUMN dependency_scores_by_relation.la_gold_mean IS 'Mean dependency LA of the gold words of this relation (unaligned = 0).';
+COMMENT ON VIEW dependency_scores_by_relation IS 'Per dependency run and universal relation: UAS, LAS and label accuracy (precision over system words with the relation, recall over gold words with it, F1) and mean dependency LA, 0-1 scale. Grain: corpus x team x run x relation.';
 COMMENT ON COLUMN dependency_scores_by_relation.team IS 'Team of the candidate run (parser).';
 COMMENT ON COLUMN dependency_scores_by_relation.run IS 'Run name within the team.';
 COMMENT ON COLUMN dependency_scores_by_relation.corpus IS 'Corpus of the dependency run (dependency_runs.corpus).';
+COMMENT ON COLUMN dependency_scores_by_relation.relation IS 'Universal relation (gold side for recall, system side for precision).';
 COMMENT ON COLUMN dependency_scores_by_relation.gold_words IS 'Gold words with this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.system_words IS 'System words with this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.uas_precision IS 'System words of this relation with the right head / system words of this relation.';
 COMMENT ON COLUMN dependency_scores_by_relation.uas_recall IS 'Gold words of this relation with the right head / gold words of this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.uas_f1 IS '2PR / (P + R) of UAS.';
+COMMENT ON COLUMN dependency_scores_by_relation.las_precision IS 'System words of this relation with the right head and relation / system words of this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.las_recall IS 'Gold words of this relation with the right head and relation / gold words of this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.las_f1 IS '2PR / (P + R) of LAS.';
+COMMENT ON COLUMN dependency_scores_by_relation.label_precision IS 'System words of this relation aligned to a gold word of this relation / system words of this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.label_recall IS 'Gold words of this relation aligned to a system word of this relation / gold words of this relation.';
+COMMENT ON COLUMN dependency_scores_by_relation.label_f1 IS '2PR / (P + R) of the label accuracy.';
+COMMENT ON COLUMN dependency_scores_by_relation.la_gold_mean IS 'Mean dependency LA of the gold words of this relation (unaligned = 0).';
