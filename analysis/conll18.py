@@ -59,6 +59,22 @@ def universal_feats(feats: str) -> str:
     return "|".join(sorted(f for f in feats.split("|") if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
+def span_counts(gold: tuple[np.ndarray, np.ndarray], system: tuple[np.ndarray, np.ndarray]) -> tuple[int, int, int]:
+    """Tokens and Sentences: (gold spans, system spans, spans of both) of two sequences of character spans
+    (start, end), each span listed one or more times (a multiword token's words share its span). The script
+    walks both sorted lists and counts a span correct when a gold and a system span start and end alike."""
+    g = set(zip(gold[0].tolist(), gold[1].tolist()))
+    s = set(zip(system[0].tolist(), system[1].tolist()))
+    return len(g), len(s), len(g & s)
+
+
+def sentence_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The character span of each sentence (numbered 1, 2, ... in order), from its words' token spans."""
+    first = np.r_[True, sentence[1:] != sentence[:-1]] if len(sentence) else np.zeros(0, dtype=bool)
+    last = np.r_[sentence[1:] != sentence[:-1], True] if len(sentence) else np.zeros(0, dtype=bool)
+    return start[first], end[last]
+
+
 class Side:
     """One side's words as the flags need them: per word (0-based file index) its head (file index, -1 for a
     root) and, as integer codes shared with the other side (equal codes, equal strings), its relation,
@@ -113,29 +129,41 @@ def word_flags(gold: Side, system: Side, aligned: np.ndarray, relation_names: li
             "blex_correct": clas & lemma}
 
 
-def _functional_children(side: Side, relation_names: list[str]) -> dict[int, list[int]]:
-    """Word -> its children with a functional relation, in surface order."""
+def _functional_children(side: Side, relation_names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The words with a functional relation and a head, as (child, parent, rank): sorted by parent, then
+    surface order; rank = the child's place among its parent's functional children (0, 1, ...)."""
     functional = np.array([r in FUNCTIONAL_RELATIONS for r in relation_names], dtype=bool)
-    children: dict[int, list[int]] = {}
-    words = np.flatnonzero(functional[side.relation] & (side.head >= 0))
-    for k, h in zip(words.tolist(), side.head[words].tolist()):
-        children.setdefault(h, []).append(k)
-    return children
+    child = np.flatnonzero(functional[side.relation] & (side.head >= 0))
+    child = child[np.argsort(side.head[child], kind="stable")]
+    parent = side.head[child]
+    first = np.r_[True, parent[1:] != parent[:-1]] if len(parent) else np.zeros(0, dtype=bool)
+    index = np.arange(len(child))
+    rank = index - np.maximum.accumulate(np.where(first, index, 0))
+    return child, parent, rank
 
 
 def _children_match(gold: Side, system: Side, aligned: np.ndarray, back: np.ndarray, relation_names: list[str],
                     words: np.ndarray) -> np.ndarray:
     """For gold words ``words`` (aligned), whether their functional children and those of their system words
-    pair off as MLAS requires: the same number, and at each rank the system child aligned to the gold child,
-    with the same relation, UPOS and universal features."""
-    g_children = _functional_children(gold, relation_names)
-    s_children = _functional_children(system, relation_names)
-
-    def key(side: Side, k: int) -> tuple[int, int, int]:
-        return int(side.relation[k]), int(side.upos[k]), int(side.ufeats[k])
-
-    out = np.zeros(len(words), dtype=bool)
-    for i, (p, q) in enumerate(zip(words.tolist(), aligned[words].tolist())):
-        gc, sc = g_children.get(p, ()), s_children.get(q, ())
-        out[i] = len(gc) == len(sc) and all(back[d] == c and key(gold, c) == key(system, d) for c, d in zip(gc, sc))
-    return out
+    pair off as MLAS requires: as many, and at each rank the system child aligned to the gold child, with the
+    same relation, UPOS and universal features."""
+    g_child, g_parent, g_rank = _functional_children(gold, relation_names)
+    s_child, s_parent, s_rank = _functional_children(system, relation_names)
+    same_count = (np.bincount(g_parent, minlength=len(gold.head))[words]
+                  == np.bincount(s_parent, minlength=len(system.head))[aligned[words]])
+    # each gold child against the system child at its rank under the aligned parent (keys sorted: parent, rank)
+    width = int(max(g_rank.max(initial=0), s_rank.max(initial=0))) + 1
+    s_key = s_parent * width + s_rank
+    q = aligned[g_parent]
+    g_key = q * width + g_rank
+    at = np.minimum(np.searchsorted(s_key, g_key), max(len(s_key) - 1, 0))
+    if len(s_key):
+        d = s_child[at]
+        pairs_off = ((q >= 0) & (s_key[at] == g_key) & (back[d] == g_child)
+                     & (gold.relation[g_child] == system.relation[d]) & (gold.upos[g_child] == system.upos[d])
+                     & (gold.ufeats[g_child] == system.ufeats[d]))
+    else:
+        pairs_off = np.zeros(len(g_child), dtype=bool)
+    spoiled = np.zeros(len(gold.head), dtype=bool)
+    spoiled[g_parent[~pairs_off]] = True
+    return same_count & ~spoiled[words]

@@ -276,18 +276,24 @@ def bench_dependency(args, tmp: Path) -> None:
                           encoding="utf-8")
     cases.append(("dependency-run en+fr+zh 47k words", big_gold, big_system, "three"))
     for row, gold, system, corpus in cases:
-        prepared = tmp / f"{corpus}-prepared.duckdb"
-        run(EVALHOUSE + ["--db", str(prepared), "ingest", "dependency-run", str(system), "--gold", str(gold),
-                         "--corpus", corpus, "--team", "setup", "--run", "0"])
-        later, first = tmp / f"{corpus}-later.duckdb", tmp / f"{corpus}-first.duckdb"
+        def prepared_copy(python: list[str], name: str):
+            """A warehouse with the gold stored by ``python``'s evalhouse (a schema of its own: --before may
+            be a commit whose tables differ), and a function that copies it to where a run starts, untimed."""
+            prepared, later = tmp / f"{corpus}-{name}-prepared.duckdb", tmp / f"{corpus}-{name}-later.duckdb"
+            run(python + ["--db", str(prepared), "ingest", "dependency-run", str(system), "--gold", str(gold),
+                          "--corpus", corpus, "--team", "setup", "--run", "0"])
 
-        def copy_prepared(later=later, prepared=prepared):
-            for suffix in ("", ".wal"):
-                src = Path(str(prepared) + suffix)
-                dst = Path(str(later) + suffix)
-                dst.unlink(missing_ok=True)
-                if src.exists():
-                    shutil.copyfile(src, dst)
+            def copy_prepared():
+                for suffix in ("", ".wal"):
+                    src = Path(str(prepared) + suffix)
+                    dst = Path(str(later) + suffix)
+                    dst.unlink(missing_ok=True)
+                    if src.exists():
+                        shutil.copyfile(src, dst)
+            return later, copy_prepared
+
+        later, copy_prepared = prepared_copy(EVALHOUSE, "now")
+        first = tmp / f"{corpus}-first.duckdb"
 
         def remove_first(first=first):
             for suffix in ("", ".wal"):
@@ -298,8 +304,9 @@ def bench_dependency(args, tmp: Path) -> None:
         contenders = {"evalhouse (gold stored)": (EVALHOUSE + ["--db", str(later)] + command, copy_prepared),
                       "evalhouse (first run)": (EVALHOUSE + ["--db", str(first)] + command, remove_first)}
         if args.before:
-            contenders["evalhouse before (gold stored)"] = (
-                [str(args.before), "-m", "evalhouse", "--db", str(later)] + command, copy_prepared)
+            before = [str(args.before), "-m", "evalhouse"]
+            later_before, copy_before = prepared_copy(before, "before")
+            contenders["evalhouse before (gold stored)"] = (before + ["--db", str(later_before)] + command, copy_before)
         if args.conll18:
             contenders["conll18_ud_eval.py"] = ([sys.executable, str(args.conll18), str(gold), str(system)], None)
         results = measure(contenders, args.rounds)

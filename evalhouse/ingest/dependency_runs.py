@@ -75,7 +75,7 @@ def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | o
             **key, "gold_file": os.fspath(gold_path), "gold_sha256": gold_sha,
             "system_file": os.fspath(system_path), "system_sha256": system.sha256,
             "gold_sentences": gold.sentences, "system_sentences": system.sentences, "gold_words": len(gold.form),
-            "system_words": ws.system_words, "la_cost": json.dumps(cost.describe()),
+            "system_words": ws.system_words, **span_counts(g_columns, s_columns), "la_cost": json.dumps(cost.describe()),
             "config": signature(*METRICS_CONFIG, f"la-cost:{cost.name}",
                                 "lineage:dependency-path-with-subtree-boundaries", "unaligned-la:0"),
             "evalhouse_version": __version__, "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
@@ -118,6 +118,16 @@ def compare(gold: Words, system: Words, aligned: np.ndarray) -> tuple[dict, dict
     g["content"] = conll18.content(g_codes["relation"], names["relation"])
     s["content"] = conll18.content(s_codes["relation"], names["relation"])
     return g, s, flags
+
+
+def span_counts(gold: dict, system: dict) -> dict:
+    """The counts of CoNLL 2018's Tokens and Sentences (:func:`evalhouse.analysis.conll18.span_counts`), from
+    the two sides' columns."""
+    tokens = conll18.span_counts(*((c["token_start"], c["token_end"]) for c in (gold, system)))
+    sentences = conll18.span_counts(*(conll18.sentence_spans(c["sentence"], c["token_start"], c["token_end"])
+                                      for c in (gold, system)))
+    return {"gold_tokens": tokens[0], "system_tokens": tokens[1], "matched_tokens": tokens[2],
+            "matched_sentences": sentences[2]}
 
 
 def gold_sentences(gold: Words, system: Words, aligned: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
--- dependency_runs: one row per dependency parser run scored against gold UD trees (CoNLL 2018 LAS/UAS
--- and dependency leaf-ancestor), with the files, counts and configuration.
+-- dependency_runs: one row per dependency parser run scored against gold UD trees (every CoNLL 2018 metric
+-- and dependency leaf-ancestor), with the files, the counts of the span metrics (Tokens, Sentences) and the
+-- configuration.
 -- Grain: corpus x team x run.
 CREATE TABLE IF NOT EXISTS dependency_runs (
     corpus            VARCHAR NOT NULL,
@@ -13,6 +14,10 @@ CREATE TABLE IF NOT EXISTS dependency_runs (
     system_sentences  INTEGER NOT NULL,
     gold_words        BIGINT NOT NULL,
     system_words      BIGINT NOT NULL,
+    gold_tokens       BIGINT NOT NULL,
+    system_tokens     BIGINT NOT NULL,
+    matched_tokens    BIGINT NOT NULL,
+    matched_sentences INTEGER NOT NULL,
     la_cost           VARCHAR NOT NULL,
     config            VARCHAR NOT NULL,
     evalhouse_version VARCHAR NOT NULL,
@@ -21,5 +26,9 @@ CREATE TABLE IF NOT EXISTS dependency_runs (
 COMMENT ON TABLE dependency_runs IS 'Dependency parser runs scored against gold UD trees (CoNLL 2018 word alignment, LAS/UAS, dependency leaf-ancestor). Grain: corpus x team x run.';
 COMMENT ON COLUMN dependency_runs.gold_words IS 'Syntactic words of the gold file (empty nodes excluded).';
 COMMENT ON COLUMN dependency_runs.system_words IS 'Syntactic words of the system file (the denominator of precision).';
+COMMENT ON COLUMN dependency_runs.gold_tokens IS 'Tokens of the gold file (multiword tokens, and words outside them).';
+COMMENT ON COLUMN dependency_runs.system_tokens IS 'Tokens of the system file.';
+COMMENT ON COLUMN dependency_runs.matched_tokens IS 'Gold tokens with a system token of the same character span (CoNLL 2018 Tokens: correct).';
+COMMENT ON COLUMN dependency_runs.matched_sentences IS 'Gold sentences with a system sentence of the same character span (CoNLL 2018 Sentences: correct).';
 COMMENT ON COLUMN dependency_runs.la_cost IS 'JSON: the label-cost function of the dependency LA (relations, universal parts).';
 COMMENT ON COLUMN dependency_runs.config IS 'Signature: evalhouse version, alignment (conll2018), relation comparison (universal), LA cost, lineage definition.';

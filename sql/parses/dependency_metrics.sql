@@ -4,8 +4,9 @@
 -- metrics over aligned words) aligned accuracy, on a 0-1 scale.
 -- Grain: corpus x team x run x metric.
 -- Tokens and Sentences compare character spans (a gold and a system span match when they start and end
--- alike); Words counts aligned words; the others count the gold words whose flag says correct (the flags of
--- dependency_gold_words, set at ingest by the script's rules: evalhouse.analysis.conll18). As in the
+-- alike; the counts are dependency_runs', from the spans of both sides' words); Words counts aligned
+-- words; the others count the gold words whose flag says correct (the flags of dependency_gold_words, set
+-- at ingest by the script's rules: evalhouse.analysis.conll18). As in the
 -- script: precision = correct / system, recall = correct / gold, F1 = 2 correct / (gold + system), each 0
 -- when its denominator is; aligned accuracy = correct / aligned (0 when nothing is aligned; NULL for
 -- Tokens, Sentences and Words). CLAS, MLAS and BLEX count content words only.
@@ -37,55 +38,28 @@ WITH gold_counts AS (
     SELECT g.*, s.system, s.system_content
     FROM gold_counts AS g
     JOIN system_counts AS s ON s.corpus = g.corpus AND s.team = g.team AND s.run = g.run
-), spans AS (
-    -- every token span and sentence span of either side, once per side
-    SELECT DISTINCT corpus, team, run, 'token' AS kind, 'gold' AS side, token_start AS span_start, token_end AS span_end
-    FROM dependency_gold_words
-    UNION ALL
-    SELECT DISTINCT corpus, team, run, 'token', 'system', token_start, token_end FROM dependency_system_words
-    UNION ALL
-    SELECT corpus, team, run, 'sentence', 'gold', min(token_start), max(token_end)
-    FROM dependency_gold_words GROUP BY corpus, team, run, sentence
-    UNION ALL
-    SELECT corpus, team, run, 'sentence', 'system', min(token_start), max(token_end)
-    FROM dependency_system_words GROUP BY corpus, team, run, sentence
-), span_sides AS (
-    SELECT corpus, team, run, kind, span_start, span_end,
-           max(CASE WHEN side = 'gold' THEN 1 ELSE 0 END) AS in_gold,
-           max(CASE WHEN side = 'system' THEN 1 ELSE 0 END) AS in_system
-    FROM spans
-    GROUP BY corpus, team, run, kind, span_start, span_end
-), span_counts AS (
-    SELECT corpus, team, run,
-           sum(CASE WHEN kind = 'token' THEN in_gold ELSE 0 END) AS token_gold,
-           sum(CASE WHEN kind = 'token' THEN in_system ELSE 0 END) AS token_system,
-           sum(CASE WHEN kind = 'token' THEN in_gold * in_system ELSE 0 END) AS token_correct,
-           sum(CASE WHEN kind = 'sentence' THEN in_gold ELSE 0 END) AS sentence_gold,
-           sum(CASE WHEN kind = 'sentence' THEN in_system ELSE 0 END) AS sentence_system,
-           sum(CASE WHEN kind = 'sentence' THEN in_gold * in_system ELSE 0 END) AS sentence_correct
-    FROM span_sides
-    GROUP BY corpus, team, run
 ), metric_names AS (
     SELECT * FROM (VALUES (1, 'Tokens'), (2, 'Sentences'), (3, 'Words'), (4, 'UPOS'), (5, 'XPOS'),
                           (6, 'UFeats'), (7, 'AllTags'), (8, 'Lemmas'), (9, 'UAS'), (10, 'LAS'), (11, 'CLAS'),
                           (12, 'MLAS'), (13, 'BLEX')) AS m (ordinal, metric)
 ), counts AS (
     SELECT w.corpus, w.team, w.run, m.ordinal, m.metric,
-           CASE m.metric WHEN 'Tokens' THEN t.token_correct WHEN 'Sentences' THEN t.sentence_correct
+           CASE m.metric WHEN 'Tokens' THEN t.matched_tokens WHEN 'Sentences' THEN t.matched_sentences
                 WHEN 'Words' THEN w.aligned
                 WHEN 'UPOS' THEN w.upos WHEN 'XPOS' THEN w.xpos WHEN 'UFeats' THEN w.ufeats
                 WHEN 'AllTags' THEN w.alltags WHEN 'Lemmas' THEN w.lemmas WHEN 'UAS' THEN w.uas
                 WHEN 'LAS' THEN w.las WHEN 'CLAS' THEN w.clas WHEN 'MLAS' THEN w.mlas ELSE w.blex END AS correct,
-           CASE m.metric WHEN 'Tokens' THEN t.token_gold WHEN 'Sentences' THEN t.sentence_gold
+           CASE m.metric WHEN 'Tokens' THEN t.gold_tokens WHEN 'Sentences' THEN t.gold_sentences
                 WHEN 'CLAS' THEN w.gold_content WHEN 'MLAS' THEN w.gold_content WHEN 'BLEX' THEN w.gold_content
                 ELSE w.gold END AS gold,
-           CASE m.metric WHEN 'Tokens' THEN t.token_system WHEN 'Sentences' THEN t.sentence_system
+           CASE m.metric WHEN 'Tokens' THEN t.system_tokens WHEN 'Sentences' THEN t.system_sentences
                 WHEN 'CLAS' THEN w.system_content WHEN 'MLAS' THEN w.system_content
                 WHEN 'BLEX' THEN w.system_content ELSE w.system END AS system,
            CASE WHEN m.metric IN ('Tokens', 'Sentences', 'Words') THEN NULL
-                WHEN m.metric IN ('CLAS', 'MLAS', 'BLEX') THEN w.aligned_content ELSE w.aligned END AS aligned
+                WHEN m.metric IN ('CLAS', 'MLAS', 'BLEX') THEN w.aligned_content ELSE w.aligned END AS aligned,
+           t.config
     FROM words AS w
-    JOIN span_counts AS t ON t.corpus = w.corpus AND t.team = w.team AND t.run = w.run
+    JOIN dependency_runs AS t ON t.corpus = w.corpus AND t.team = w.team AND t.run = w.run
     CROSS JOIN metric_names AS m
 ), final AS (
     SELECT c.corpus, c.team, c.run, c.ordinal, c.metric,
@@ -96,9 +70,8 @@ WITH gold_counts AS (
            CASE WHEN c.gold + c.system > 0 THEN CAST(2 * c.correct AS DOUBLE) / (c.gold + c.system) ELSE 0.0 END AS f1,
            CASE WHEN c.aligned IS NULL THEN NULL WHEN c.aligned > 0 THEN CAST(c.correct AS DOUBLE) / c.aligned
                 ELSE 0.0 END AS aligned_accuracy,
-           r.config
+           c.config
     FROM counts AS c
-    JOIN dependency_runs AS r ON r.corpus = c.corpus AND r.team = c.team AND r.run = c.run
 )
 SELECT * FROM final;
 
