@@ -197,28 +197,47 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
     one shared stream of resamples: the result of each pair equals :func:`paired_bootstrap` /
     :func:`approximate_randomisation` called on that pair alone with the same seed, but the resampling
     is done once for all systems (a matrix product) instead of once per pair.
-    Returns a list of (a, b, value_a, value_b, delta, p)."""
+
+    ``den``: the per-sentence denominators, shared by every system (one row: DEA's reference edges), or one
+    row per system (an F1's gold + system words, which differ between parsers): each system's statistic is
+    then sum(num) / sum(den) of its own rows, and approximate randomisation swaps a sentence's numerator and
+    denominator together. Returns a list of (a, b, value_a, value_b, delta, p)."""
     nums = np.asarray(nums, dtype=float)
     den = np.asarray(den, dtype=float)
     s, n = nums.shape
     rng = np.random.Generator(np.random.PCG64(seed))
-    total = den.sum()
-    values = nums.sum(axis=1) / total
+    own = den.ndim == 2  # a denominator row per system
+    totals = den.sum(axis=-1)
+    values = nums.sum(axis=1) / totals
     ia, ib = np.triu_indices(s, k=1)
     deltas = values[ia] - values[ib]
     exceed = np.zeros(len(ia), dtype=np.int64)
     for chunk in _chunks(resamples):
         if test == "paired-bootstrap":
             weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
-            d = weights @ den
             sums = weights @ nums.T  # (chunk x s)
             with np.errstate(invalid="ignore", divide="ignore"):
-                resampled = (sums[:, ia] - sums[:, ib]) / np.where(d > 0, d, np.nan)[:, None]
+                if own:
+                    ratios = sums / (weights @ den.T)
+                    resampled = ratios[:, ia] - ratios[:, ib]
+                else:
+                    d = weights @ den
+                    resampled = (sums[:, ia] - sums[:, ib]) / np.where(d > 0, d, np.nan)[:, None]
             exceed += np.sum(np.abs(resampled - deltas) >= np.abs(deltas) - 1e-15, axis=0)
         elif test == "approximate-randomisation":
-            signs = np.where(rng.random((chunk, n)) < 0.5, -1.0, 1.0)
-            sums = signs @ nums.T
-            resampled = (sums[:, ia] - sums[:, ib]) / total
+            swapped = rng.random((chunk, n)) < 0.5
+            if own:
+                moved, moved_den = swapped @ nums.T, swapped @ den.T  # what each system gives up when swapped
+                total_num = nums.sum(axis=1)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    a = ((total_num[ia] - moved[:, ia] + moved[:, ib])
+                         / (totals[ia] - moved_den[:, ia] + moved_den[:, ib]))
+                    b = ((total_num[ib] - moved[:, ib] + moved[:, ia])
+                         / (totals[ib] - moved_den[:, ib] + moved_den[:, ia]))
+                resampled = a - b
+            else:
+                sums = np.where(swapped, -1.0, 1.0) @ nums.T
+                resampled = (sums[:, ia] - sums[:, ib]) / totals
             exceed += np.sum(np.abs(resampled) >= np.abs(deltas) - 1e-15, axis=0)
         else:
             raise ValueError(f"unknown test '{test}'")

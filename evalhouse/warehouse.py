@@ -251,6 +251,13 @@ STORED: dict[str, Stored] = {
     "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",), owned=False,
                            parents=(Parent("submission", ("team_a", "run_a", "corpus")),
                                     Parent("submission", ("team_b", "run_b", "corpus")))),
+    # intervals and paired tests of dependency runs (`evalhouse analyze`)
+    "dependency run intervals": Stored(("corpus", "team", "run"), (("score_intervals", "kind = 'dependency run'"),),
+                                       owned=False, parents=(Parent("dependency run", ("corpus", "team", "run")),)),
+    "dependency run significance": Stored(
+        ("corpus", "team_a", "run_a", "team_b", "run_b"), (("score_significance", "kind = 'dependency run'"),),
+        owned=False, parents=(Parent("dependency run", ("corpus", "team_a", "run_a")),
+                              Parent("dependency run", ("corpus", "team_b", "run_b")))),
 }
 
 

@@ -34,6 +34,7 @@ PARSE_VIEWS = {
     "dependency_metrics": ("corpus", "team", "run", "metric"),
     "dependency_word_pairs": ("corpus", "team", "run", "gold_index", "system_index"),
     "dependency_breakdowns": ("corpus", "team", "run", "breakdown", "grp"),
+    "dependency_word_groups": ("corpus", "team", "run", "side", "word_index", "breakdown"),
     "dependency_label_confusion": ("corpus", "team", "run", "gold_relation", "system_relation"),
     "dependency_sentence_scores": ("corpus", "team", "run", "sentence"),
 }

@@ -165,3 +165,50 @@ def test_real_report_in_the_browser(browser, real_report):
     _shoot(page, "report-examples-subtree", "#examples")
     _check_tables(page)
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def parser_report(tmp_path_factory):
+    """Three CoNLL 2018 parsers on en_ewt and three constituency parsers on the WSJ sample, analysed, reported."""
+    from evalhouse.ingest.dependency_runs import ingest_dependency_run
+    from evalhouse.ingest.parses import ingest_parses
+
+    conll = shared("parsing", "conll2018")
+    wsj = shared("constituency", "parser-outputs-wsj-sample")
+    tmp = tmp_path_factory.mktemp("parser-report")
+    with evalhouse.connect(tmp / "parsers.duckdb") as wh:
+        for team in ("HIT-SCIR-18", "Stanford-18", "UDPipe-Future"):
+            ingest_dependency_run(wh, conll / team / "en_ewt.conllu", conll / "gold" / "en_ewt.conllu", "en_ewt", team, "1")
+        ingest_parses(wh, wsj / "wsj01.mrg", "wsj01", gold=True)
+        for parser in ("berkeley", "charniak_basic", "collins.1"):
+            ingest_parses(wh, wsj / f"{parser}.mrg", "wsj01", team=parser, run="1")
+        analyze(wh, AnalysisConfig(resamples=300))
+    with evalhouse.connect(tmp / "parsers.duckdb", read_only=True) as wh:
+        return build_report(wh, tmp / "report")
+
+
+@pytest.mark.realdata
+def test_parser_report_in_the_browser(browser, parser_report):
+    assert parser_report.submissions == 0 and parser_report.parse_runs == 6
+    page = browser.open(parser_report.path.as_uri())
+    assert page.errors == []
+    assert page.evaluate("document.querySelectorAll('#t-parsers tbody tr').length") == 3
+    assert page.evaluate("document.querySelectorAll('#t-constituency tbody tr').length") == 6  # all and len<=40
+    assert page.evaluate("Array.prototype.every.call(document.querySelectorAll('img.fig'), "
+                         "function (i) { return i.complete && i.naturalWidth > 300; })")
+    for name in ("parsers", "parser-breakdowns", "parser-confusion", "constituency"):
+        _shoot(page, f"report-{name}", f"#{name}")
+    # drill-down from a breakdown cell: the conj relation of the best parser, then a long arc
+    page.evaluate("document.querySelector(\"#t-parser-breakdowns tr[data-team='HIT-SCIR-18'] "
+                  "a.px[data-breakdown='relation'][data-grp='conj']\").click()")
+    assert page.evaluate("document.querySelectorAll('#px-list .example').length") == 3
+    assert page.evaluate("document.querySelectorAll('#px-list svg.tree').length") == 6  # gold and parser, each
+    assert page.evaluate("document.querySelectorAll('#px-list path.arc.bad').length") > 0
+    assert page.evaluate("document.querySelectorAll('#px-list text.word.hl').length") > 0
+    _shoot(page, "report-parser-examples", "#parser-examples")
+    page.evaluate("document.querySelector(\"#t-parser-breakdowns a.px[data-breakdown='arc_length'][data-grp='7']\").click()")
+    assert page.evaluate("document.querySelectorAll('#px-list .example').length") > 0
+    # worst constituency sentences: both trees, the brackets one lacks in red
+    assert page.evaluate("document.querySelectorAll('#constituency code.brackets').length") == 2 * 3 * 5
+    assert page.evaluate("document.querySelectorAll('#constituency code.brackets span.bad').length") > 0
+    assert page.errors == []

@@ -62,7 +62,8 @@ def analyze(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1,
 ) -> None:
     """(Re)compute correlations, tests, error mining, significance and the ensemble into tables, for the
-    submissions of --team and --corpus (default: all).
+    submissions of --team and --corpus (default: all); for dependency parser runs, bootstrap intervals and
+    paired tests of UAS, LAS, CLAS, MLAS, BLEX and dependency LA between the runs of each corpus.
 
     Example: evalhouse analyze --corpus en_ewt-test --resamples 1000
     """
@@ -75,7 +76,8 @@ def analyze(
             resamples=resamples, seed=seed)
         with open_warehouse() as wh, progress() as bars:
             summary = analyze_module.analyze(wh, config, team=team, corpus=corpus, progress=bars)
-        typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es): "
+        typer.echo(f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es) and "
+                   f"{summary.dependency_runs} dependency parser run(s): "
                    + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items()))
 
     execute(action)
@@ -125,7 +127,7 @@ def report(
     test: Annotated[ReportTest, typer.Option("--test", help="Paired test behind the leaderboard's significance groups.")] = ReportTest("approximate-randomisation"),
 ) -> None:
     """Write an offline HTML report (one file, no network) and its figures as SVG, PDF and PNG, for the
-    analysed submissions: one --submission, --team or --corpus, or all.
+    analysed submissions and parser runs: one --submission, --team or --corpus, or all.
 
     Example: evalhouse report --corpus en_ewt-test --out report/
     """
@@ -134,9 +136,9 @@ def report(
         with open_warehouse(read_only=True) as wh:
             summary = html.build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples,
                                         test=test.value)
-        typer.echo(f"wrote {summary.path} ({summary.bytes / 1e6:.1f} MB, {summary.submissions} submission(s), "
-                   f"{summary.examples} example output(s)) and {len(summary.figures)} figure files in "
-                   f"{summary.path.parent / 'figures'}")
+        typer.echo(f"wrote {summary.path} ({summary.bytes / 1e6:.1f} MB, {summary.submissions} submission(s) with "
+                   f"{summary.examples} example output(s), {summary.parse_runs} parser run(s)) and "
+                   f"{len(summary.figures)} figure files in {summary.path.parent / 'figures'}")
 
     execute(action)
 

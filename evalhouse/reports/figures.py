@@ -143,6 +143,90 @@ def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]],
     return fig
 
 
+# runs told apart without colour too (a printed page may be grey): a marker and a line style each
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+LINES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 1)), (0, (5, 3)), (0, (3, 3, 1, 3)), "-")
+DOUBLE_COLUMN = 7.0  # inches: a figure across both columns of a paper
+SINGLE_COLUMN = 3.3  # inches: a figure in one column
+
+
+def _style(k: int) -> dict:
+    return {"marker": MARKERS[k % len(MARKERS)], "linestyle": LINES[k % len(LINES)]}
+
+
+def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
+    """The ranked scores of dependency parser runs (columns of ``cube``, one row per metric), each with its
+    bootstrap interval: markers dodged within a metric, one marker shape per run."""
+    m, s = len(metrics), len(systems)
+    band = 0.8
+    step = band / max(s, 1)
+    with rc_context(STYLE):
+        fig = _figure(DOUBLE_COLUMN, 2.6 + 0.17 * ((s + 1) // 2))
+        ax = fig.add_subplot()
+        for k, (name, colour) in enumerate(zip(systems, _colours(s))):
+            x = np.arange(m) - band / 2 + step * (k + 0.5)
+            value, low, high = cube["value"][:, k], cube["low"][:, k], cube["high"][:, k]
+            have = ~np.isnan(low) & ~np.isnan(high)
+            err = np.vstack([value - low, high - value])
+            err[:, ~have] = 0
+            ax.errorbar(x, value, yerr=np.clip(err, 0, None), fmt=MARKERS[k % len(MARKERS)], ms=4, color=colour,
+                        ecolor=colour, elinewidth=1, capsize=2, label=plain(name))
+        ax.set_xticks(range(m), metrics)
+        ax.grid(axis="y", color="#dddddd", lw=0.6)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("metric (CoNLL 2018 F1; dependency LA: mean over gold words)")
+        ax.set_ylabel("score (%), bars: bootstrap interval")
+        ax.set_title("Dependency parsers: scores with bootstrap intervals")
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=8,
+                   frameon=False)
+    return fig
+
+
+def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> Figure:
+    """One panel per ordered breakdown (``panels``: (x-axis title, group labels, run -> values)), a line per
+    run with its own marker and line style."""
+    with rc_context(STYLE):
+        fig = _figure(DOUBLE_COLUMN, 2.9)
+        grid = fig.subplots(1, len(panels), squeeze=False, sharey="row")[0]
+        for ax, (title, labels, series) in zip(grid, panels):
+            x = np.arange(len(labels))
+            for k, (name, values) in enumerate(series.items()):
+                ax.plot(x, values, ms=4, lw=1.1, color=_colours(len(series))[k], label=plain(name), **_style(k))
+            crowded = len(labels) * max((len(label) for label in labels), default=1) > 16
+            ax.set_xticks(x, labels, rotation=45 if crowded else 0, ha="right" if crowded else "center",
+                          rotation_mode="anchor")
+            ax.grid(axis="y", color="#dddddd", lw=0.6)
+            ax.set_xlabel(title)
+        grid[0].set_ylabel(metric)
+        fig.suptitle(f"Dependency parsers: {metric} by group of gold words")
+        handles, labels = grid[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 2), fontsize=8, frameon=False)
+    return fig
+
+
+def relation_dots(relations: list[str], words: list[int], systems: list[str], values: np.ndarray) -> Figure:
+    """LAS F1 per relation (rows, the hardest at the top) and run (marker shapes and colours)."""
+    r, s = len(relations), len(systems)
+    # hardest first: by the mean over the runs that have the relation (one with none, last)
+    order = np.argsort(np.ma.masked_invalid(values).mean(axis=1).filled(np.inf) if s else np.zeros(r), kind="stable")
+    with rc_context(STYLE):
+        fig = _figure(DOUBLE_COLUMN, 1.3 + 0.2 * r + 0.17 * ((s + 1) // 2))
+        ax = fig.add_subplot()
+        for k, (name, colour) in enumerate(zip(systems, _colours(s))):
+            ax.plot(values[order, k], np.arange(r), linestyle="none", marker=MARKERS[k % len(MARKERS)], ms=4.5,
+                    color=colour, label=plain(name))
+        ax.set_yticks(range(r), [plain(f"{relations[i]} ({words[i]:,})") for i in order])
+        ax.set_ylim(r - 0.5, -0.5)
+        ax.grid(axis="x", color="#dddddd", lw=0.6)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("LAS F1 (precision over system words of the relation, recall over gold words)")
+        ax.set_ylabel("relation (gold words)")
+        ax.set_title("Dependency parsers: LAS F1 by relation, hardest first")
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=8,
+                   frameon=False)
+    return fig
+
+
 def render(fig: Figure, fmt: str) -> bytes:
     buffer = io.BytesIO()
     with rc_context(STYLE):

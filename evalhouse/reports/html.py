@@ -40,6 +40,7 @@ from evalhouse.analysis import mining
 from evalhouse.analysis.stats import significance_groups
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.reports import figures
+from evalhouse.reports.parse_sections import ParseSections
 from evalhouse.statistics.analyze import METRICS
 from evalhouse.statistics.selection import Selection
 from evalhouse.version import __version__
@@ -72,6 +73,7 @@ class ReportSummary:
     examples: int
     figures: list[Path]
     bytes: int
+    parse_runs: int = 0
 
 
 def write_report(wh, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
@@ -87,18 +89,25 @@ def build_report(wh, out, submission: str | None = None, team: str | None = None
     if test not in SIGNIFICANCE_TESTS:
         raise OptionError(f"unknown test '{test}' (valid: {', '.join(SIGNIFICANCE_TESTS)})")
     selected = Selection.of(submission, team, corpus, exclusive=True).resolve(wh)
-    subs = selected.submissions(wh)
+    subs = selected.submissions(wh, required=False)
+    parses = ParseSections(wh, selected, test, examples)
+    if not subs and not parses:
+        scope = f" for {selected.describe()}" if selected != Selection() else ""
+        raise WarehouseError(f"nothing to report{scope} in {wh.path}: no system outputs (`evalhouse ingest outputs`) "
+                             "and no parser runs (`evalhouse ingest dependency-run`, `evalhouse ingest parses`)")
     where, params = selected.where()
     analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchall()[0][0]
-    if not analysed:
-        raise WarehouseError("the selected submissions have not been analysed: run `analyze` on them first")
+    if (subs and not analysed) or not parses.analysed():
+        raise WarehouseError("the selected submissions or parser runs have not been analysed: run `evalhouse analyze` "
+                             "on them first")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    r = _Report(wh, selected, subs, examples, test)
+    r = _Report(wh, selected, subs, examples, test, parses)
     page = r.page(out / "figures")
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
-    return ReportSummary(path, len(subs), r.example_count, sorted((out / "figures").iterdir()), len(page.encode()))
+    return ReportSummary(path, len(subs), r.example_count, sorted((out / "figures").iterdir()), len(page.encode()),
+                         len(parses.dependency) + len(parses.constituency))
 
 
 # --- formatting -----------------------------------------------------------------------------------
@@ -188,9 +197,10 @@ def _asset(name: str) -> str:
 # --- the report -----------------------------------------------------------------------------------
 
 class _Report:
-    def __init__(self, wh, selected: Selection, subs, examples: int, test: str):
+    def __init__(self, wh, selected: Selection, subs, examples: int, test: str, parses: ParseSections):
         self.wh, self.con, self.selected, self.subs = wh, wh.con, selected, subs
-        self.examples, self.test = examples, test
+        self.examples, self.test, self.parses = examples, test, parses
+        self.relations: list[str] = []
         self.where, self.params = selected.where()
         self.corpora = sorted({c for _, _, c in subs})
         self.index = {s: i for i, s in enumerate(subs)}
@@ -585,9 +595,10 @@ class _Report:
         return data
 
     # --- the page --------------------------------------------------------------------------------
-    def page(self, fig_dir: Path) -> str:
+    def output_sections(self, fig_dir: Path) -> list[tuple[str, str, str]]:
+        """The sections on system outputs (submissions)."""
         leaderboard, notes = self.leaderboard()
-        sections = [
+        return [
             ("leaderboard", "Leaderboard", f"""<p>One row per submission, best pooled DEA first within each corpus.
 <b>Groups</b> come from the paired {_esc(self.test)} tests of <code>evalhouse analyze</code> (Holm-adjusted per
 corpus, metric and test): within a corpus, submissions are sorted by the score and a new group starts at the first
@@ -622,8 +633,9 @@ submission: Pearson r (what the paper reports) beside Spearman &rho;, Holm-adjus
             ("ensemble", "Ensemble", "<p>The relation-DEA ensemble, the best single submission and the per-sentence "
              "oracle (Shimorina et al. 2021, &sect;6).</p>" + self.ensemble()),
         ]
-        data = self.example_data()
-        examples = f"""<p>Pick a submission and a relation or a suspicious subtree, or click <i>show</i> in a table.
+
+    def examples_section(self) -> str:
+        return f"""<p>Pick a submission and a relation or a suspicious subtree, or click <i>show</i> in a table.
 Each example draws the reference tree (punctuation removed, as DEA sees it) above the output; the output's arcs join
 the tokens aligned to the reference words. <span class="bad">Red</span>: a reference edge the output does not realise
 (same lemmas at the same signed distance); grey: realised; <span class="hl">yellow</span>: the relation or subtree
@@ -633,26 +645,53 @@ subtree (the lowest-scoring first).</p>
 <label>kind <select id="ex-kind"><option value="rel">relation</option><option value="form">suspicious subtree</option></select></label>
 <label>item <select id="ex-item"></select></label></div><div id="ex-list"></div>""" if self.examples else \
             "<p>Examples were left out (<code>--examples 0</code>).</p>"
-        sections.append(("examples", "Examples", examples))
+
+    def parser_examples_section(self) -> str:
+        if not self.examples:
+            return "<p>Examples were left out (<code>--examples 0</code>).</p>"
+        return f"""<p>Pick a parser run, a breakdown and a group, or click <i>show</i> in the breakdown table. Each example
+draws the gold tree above the parser's words counted in the same gold sentence. <span class="bad">Red</span> arcs:
+the word's head is wrong; a red label: the head is right and the relation wrong; <span class="hl">underlined</span>:
+the words of the group asked for; <span class="unaligned">purple</span> words are aligned to no word of the other
+side. Up to {self.examples} sentence(s) per run and group, with a word of the group wrong (about
+{EXAMPLE_LENGTH} words first).</p>
+<div class="controls"><label>run <select id="px-run"></select></label>
+<label>breakdown <select id="px-breakdown"></select></label>
+<label>group <select id="px-grp"></select></label></div><div id="px-list"></div>"""
+
+    def page(self, fig_dir: Path) -> str:
+        sections = self.output_sections(fig_dir) if self.subs else []
+        sections += self.parses.sections(fig_dir, table, Col, self.figure)
+        self.configurations |= self.parses.configurations
+        data = self.example_data() if self.subs else {"subs": [], "sent": {}, "out": {}, "rel": [], "form": []}
+        data["parse"] = self.parses.example_data()
+        if self.subs:
+            sections.append(("examples", "Examples", self.examples_section()))
+        if self.parses.dependency:
+            sections.append(("parser-examples", "Dependency parsers: examples", self.parser_examples_section()))
         configurations = sorted(c for c in self.configurations if c)
         sections.append(("configuration", "Configuration", "<p>Every number above was produced with these "
                          "settings (the <code>configuration</code> strings stored with the scores).</p><ul>"
                          + "".join(f"<li><code>{_esc(c)}</code></li>" for c in configurations) + "</ul>"))
-        teams = sorted({t for t, _, _ in self.subs})
+        runs = self.parses.dependency + self.parses.constituency
+        teams = sorted({t for t, _, _ in self.subs + runs})
+        corpora = sorted(set(self.corpora) | set(self.parses.corpora))
+        relations = sorted(set(self.relations) | set(self.parses.relations))
         selects = "".join(
             f"<label>{name} <select data-filter='{name}'><option value=''>all</option>"
             + "".join(f"<option value='{_esc(v)}'>{_esc(v)}</option>" for v in values) + "</select></label>"
-            for name, values in (("team", teams), ("corpus", self.corpora), ("relation", self.relations)))
+            for name, values in (("team", teams), ("corpus", corpora), ("relation", relations)))
         nav = "".join(f"<a href='#{sid}'>{_esc(title)}</a>" for sid, title, _ in sections)
         body = "".join(f"<section id='{sid}'><h2>{_esc(title)}</h2>{content}</section>" for sid, title, content in sections)
         title = f"evalhouse report: {self.selected.describe()}"
         subs = ", ".join(f"{t}/{r} on {c}" for t, r, c in self.subs)
+        parsed = ", ".join(f"{t}/{r} on {c}" for t, r, c in runs)
         return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>{_esc(title)}</title><style>{_asset('report.css')}</style></head><body>
 <header><h1>{_esc(title)}</h1>
-<p>{len(self.subs)} submission(s): {_esc(subs)}. evalhouse {_esc(__version__)}.</p>
+<p>{len(self.subs)} submission(s){': ' + _esc(subs) if subs else ''}; {len(runs)} parser run(s){': ' + _esc(parsed) if parsed else ''}. evalhouse {_esc(__version__)}.</p>
 <nav>{nav}</nav></header>
 <div class="controls filters">Filter tables: {selects}<label>text <input type="search" id="filter-text" placeholder="any cell"></label></div><main>{body}</main>
 <script type="application/json" id="eh-data">{_json_for_script(data)}</script>

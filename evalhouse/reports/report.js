@@ -61,32 +61,6 @@
   Array.prototype.forEach.call(filters, function (s) { s.addEventListener("change", applyFilters); });
   text.addEventListener("input", applyFilters);
 
-  // --- examples -----------------------------------------------------------------------------------
-  var subSel = document.getElementById("ex-sub");
-  if (!subSel) { return; }
-  var kindSel = document.getElementById("ex-kind");
-  var itemSel = document.getElementById("ex-item");
-  var list = document.getElementById("ex-list");
-  var byKey = {rel: {}, form: {}};
-  data.rel.forEach(function (e) { byKey.rel[e[0] + "\u0000" + e[1]] = {item: e[1], view: "", found: e[2].map(function (p) { return [p, null]; })}; });
-  data.form.forEach(function (e) { byKey.form[e[0] + "\u0000" + e[1] + "\u0000" + e[2]] = {item: e[2], view: e[1], found: e[3]}; });
-
-  function option(sel, value, label) {
-    var o = document.createElement("option");
-    o.value = value; o.textContent = label; sel.appendChild(o);
-  }
-  data.subs.forEach(function (s, i) { option(subSel, String(i), s[0] + "/" + s[1] + (s[2] ? " on " + s[2] : "")); });
-
-  function fillItems() {
-    while (itemSel.firstChild) { itemSel.removeChild(itemSel.firstChild); }
-    var prefix = subSel.value + "\u0000";
-    Object.keys(byKey[kindSel.value]).sort().forEach(function (k) {
-      if (k.indexOf(prefix) !== 0) { return; }
-      var e = byKey[kindSel.value][k];
-      option(itemSel, k, (e.view ? e.view + ": " : "") + e.item + " (" + e.found.length + ")");
-    });
-  }
-
   function el(tag, cls, txt) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
@@ -98,6 +72,10 @@
     Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
     if (txt !== undefined) { e.textContent = txt; }
     return e;
+  }
+  function option(sel, value, label) {
+    var o = document.createElement("option");
+    o.value = value; o.textContent = label; sel.appendChild(o);
   }
 
   // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls}] with 1-based word indices.
@@ -117,12 +95,113 @@
       var path = "M" + x1 + "," + y + " C" + x1 + "," + (y - h) + " " + x2 + "," + (y - h) + " " + x2 + "," + y;
       svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
       svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y - 6) + " L" + x2 + "," + y + " L" + (x2 + 3) + "," + (y - 6), class: "head " + a.cls}));
-      svg.appendChild(svgEl("text", {x: (x1 + x2) / 2, y: y - h * 0.75 - 3, class: "rel " + a.cls}, a.label));
+      svg.appendChild(svgEl("text", {x: (x1 + x2) / 2, y: y - h * 0.75 - 3, class: "rel " + (a.labelCls || a.cls)}, a.label));
     });
     words.forEach(function (w, i) {
       svg.appendChild(svgEl("text", {x: x[i], y: top + 14, class: "word " + (wordClass[i] || "")}, w));
     });
     return svg;
+  }
+
+  // --- parser examples: the gold tree above the parser's -------------------------------------------
+  (function () {
+    var runSel = document.getElementById("px-run");
+    if (!runSel || !data.parse) { return; }
+    var P = data.parse;
+    var bSel = document.getElementById("px-breakdown"), gSel = document.getElementById("px-grp");
+    var pList = document.getElementById("px-list");
+    var items = {};
+    P.items.forEach(function (e) { items[e[0] + "\u0000" + e[1] + "\u0000" + e[2]] = e[3]; });
+    P.runs.forEach(function (r, i) { option(runSel, String(i), r[0] + "/" + r[1] + " on " + r[2]); });
+    function fillBreakdowns() {
+      var keep = bSel.value;
+      while (bSel.firstChild) { bSel.removeChild(bSel.firstChild); }
+      var seen = {};
+      P.items.forEach(function (e) {
+        if (String(e[0]) === runSel.value && !seen[e[1]]) { seen[e[1]] = true; option(bSel, e[1], e[1].replace("_", " ")); }
+      });
+      if (seen[keep]) { bSel.value = keep; }
+    }
+    function fillGroups() {
+      while (gSel.firstChild) { gSel.removeChild(gSel.firstChild); }
+      P.items.forEach(function (e) {
+        if (String(e[0]) === runSel.value && e[1] === bSel.value) { option(gSel, e[2], e[2] + " (" + e[3].length + ")"); }
+      });
+    }
+    function render() {
+      while (pList.firstChild) { pList.removeChild(pList.firstChild); }
+      var found = items[runSel.value + "\u0000" + bSel.value + "\u0000" + gSel.value];
+      if (!found) { pList.appendChild(el("p", "empty", "No example for this choice.")); return; }
+      var run = P.runs[Number(runSel.value)];
+      found.forEach(function (f) {
+        var key = runSel.value + "\t" + f[0];
+        var gold = P.gold[key], sys = P.sys[key];
+        if (!gold || !sys) { return; }
+        var inGroup = {};
+        f[1].forEach(function (w) { inGroup[w] = true; });
+        var card = el("div", "example");
+        var wrongHeads = gold.u.filter(function (u) { return !u; }).length;
+        var wrongLabels = gold.l.filter(function (l, i) { return !l && gold.u[i]; }).length;
+        card.appendChild(el("div", "ex-head", "gold sentence " + f[0] + " · " + gold.w.length + " gold words · " +
+          wrongHeads + " wrong head(s), " + wrongLabels + " wrong relation(s) with the right head"));
+        var arcs = [], cls = [];
+        gold.h.forEach(function (h, i) {
+          var c = (gold.u[i] ? "ok" : "bad") + (inGroup[i + 1] ? " hl" : "");
+          if (h !== 0) { arcs.push({from: h, to: i + 1, label: gold.r[i], cls: c, labelCls: (!gold.l[i] ? "bad" : "ok") + (inGroup[i + 1] ? " hl" : "")}); }
+          cls.push((inGroup[i + 1] ? "hl " : "") + (gold.u[i] ? "" : "bad"));
+        });
+        card.appendChild(el("div", "side", "gold"));
+        var box1 = el("div", "scroll"); box1.appendChild(drawTree(gold.w, arcs, cls)); card.appendChild(box1);
+        var sArcs = [], sCls = [];
+        sys.h.forEach(function (h, i) {
+          var mine = sys.a[i] && inGroup[sys.a[i]];
+          var c = (sys.u[i] ? "ok" : "bad") + (mine ? " hl" : "");
+          if (h > 0) { sArcs.push({from: h, to: i + 1, label: sys.r[i], cls: c, labelCls: (!sys.l[i] ? "bad" : "ok") + (mine ? " hl" : "")}); }
+          sCls.push((mine ? "hl " : "") + (!sys.a[i] ? "unaligned" : (sys.u[i] ? "" : "bad")));
+        });
+        card.appendChild(el("div", "side", "parser " + run[0] + "/" + run[1]));
+        var box2 = el("div", "scroll"); box2.appendChild(drawTree(sys.w, sArcs, sCls)); card.appendChild(box2);
+        pList.appendChild(card);
+      });
+    }
+    runSel.addEventListener("change", function () { fillBreakdowns(); fillGroups(); render(); });
+    bSel.addEventListener("change", function () { fillGroups(); render(); });
+    gSel.addEventListener("change", render);
+    Array.prototype.forEach.call(document.querySelectorAll("a.px"), function (a) {
+      a.addEventListener("click", function () {
+        runSel.value = a.getAttribute("data-run");
+        fillBreakdowns();
+        bSel.value = a.getAttribute("data-breakdown");
+        fillGroups();
+        gSel.value = a.getAttribute("data-grp");
+        render();
+      });
+    });
+    fillBreakdowns();
+    fillGroups();
+    render();
+  })();
+
+  // --- examples -----------------------------------------------------------------------------------
+  var subSel = document.getElementById("ex-sub");
+  if (!subSel) { return; }
+  var kindSel = document.getElementById("ex-kind");
+  var itemSel = document.getElementById("ex-item");
+  var list = document.getElementById("ex-list");
+  var byKey = {rel: {}, form: {}};
+  data.rel.forEach(function (e) { byKey.rel[e[0] + "\u0000" + e[1]] = {item: e[1], view: "", found: e[2].map(function (p) { return [p, null]; })}; });
+  data.form.forEach(function (e) { byKey.form[e[0] + "\u0000" + e[1] + "\u0000" + e[2]] = {item: e[2], view: e[1], found: e[3]}; });
+
+  data.subs.forEach(function (s, i) { option(subSel, String(i), s[0] + "/" + s[1] + (s[2] ? " on " + s[2] : "")); });
+
+  function fillItems() {
+    while (itemSel.firstChild) { itemSel.removeChild(itemSel.firstChild); }
+    var prefix = subSel.value + "\u0000";
+    Object.keys(byKey[kindSel.value]).sort().forEach(function (k) {
+      if (k.indexOf(prefix) !== 0) { return; }
+      var e = byKey[kindSel.value][k];
+      option(itemSel, k, (e.view ? e.view + ": " : "") + e.item + " (" + e.found.length + ")");
+    });
   }
 
   function render() {

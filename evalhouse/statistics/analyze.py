@@ -8,7 +8,8 @@
 
 Tables written (see ``schema/analyze/``): metric_correlations, judgement_correlations, projectivity_tests,
 entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, paired_significance,
-dea_relation_intervals, ensemble_choice, ensemble_scores. Views over them (``sql/statistics/``):
+dea_relation_intervals, ensemble_choice, ensemble_scores; for dependency parser runs, score_intervals and
+score_significance (:mod:`evalhouse.statistics.parse_runs`). Views over them (``sql/statistics/``):
 correlation_summary, judgement_correlation_summary, suspicious_subtrees_coverage. Error mining uses the
 paper's settings by default (:class:`evalhouse.analysis.mining.MiningSettings`, from the config's
 ``exclude_root``, ``representatives``, ``suspicious``, ``score_form``, ``top_k``, ``max_size``). Rows of the submissions
@@ -26,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from evalhouse.analysis import mining, stats
-from evalhouse.errors import OptionError
+from evalhouse.errors import OptionError, WarehouseError
+from evalhouse.statistics import parse_runs
 from evalhouse.statistics.selection import Selection
 from evalhouse.progress import as_progress
 from evalhouse.version import signature
@@ -41,6 +43,7 @@ JUDGEMENTS = ("fluency_z", "adequacy_z")
 TABLES = ("metric_correlations", "judgement_correlations", "projectivity_tests", "entropy_dea_correlation",
           "suspicious_subtrees", "suspicious_subtree_submissions", "paired_significance", "dea_relation_intervals",
           "ensemble_choice", "ensemble_scores")  # schema/analyze/
+PARSE_TABLES = ("score_intervals", "score_significance")  # of dependency parser runs
 
 
 @dataclass
@@ -103,6 +106,7 @@ class AnalysisSummary:
     submissions: int
     corpora: int
     rows: dict
+    dependency_runs: int = 0
 
 
 def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
@@ -111,8 +115,14 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
     (:class:`evalhouse.progress.Progress`) is moved on per step and corpus."""
     config = config or AnalysisConfig()
     config.validate()
-    subs = pd.DataFrame(Selection(team=team, corpus=corpus).submissions(wh), columns=["team", "run", "corpus"])
-    results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
+    selection = Selection(team=team, corpus=corpus)
+    subs = pd.DataFrame(selection.submissions(wh, required=False), columns=["team", "run", "corpus"])
+    dependency = pd.DataFrame(selection.dependency_runs(wh), columns=["team", "run", "corpus"])
+    if subs.empty and dependency.empty:
+        scope = f" for {selection.describe()}" if team or corpus else ""
+        raise WarehouseError(f"nothing to analyse{scope} in {wh.path}: no system outputs "
+                             "(`evalhouse ingest outputs`) and no parser runs (`evalhouse ingest dependency-run`)")
+    results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES + PARSE_TABLES}
     def mine(data, config):
         rows, mined = suspicious_subtrees(data, config)
         results["suspicious_subtree_submissions"].append(mined)
@@ -125,7 +135,8 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
              ("accuracies and judgements", "judgement_correlations", judgement_correlations),
              ("significance tests", "paired_significance", paired_significance),
              ("DEA intervals", "dea_relation_intervals", dea_relation_intervals)]
-    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 3), unit="steps")
+    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 3)
+                                      + dependency["corpus"].nunique() + 1, unit="steps")
     with task:
         for corpus_name, group in subs.groupby("corpus", sort=True):
             keys = list(group[["team", "run"]].itertuples(index=False, name=None))
@@ -141,22 +152,34 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
             results["ensemble_choice"].append(choice)
             results["ensemble_scores"].append(scores)
             task.advance(1)
+        for corpus_name, group in dependency.groupby("corpus", sort=True):
+            keys = list(group[["team", "run"]].itertuples(index=False, name=None))
+            task.describe(f"{corpus_name}: intervals and tests of {len(keys)} parser run(s)")
+            runs = parse_runs.RunSentences.load(wh, corpus_name, keys)
+            results["score_intervals"].append(parse_runs.intervals(runs, config))
+            results["score_significance"].append(parse_runs.significance(runs, config))
+            task.advance(1)
         task.describe("writing")
         analysed = subs.to_dict("records")
+        parsed = [{"corpus": r["corpus"], "team": r["team"], "run": r["run"]} for r in dependency.to_dict("records")]
         counts = {}
         with wh.transaction():
-            # the rows of the submissions analysed are replaced; rows of other submissions stay
+            # the rows of the submissions and runs analysed are replaced; rows of the others stay
             wh.delete("analysis", analysed)
             wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
             wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"],
                                         "team_b": b["team"], "run_b": b["run"]}
                                        for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
-            for table in TABLES:
+            wh.delete("dependency run intervals", parsed)
+            wh.delete("dependency run significance", [
+                {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
+                for a in parsed for b in parsed if a["corpus"] == b["corpus"]])
+            for table in TABLES + PARSE_TABLES:
                 frames = [f for f in results[table] if f is not None and len(f)]
                 columns = [c for c, _, _ in wh.columns(table)]
                 counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
-        task.advance(subs["corpus"].nunique())
-    return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts)
+        task.advance(1)
+    return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts, len(dependency))
 
 
 # --- data of one corpus ---------------------------------------------------------------------------

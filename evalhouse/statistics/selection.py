@@ -79,11 +79,17 @@ class Selection:
         corpus = "corpus = $corpus" if self.corpus else "TRUE"
         return f"(({sides[0]}) OR ({sides[1]})) AND {corpus}", params
 
-    def submissions(self, wh) -> list[tuple[str, str, str]]:
-        """(team, run, corpus) of every selected submission, sorted; refused when there is none."""
+    def submissions(self, wh, required: bool = True) -> list[tuple[str, str, str]]:
+        """(team, run, corpus) of every selected submission, sorted; refused when there is none and ``required``."""
         where, params = self.resolve(wh).where()
         found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
                        params).fetchall()
-        if not found:
+        if not found and required:
             raise WarehouseError(f"no submissions for {self.describe()} in {wh.path}")
         return found
+
+    def dependency_runs(self, wh) -> list[tuple[str, str, str]]:
+        """(team, run, corpus) of every selected dependency parser run, sorted (perhaps none)."""
+        where, params = self.where()
+        return wh.sql(f"SELECT team, run, corpus FROM dependency_runs WHERE {where} ORDER BY team, run, corpus",
+                      params).fetchall()

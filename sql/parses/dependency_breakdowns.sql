@@ -6,54 +6,12 @@
 -- words by theirs: precision = correct system words of the group / system words of the group, recall =
 -- correct gold words of the group / gold words of the group, F1 = 2PR / (P + R) (NULL when P + R is 0 or a
 -- side has no word in the group). A correct pair counts in its gold word's group and in its system word's.
--- Groupings (breakdown -> grp; grp_order sorts the groups):
---   relation        universal relation (as CoNLL 2018 compares them)
---   upos            UPOS (each word of a multiword token has its own)
---   arc_length      |ID - HEAD| in words; a root's arc is the group 'root' (grp_order 0)
---   arc_direction   'head-initial' (the head precedes the word), 'head-final', or 'root'
---   root_distance   arcs between the word and its sentence's root word (the root word 0)
---   sentence_length words in the word's own sentence, in bins of ten: '1-10', '11-20', ...
---   projectivity    'projective' or 'non-projective' arc (the head dominates every word between; a root's
---                   arc is projective)
--- Upstream: dependency_gold_words, dependency_system_words.
+-- Groupings: relation, upos, arc_length, arc_direction, root_distance, sentence_length, projectivity, as
+-- dependency_word_groups defines them.
+-- Upstream: dependency_word_groups.
 CREATE OR REPLACE VIEW dependency_breakdowns AS
-WITH groupings AS (
-    SELECT * FROM (VALUES (1, 'relation'), (2, 'upos'), (3, 'arc_length'), (4, 'arc_direction'),
-                          (5, 'root_distance'), (6, 'sentence_length'), (7, 'projectivity')) AS b (ordinal, breakdown)
-), sides AS (
-    SELECT corpus, team, run, 'gold' AS side, relation, upos, word_id, head, depth, sentence_length,
-           arc_projective, head_correct, label_correct, relation_correct, la
-    FROM dependency_gold_words
-    UNION ALL
-    -- a system word is correct when the gold word aligned to it is
-    SELECT s.corpus, s.team, s.run, 'system' AS side, s.relation, s.upos, s.word_id, s.head, s.depth,
-           s.sentence_length, s.arc_projective, coalesce(g.head_correct, false), coalesce(g.label_correct, false),
-           coalesce(g.relation_correct, false), CAST(NULL AS DOUBLE)
-    FROM dependency_system_words AS s
-    LEFT JOIN dependency_gold_words AS g
-        ON g.corpus = s.corpus AND g.team = s.team AND g.run = s.run AND g.system_index = s.system_index
-), grouped AS (
-    SELECT s.corpus, s.team, s.run, s.side, g.ordinal, g.breakdown,
-           CASE g.breakdown
-                WHEN 'relation' THEN s.relation
-                WHEN 'upos' THEN s.upos
-                WHEN 'arc_length' THEN CASE WHEN s.head = 0 THEN 'root' ELSE CAST(abs(s.word_id - s.head) AS VARCHAR) END
-                WHEN 'arc_direction' THEN CASE WHEN s.head = 0 THEN 'root' WHEN s.head < s.word_id THEN 'head-initial'
-                                               ELSE 'head-final' END
-                WHEN 'root_distance' THEN CAST(s.depth AS VARCHAR)
-                WHEN 'sentence_length' THEN CAST(10 * CAST(floor((s.sentence_length - 1) / 10.0) AS INTEGER) + 1 AS VARCHAR)
-                                            || '-' || CAST(10 * CAST(floor((s.sentence_length - 1) / 10.0) AS INTEGER) + 10 AS VARCHAR)
-                ELSE CASE WHEN s.arc_projective THEN 'projective' ELSE 'non-projective' END
-           END AS grp,
-           CASE g.breakdown
-                WHEN 'arc_length' THEN CASE WHEN s.head = 0 THEN 0 ELSE abs(s.word_id - s.head) END
-                WHEN 'arc_direction' THEN CASE WHEN s.head = 0 THEN 0 WHEN s.head < s.word_id THEN 1 ELSE 2 END
-                WHEN 'root_distance' THEN s.depth
-                WHEN 'sentence_length' THEN 10 * CAST(floor((s.sentence_length - 1) / 10.0) AS INTEGER) + 1
-                WHEN 'projectivity' THEN CASE WHEN s.arc_projective THEN 0 ELSE 1 END
-           END AS grp_order,
-           s.head_correct, s.label_correct, s.relation_correct, s.la
-    FROM sides AS s CROSS JOIN groupings AS g
+WITH grouped AS (
+    SELECT * FROM dependency_word_groups
 ), counts AS (
     SELECT corpus, team, run, ordinal, breakdown, grp, max(grp_order) AS grp_order,
            count(*) FILTER (WHERE side = 'gold') AS gold_words,

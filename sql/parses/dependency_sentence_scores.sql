@@ -18,6 +18,7 @@ WITH gold_counts AS (
            count(*) FILTER (WHERE clas_correct) AS clas_correct,
            count(*) FILTER (WHERE mlas_correct) AS mlas_correct,
            count(*) FILTER (WHERE blex_correct) AS blex_correct,
+           sum(la) AS la_sum,
            avg(la) AS la_gold_mean
     FROM dependency_gold_words
     GROUP BY corpus, team, run, sentence
@@ -52,6 +53,7 @@ WITH gold_counts AS (
                 THEN CAST(2 * mlas_correct AS DOUBLE) / (gold_content_words + system_content_words) END AS mlas_f1,
            CASE WHEN gold_content_words + system_content_words > 0
                 THEN CAST(2 * blex_correct AS DOUBLE) / (gold_content_words + system_content_words) END AS blex_f1,
+           CAST(la_sum AS DOUBLE) AS la_sum,
            CAST(la_gold_mean AS DOUBLE) AS la_gold_mean
     FROM counts
 )
@@ -77,4 +79,5 @@ COMMENT ON COLUMN dependency_sentence_scores.las_f1 IS '2 las_correct / (gold_wo
 COMMENT ON COLUMN dependency_sentence_scores.clas_f1 IS '2 clas_correct / (gold_content_words + system_content_words).';
 COMMENT ON COLUMN dependency_sentence_scores.mlas_f1 IS '2 mlas_correct / (gold_content_words + system_content_words).';
 COMMENT ON COLUMN dependency_sentence_scores.blex_f1 IS '2 blex_correct / (gold_content_words + system_content_words).';
+COMMENT ON COLUMN dependency_sentence_scores.la_sum IS 'Sum of the dependency LA of the sentence''s gold words (unaligned 0): with gold_words, what the resampled LA mean pools.';
 COMMENT ON COLUMN dependency_sentence_scores.la_gold_mean IS 'Mean dependency LA of the sentence''s gold words (unaligned 0).';
