@@ -106,6 +106,63 @@ def score_from_statistics(metric: str, statistics: np.ndarray, *, lowercase: boo
     return chosen._compute_score_from_stats(total).score
 
 
+@dataclass
+class PairedResult:
+    """sacrebleu's paired test over systems, as ``sacrebleu --paired-bs`` / ``--paired-ar`` computes it."""
+
+    scores: list[float]                    # corpus score of each system (0-100)
+    means: list[float | None]              # mean of its bootstrap scores (paired-bs; None for paired-ar)
+    cis: list[float | None]                # half-width of sacrebleu's 95% interval around that mean
+    p: dict[tuple[int, int], float]        # (a, b) with a < b -> p
+
+
+def paired_tests(statistics: Sequence[np.ndarray], metric: str, test: str, n_samples: int, seed: int, *,
+                 lowercase: bool = False, tokenize: str = "13a") -> PairedResult:
+    """sacrebleu's own paired test of every pair of systems, from their per-sentence statistics
+    (:class:`SacrebleuResult`'s ``bleu_statistics`` / ``chrf_statistics``), with the draws and formulas of
+    ``sacrebleu.significance`` (2.x): for ``paired-bootstrap``, one ``default_rng(seed).choice`` of sentence
+    indices shared by every system, each resample's score from the float32 sums, sacrebleu's
+    ``estimate_ci`` and ``_compute_p_value`` on the centred absolute differences; for
+    ``approximate-randomisation``, ``default_rng(seed).integers(2)`` swap masks, the scores of the two
+    shuffled pseudo-systems and ``_compute_p_value`` on their absolute differences. The numbers equal
+    ``sacrebleu --paired-bs`` / ``--paired-ar`` with the same seed (``SACREBLEU_SEED``) and resamples
+    (tests/test_sacrebleu_scores.py runs sacrebleu's PairedTest beside). The resampled scores are computed
+    once per system for the bootstrap (the pairs share the draws), and the statistics are not materialised
+    for all resamples at once (sacrebleu's ``stats[idxs]``; the same sums, one resample at a time)."""
+    from sacrebleu.significance import _compute_p_value, estimate_ci
+
+    bleu_metric, chrf_metric = _metrics(lowercase, tokenize)
+    chosen = {"bleu": bleu_metric, "chrf": chrf_metric}[metric]
+    stats = [np.asarray(x, dtype=np.int64) for x in statistics]
+    scores = [chosen._aggregate_and_compute(x.tolist()).score for x in stats]
+    n = len(stats[0]) if stats else 0
+    pairs = [(a, b) for a in range(len(stats)) for b in range(a + 1, len(stats))]
+    if test == "paired-bootstrap":
+        idxs = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
+        resampled = []
+        for x in stats:
+            x32 = np.array(x, dtype="float32")
+            resampled.append(np.array([chosen._compute_score_from_stats(x32[i].sum(0)).score for i in idxs]))
+        means, cis = zip(*(estimate_ci(r) for r in resampled)) if resampled else ((), ())
+        p = {}
+        for a, b in pairs:
+            diffs = np.abs(resampled[b] - resampled[a])
+            p[(a, b)] = _compute_p_value(diffs - diffs.mean(), abs(scores[a] - scores[b]))
+        return PairedResult(scores, [float(m) for m in means], [float(c) for c in cis], p)
+    if test == "approximate-randomisation":
+        p = {}
+        for a, b in pairs:
+            pos_sel = np.random.default_rng(seed).integers(2, size=(n_samples, n), dtype=bool)
+            neg_sel = ~pos_sel
+            shuf_a = pos_sel @ stats[a] + neg_sel @ stats[b]
+            shuf_b = neg_sel @ stats[a] + pos_sel @ stats[b]
+            scores_a = np.array([chosen._aggregate_and_compute(x).score for x in shuf_a[:, None]])
+            scores_b = np.array([chosen._aggregate_and_compute(x).score for x in shuf_b[:, None]])
+            p[(a, b)] = _compute_p_value(np.abs(scores_a - scores_b), abs(scores[a] - scores[b]))
+        return PairedResult(scores, [None] * len(stats), [None] * len(stats), p)
+    raise ValueError(f"unknown test '{test}'")
+
+
 def version() -> str:
     """The installed sacrebleu's version (also the last field of its signatures)."""
     # late for the same reason as in _metrics

@@ -156,6 +156,18 @@ def nist_from_sums(matches: Sequence[float], totals: Sequence[float], hyp_words:
     return float(sum(m / t for m, t in zip(matches, totals)) * _nist_penalty(hyp_words, ref_words))
 
 
+def nist_from_sum_arrays(matches: np.ndarray, totals: np.ndarray, hyp_words: np.ndarray,
+                         ref_words: np.ndarray) -> np.ndarray:
+    """:func:`nist_from_sums` over arrays of corpus sums (``matches``, ``totals``: (..., 4)), as the view
+    sr_submission_scores computes it: NaN where a total or the reference length is 0."""
+    matches, totals = np.asarray(matches, dtype=float), np.asarray(totals, dtype=float)
+    hyp_words, ref_words = np.asarray(hyp_words, dtype=float), np.asarray(ref_words, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        penalty = np.where(hyp_words < ref_words, np.exp(_BETA * np.log(hyp_words / ref_words) ** 2), 1.0)
+        nist = (matches / totals).sum(axis=-1) * penalty
+    return np.where((ref_words == 0) | (totals == 0).any(axis=-1), np.nan, nist)
+
+
 def sr_statistics(hypotheses: Sequence[str | None], references: Sequence[str] | SrReference) -> SrStatistics:
     """Statistics of each (output text, reference text) pair; the references are the whole corpus
     (texts, or :func:`sr_reference` of them to reuse across submissions)."""

@@ -162,11 +162,12 @@ def approximate_randomisation(num_a, num_b, den, resamples: int, seed: int) -> t
     return float(a), float(b), float(delta), (1 + exceed) / (resamples + 1)
 
 
-def bootstrap_ratio_intervals(num, den, resamples: int, seed: int, level: float = 0.95):
+def bootstrap_ratio_intervals(num, den, resamples: int, seed: int, level: float = 0.95, with_mean: bool = False):
     """Percentile intervals of pooled ratios, resampling rows (sentences).
 
     ``num`` and ``den`` are (sentences x groups) arrays, e.g. matched edges and edges per relation.
-    Returns (low, high) arrays of length groups (NaN where a group never occurs)."""
+    Returns (low, high) arrays of length groups (NaN where a group never occurs), and with ``with_mean`` the
+    mean of the resampled ratios too."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
     n = num.shape[0]
@@ -176,14 +177,15 @@ def bootstrap_ratio_intervals(num, den, resamples: int, seed: int, level: float 
         weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
         draws.append(_ratio(weights @ num, weights @ den))
     ratios = np.vstack(draws)
-    tail = (1 - level) / 2
-    import warnings
+    if not with_mean:
+        return _percentiles(ratios, level)
+    with np.errstate(all="ignore"):
+        import warnings
 
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low = np.nanquantile(ratios, tail, axis=0) if ratios.size else np.array([])
-        high = np.nanquantile(ratios, 1 - tail, axis=0) if ratios.size else np.array([])
-    return low, high
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mean = np.nanmean(ratios, axis=0) if ratios.size else np.array([])
+    return _percentiles(ratios, level) + (mean,)
 
 
 def _chunks(total: int, size: int = 250):
@@ -244,6 +246,69 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
     p = (1 + exceed) / (resamples + 1)
     return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
             for a, b, dl, pv in zip(ia, ib, deltas, p)]
+
+
+def paired_statistic_tests(stats, combine, resamples: int, seed: int, test: str):
+    """:func:`paired_tests_all` for any score computed from summed per-sentence sufficient statistics (corpus
+    BLEU, NIST): ``stats`` is (systems x sentences x k), ``combine`` maps summed statistics (..., k) to scores
+    (vectorised). The same streams of resamples: the bootstrap draws one multinomial weight vector over the
+    sentences per resample, approximate randomisation one uniform per sentence (swapped below 1/2), both from
+    ``PCG64(seed)`` in chunks of 250, so a ratio given as two columns gets the p of :func:`paired_tests_all`.
+    Returns a list of (a, b, value_a, value_b, delta, p)."""
+    stats = np.asarray(stats, dtype=float)
+    s, n, k = stats.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    totals = stats.sum(axis=1)
+    values = np.asarray(combine(totals), dtype=float)
+    ia, ib = np.triu_indices(s, k=1)
+    deltas = values[ia] - values[ib]
+    exceed = np.zeros(len(ia), dtype=np.int64)
+    for chunk in _chunks(resamples):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if test == "paired-bootstrap":
+                weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+                scores = np.asarray(combine(np.einsum("cn,snk->csk", weights, stats)), dtype=float)
+                resampled = scores[:, ia] - scores[:, ib]
+                exceed += np.sum(np.abs(resampled - deltas) >= np.abs(deltas) - 1e-15, axis=0)
+            elif test == "approximate-randomisation":
+                swapped = (rng.random((chunk, n)) < 0.5).astype(float)
+                moved = np.einsum("cn,snk->csk", swapped, stats)  # what each system gives up
+                a = combine(totals[ia] - moved[:, ia] + moved[:, ib])
+                b = combine(totals[ib] - moved[:, ib] + moved[:, ia])
+                exceed += np.sum(np.abs(np.asarray(a) - np.asarray(b)) >= np.abs(deltas) - 1e-15, axis=0)
+            else:
+                raise ValueError(f"unknown test '{test}'")
+    p = (1 + exceed) / (resamples + 1)
+    return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
+            for a, b, dl, pv in zip(ia, ib, deltas, p)]
+
+
+def bootstrap_statistic_intervals(stats, combine, resamples: int, seed: int, level: float = 0.95):
+    """Percentile intervals of scores computed from summed sufficient statistics (``stats``: systems x
+    sentences x k), resampling sentences with the draws of :func:`bootstrap_ratio_intervals`. Returns
+    (low, high, mean of the resampled scores), one value per system."""
+    stats = np.asarray(stats, dtype=float)
+    s, n, k = stats.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    draws = []
+    for chunk in _chunks(resamples):
+        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=chunk).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            draws.append(np.asarray(combine(np.einsum("cn,snk->csk", weights, stats)), dtype=float))
+    scores = np.vstack(draws) if draws else np.zeros((0, s))
+    return _percentiles(scores, level) + (np.nanmean(scores, axis=0) if scores.size else np.full(s, np.nan),)
+
+
+def _percentiles(scores: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) percentiles of each column, NaN ignored (a resample without the group's rows)."""
+    import warnings
+
+    tail = (1 - level) / 2
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low = np.nanquantile(scores, tail, axis=0) if scores.size else np.array([])
+        high = np.nanquantile(scores, 1 - tail, axis=0) if scores.size else np.array([])
+    return low, high
 
 
 def significance_groups(values, better) -> dict:

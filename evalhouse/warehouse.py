@@ -45,6 +45,7 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
 from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
+from evalhouse.version import __version__
 from evalhouse import stored as _stored
 
 # where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
@@ -145,6 +146,17 @@ def view_files() -> tuple[SqlFile, ...]:
     for name in sorted(files):
         visit(name)
     return tuple(files[n] for n in ordered)
+
+
+def _table_columns(con) -> dict[str, list[str]]:
+    """Base table -> its columns in order."""
+    rows = con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
+                       "AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main') "
+                       "ORDER BY table_name, column_index").fetchall()
+    out: dict[str, list[str]] = {}
+    for table, column in rows:
+        out.setdefault(table, []).append(column)
+    return out
 
 
 # --- what users store ------------------------------------------------------------------------------
@@ -248,10 +260,13 @@ STORED: dict[str, Stored] = {
     # an ensemble is computed from all the submissions on a corpus: without one of them it is stale, whole
     "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores"), owned=False,
                        parents=(Parent("corpus", ("corpus",)), Parent("submission", ("team", "run", "corpus"), whole=True))),
-    "significance": Stored(("corpus", "team_a", "run_a", "team_b", "run_b"), ("paired_significance",), owned=False,
-                           parents=(Parent("submission", ("team_a", "run_a", "corpus")),
-                                    Parent("submission", ("team_b", "run_b", "corpus")))),
-    # intervals and paired tests of dependency runs (`evalhouse analyze`)
+    # intervals and paired tests of every ranked score (`evalhouse analyze`): of submissions, of dependency runs
+    "submission intervals": Stored(("team", "run", "corpus"), (("score_intervals", "kind = 'submission'"),),
+                                   owned=False, parents=(Parent("submission", ("team", "run", "corpus")),)),
+    "submission significance": Stored(
+        ("corpus", "team_a", "run_a", "team_b", "run_b"), (("score_significance", "kind = 'submission'"),),
+        owned=False, parents=(Parent("submission", ("team_a", "run_a", "corpus")),
+                              Parent("submission", ("team_b", "run_b", "corpus")))),
     "dependency run intervals": Stored(("corpus", "team", "run"), (("score_intervals", "kind = 'dependency run'"),),
                                        owned=False, parents=(Parent("dependency run", ("corpus", "team", "run")),)),
     "dependency run significance": Stored(
@@ -462,8 +477,28 @@ class Warehouse:
             stored_fingerprint = None
         if sum(f.name in present for f in files) == len(files) and stored_fingerprint == fingerprint:
             return
+        if stored_fingerprint is not None:
+            self._refuse_other_tables()
         with self.transaction():
             _create_schema(self.con)
+
+    def _refuse_other_tables(self) -> None:
+        """A warehouse written by another evalhouse whose base tables have other columns than this one's:
+        refused in one line naming the first such table (CREATE TABLE IF NOT EXISTS keeps an old table, and the
+        views written for the new one would fail on it with DuckDB's binder error)."""
+        with duckdb.connect(":memory:") as fresh:
+            fresh.execute("\n".join(f.text for f in schema_files()))
+            wanted = _table_columns(fresh)
+        have = _table_columns(self.con)
+        for table, columns in sorted(wanted.items()):
+            if table in have and have[table] != columns:
+                missing = [c for c in columns if c not in have[table]]
+                extra = [c for c in have[table] if c not in columns]
+                raise WarehouseError(
+                    f"{self.path} was written by another version of evalhouse: its table {table} "
+                    + (f"lacks {', '.join(missing)}" if missing else f"has {', '.join(extra)}")
+                    + f" (evalhouse {__version__} expects {', '.join(columns)}); ingest into a new warehouse, "
+                    "or open this one with the evalhouse that wrote it")
 
     # --- writing: one transaction, rows by column name, what is stored and its replacement -----
     @contextmanager

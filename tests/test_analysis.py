@@ -360,11 +360,11 @@ def test_suspicious_subtrees_counts_are_sentence_counts(analysed):
 
 def test_paired_significance_values_reuse_the_views(analysed):
     wh = analysed
-    table = wh.sql("select * from paired_significance").df()
+    table = wh.sql("select * from score_significance where kind = 'submission' and metric in ('dea', 'mean_bleu')").df()
     assert len(table) == 3 * 2 * 2  # 3 pairs x 2 metrics x 2 tests
     scores = {(t, r): (b, d) for t, r, b, d in wh.sql("select team, run, mean_bleu, dea from submission_scores").fetchall()}
     for row in table.itertuples():
-        want = scores[(row.team_a, row.run_a)][0 if row.metric == "bleu" else 1]
+        want = scores[(row.team_a, row.run_a)][0 if row.metric == "mean_bleu" else 1]
         assert row.value_a == pytest.approx(want)
         assert row.delta == pytest.approx(row.value_a - row.value_b)
     for _, group in table.groupby(["metric", "test"]):
@@ -704,7 +704,8 @@ TABLE_GRAINS = {
     "suspicious_subtrees": "team, run, corpus, view, form",
     "suspicious_subtree_submissions": "team, run, corpus, view",
     "judgement_correlations": "team, run, corpus, metric, judgement",
-    "paired_significance": "corpus, metric, test, team_a, run_a, team_b, run_b",
+    "score_significance": "kind, corpus, metric, test, team_a, run_a, team_b, run_b",
+    "score_intervals": "kind, team, run, corpus, metric",
     "dea_relation_intervals": "team, run, corpus, relation",
     "ensemble_choice": "corpus, position",
     "ensemble_scores": "corpus, system",

@@ -194,7 +194,7 @@ def test_incomplete_and_orphaned_things_are_found(db):
         report = wh.check()
         found = {(f.kind, f.table) for f in report.findings if f.problem == "orphan"}
         assert {("submission", "judgements"), ("submission", "alignments"), ("analysis", "metric_correlations"),
-                ("analysis", "dea_relation_intervals"), ("significance", "paired_significance")} <= found
+                ("analysis", "dea_relation_intervals"), ("submission significance", "score_significance"), ("submission intervals", "score_intervals")} <= found
         removed = wh.repair()
         assert not wh.check().torn
     # what is left: exactly the rows of neither t/1 nor baseline/random (an independent filter)

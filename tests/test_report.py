@@ -128,9 +128,9 @@ def test_leaderboard_numbers_and_groups(analysed, report):
     assert abs(next(f for t, r, _, _, f in board if (t, r) == ("baseline", "lr"))) < 1e-12
     assert judged[header.index("fluency (z)")] == "0.000" and judged[header.index("adequacy (z)")] == "0.000"
     assert "e-17'" not in page and "e-16'" not in page
-    # groups and rank ranges from paired_significance, recomputed here from the stored tests
-    pairs = analysed.sql("""select team_a, run_a, team_b, run_b, delta, significant from paired_significance
-                            where metric = 'dea' and test = 'approximate-randomisation'""").fetchall()
+    # groups and rank ranges from score_significance, recomputed here from the stored tests
+    pairs = analysed.sql("""select team_a, run_a, team_b, run_b, delta, significant from score_significance
+                            where kind = 'submission' and metric = 'dea' and test = 'approximate-randomisation'""").fetchall()
     better = {((ta, ra), (tb, rb)) if d > 0 else ((tb, rb), (ta, ra)) for ta, ra, tb, rb, d, s in pairs if s}
     groups = significance_groups({(t, r): dea for t, r, dea, *_ in board}, better)
     group_col, rank_col = header.index("DEA group"), header.index("DEA rank")

@@ -7,8 +7,8 @@
 
 The page holds: a leaderboard (pooled and mean DEA, BLEU, the SR shared-task metrics and sacreBLEU when
 the warehouse has the views ``sr_submission_scores`` / ``sacrebleu_scores``, human z-scores when there
-are judgements) with significance groups and rank ranges from ``paired_significance``
-(:func:`evalhouse.analysis.stats.significance_groups`); DEA by relation per submission with the
+are judgements) with significance groups and rank ranges from ``score_significance``, and every ranked score
+with its bootstrap interval, group and rank range (:mod:`evalhouse.reports.ranks`); DEA by relation per submission with the
 bootstrap intervals of ``dea_relation_intervals``; the Spearman heatmap of Shimorina et al. (2021)
 Figure 2; the projectivity tests; the most suspicious subtrees per mining view; scores by bucket of
 sentence length, tree depth and mean dependency distance; the significance tests, entropy and ensemble
@@ -37,9 +37,8 @@ import numpy as np
 import pandas as pd
 
 from evalhouse.analysis import mining
-from evalhouse.analysis.stats import significance_groups
 from evalhouse.errors import OptionError, WarehouseError
-from evalhouse.reports import figures
+from evalhouse.reports import figures, ranks
 from evalhouse.reports.parse_sections import ParseSections
 from evalhouse.statistics.analyze import METRICS
 from evalhouse.statistics.selection import Selection
@@ -52,6 +51,14 @@ SIGNIFICANCE_TESTS = ("approximate-randomisation", "paired-bootstrap")
 # the views another part of evalhouse may add; read only when the warehouse has them
 OPTIONAL_SCORES = (("sr_submission_scores", "SR"), ("sacrebleu_scores", "sacreBLEU"))
 KEYS = ("team", "run", "corpus")
+# every ranked score of the outputs' leaderboard: score_intervals.metric -> (title, scale), in this order
+RANKED = {"dea": ("DEA (pooled)", 1), "mean_dea": ("DEA (mean)", 1), "mean_bleu": ("BLEU (mean sentence)", 1),
+          "corpus_bleu": ("BLEU (corpus)", 1), "sr_bleu": ("SR BLEU", 1), "sr_nist": ("SR NIST", 1),
+          "sr_dist": ("SR DIST", 1), "sr_dist_words": ("SR DIST (words)", 1),
+          "sacrebleu_bleu": ("sacreBLEU BLEU", 1), "sacrebleu_chrf": ("sacreBLEU chrF", 1),
+          "mean_ssa": ("SSA", 1), "mean_gsa": ("GSA", 1), "mean_sta": ("STA", 1), "mean_gta": ("GTA", 1),
+          "mean_understandability_accuracy": ("understandability acc.", 1),
+          "mean_quality_accuracy": ("quality acc.", 1)}
 # buckets of the reference tree's properties: (column, title, right-closed upper bounds, labels)
 BUCKETS = (
     ("length", "sentence length (words)", [5, 10, 15, 20, 30, 40, math.inf],
@@ -237,26 +244,21 @@ class _Report:
                 Col("bleu_ranks", "BLEU rank", "rank range: 1 + significantly better .. n - significantly worse"),
                 Col("corpus_bleu", "BLEU (corpus)", "corpus BLEU-4 on lemmas from summed statistics, NLTK method 2")]
         notes = []
-        pairs = self.frame("""SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
-                              FROM paired_significance WHERE test = $test""", {"test": self.test})
+        self.pairs = self.frame("""SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
+                                   FROM score_significance WHERE kind = 'submission' AND test = $test""",
+                                {"test": self.test})
+        self.configurations |= set(self.pairs["configuration"])
         keys = set(self.subs)
-        for metric in ("dea", "bleu"):
-            board[f"{metric}_group"] = None
-            board[f"{metric}_ranks"] = None
-            value = "dea" if metric == "dea" else "mean_bleu"
+        for prefix, metric in (("dea", "dea"), ("bleu", "mean_bleu")):
+            board[f"{prefix}_group"] = None
+            board[f"{prefix}_ranks"] = None
             for corpus_name, group in board.groupby("corpus"):
-                better = set()
-                for p in pairs[(pairs["metric"] == metric) & (pairs["corpus"] == corpus_name)].itertuples():
-                    a, b = (p.team_a, p.run_a, p.corpus), (p.team_b, p.run_b, p.corpus)
-                    if a in keys and b in keys and p.significant:
-                        better.add((a, b) if p.delta > 0 else (b, a))
-                    self.configurations.add(p.configuration)
-                values = {(t, r, c): v for t, r, c, v in group[["team", "run", "corpus", value]].itertuples(index=False)
+                values = {(t, r, c): v for t, r, c, v in group[["team", "run", "corpus", metric]].itertuples(index=False)
                           if v is not None and not (isinstance(v, float) and math.isnan(v))}
-                for k, (g, lo, hi) in significance_groups(values, better).items():
+                for k, (g, rank) in ranks.groups(values, ranks.better_pairs(self.pairs, corpus_name, metric, keys)).items():
                     i = group.index[(group["team"] == k[0]) & (group["run"] == k[1])][0]
-                    board.at[i, f"{metric}_group"] = g
-                    board.at[i, f"{metric}_ranks"] = f"{lo}" if lo == hi else f"{lo}-{hi}"
+                    board.at[i, f"{prefix}_group"] = g
+                    board.at[i, f"{prefix}_ranks"] = rank
         views = self.views()
         for view, prefix in OPTIONAL_SCORES:
             if view not in views:
@@ -283,7 +285,22 @@ class _Report:
         if board["missing_sentences"].sum() > 0:
             cols.insert(4, Col("missing_sentences", "missing", "reference sentences with no output (scored as empty)"))
         self.board = board
-        return table(board, cols, "leaderboard"), notes
+        return table(board, cols, "leaderboard") + self.ranked_scores(), notes
+
+    def ranked_scores(self) -> str:
+        """Every ranked score with its bootstrap interval, significance group and rank range."""
+        intervals = self.frame(f"""SELECT corpus, team, run, metric, value, low, high, configuration FROM score_intervals
+                                   WHERE kind = 'submission' AND {self.where}""")
+        self.configurations |= set(intervals["configuration"])
+        frame = ranks.ranked(intervals, self.pairs, self.subs, RANKED)
+        cols = [Col("corpus", "corpus"), Col("metric", "metric"), Col("team", "team"), Col("run", "run"),
+                Col("value", "score"), Col("low", "CI low", "95% bootstrap interval, reference sentences resampled "
+                                           "(sacreBLEU: its own, mean +- half the 2.5-97.5 percentile range)"),
+                Col("high", "CI high", "upper bound of the same interval"),
+                Col("group", "group", f"significance group ({self.test}, Holm)"),
+                Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse")]
+        return ("<h3>Every ranked score with its uncertainty</h3>"
+                + table(frame, cols, "ranks", empty="No interval: run `evalhouse analyze`."))
 
     # --- correlations ----------------------------------------------------------------------------
     def correlations(self, fig_dir: Path) -> str:
@@ -465,7 +482,7 @@ class _Report:
         where, params = self.selected.where_pair()
         frame = self.frame(f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
                                       p, p_holm, significant
-                               FROM paired_significance WHERE {where} ORDER BY ALL""", params)
+                               FROM score_significance WHERE kind = 'submission' AND {where} ORDER BY ALL""", params)
         frame = frame.rename(columns={"team_a": "team"})
         cols = [Col("corpus", "corpus"), Col("metric", "metric"), Col("test", "test"), Col("team", "team a"),
                 Col("run_a", "run a"), Col("team_b", "team b"), Col("run_b", "run b"), Col("n", "n"),
@@ -604,7 +621,9 @@ class _Report:
 corpus, metric and test): within a corpus, submissions are sorted by the score and a new group starts at the first
 submission significantly worse than the best one of the current group. <b>Rank</b> is the range 1 + (submissions
 significantly better) to n &minus; (submissions significantly worse). DEA groups test pooled DEA; BLEU groups test
-mean sentence BLEU.</p>{''.join(f'<p class="note">{_esc(n)}</p>' for n in notes)}""" + leaderboard),
+mean sentence BLEU. The second table has every ranked score with its 95% bootstrap interval (reference sentences
+resampled), group and rank range; sacreBLEU's BLEU and chrF are resampled as <code>sacrebleu --paired-bs</code>
+resamples them.</p>{''.join(f'<p class="note">{_esc(n)}</p>' for n in notes)}""" + leaderboard),
             ("dea", "DEA by relation", """<p>Dependency edge accuracy (Shimorina et al. 2021, &sect;3.2) per base
 relation and submission. Bars and the CI columns are percentile bootstrap intervals of each submission's DEA for the
 relation, resampling sentences (<code>dea_relation_intervals</code>). <i>show</i> opens examples of failed edges.</p>"""

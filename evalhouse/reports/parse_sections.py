@@ -24,9 +24,8 @@ import pandas as pd
 import json
 
 from evalhouse.analysis.parse_eval import EvalbParams
-from evalhouse.analysis.stats import significance_groups
 from evalhouse.loaders.brackets import Tree, render
-from evalhouse.reports import figures
+from evalhouse.reports import figures, ranks
 from evalhouse.statistics.selection import Selection
 
 # the ranked metrics: score_intervals.metric -> (dependency_scores column, title)
@@ -115,29 +114,7 @@ class ParseSections:
                               FROM score_significance WHERE kind = 'dependency run' AND test = $test""",
                            {"test": self.test})
         self.configurations |= set(pairs["configuration"])
-        keys = set(self.dependency)
-        ranked = []
-        for metric, (column, title) in RANKED.items():
-            for corpus, group in intervals[intervals["metric"] == metric].groupby("corpus"):
-                better = set()
-                for p in pairs[(pairs["metric"] == metric) & (pairs["corpus"] == corpus)].itertuples():
-                    a, b = (p.team_a, p.run_a, corpus), (p.team_b, p.run_b, corpus)
-                    if a in keys and b in keys and p.significant:
-                        better.add((a, b) if p.delta > 0 else (b, a))
-                values = {(r.team, r.run, corpus): r.value for r in group.itertuples() if (r.team, r.run, corpus) in keys}
-                groups = significance_groups(values, better)
-                for r in group.itertuples():
-                    if (r.team, r.run, corpus) not in groups:
-                        continue
-                    g, lo, hi = groups[(r.team, r.run, corpus)]
-                    ranked.append({"corpus": corpus, "metric": title, "team": r.team, "run": r.run, "value": 100 * r.value,
-                                   "low": None if pd.isna(r.low) else 100 * r.low,
-                                   "high": None if pd.isna(r.high) else 100 * r.high, "group": g,
-                                   "ranks": f"{lo}" if lo == hi else f"{lo}-{hi}", "order": list(RANKED).index(metric)})
-        ranked = pd.DataFrame(ranked)
-        if len(ranked):
-            ranked = ranked.sort_values(["corpus", "order", "value", "team", "run"],
-                                        ascending=[True, True, False, True, True])
+        ranked = ranks.ranked(intervals, pairs, self.dependency, {m: (title, 100) for m, (_, title) in RANKED.items()})
         self.las = {(t, r, c): v for t, r, c, v in scores[["team", "run", "corpus", "las_f1"]].itertuples(index=False)}
         board = scores.copy()
         for column, _ in OFFICIAL:

@@ -7,9 +7,10 @@
         summary = analyze(wh, AnalysisConfig(alpha=0.05), team=None, corpus=None)
 
 Tables written (see ``schema/analyze/``): metric_correlations, judgement_correlations, projectivity_tests,
-entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, paired_significance,
-dea_relation_intervals, ensemble_choice, ensemble_scores; for dependency parser runs, score_intervals and
-score_significance (:mod:`evalhouse.statistics.parse_runs`). Views over them (``sql/statistics/``):
+entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, dea_relation_intervals,
+ensemble_choice, ensemble_scores, and for submissions and dependency parser runs score_intervals and
+score_significance (every ranked score: :mod:`evalhouse.statistics.leaderboard`,
+:mod:`evalhouse.statistics.parse_runs`). Views over them (``sql/statistics/``):
 correlation_summary, judgement_correlation_summary, suspicious_subtrees_coverage. Error mining uses the
 paper's settings by default (:class:`evalhouse.analysis.mining.MiningSettings`, from the config's
 ``exclude_root``, ``representatives``, ``suspicious``, ``score_form``, ``top_k``, ``max_size``). Rows of the submissions
@@ -28,7 +29,7 @@ import pandas as pd
 
 from evalhouse.analysis import mining, stats
 from evalhouse.errors import OptionError, WarehouseError
-from evalhouse.statistics import parse_runs
+from evalhouse.statistics import leaderboard, parse_runs
 from evalhouse.statistics.selection import Selection
 from evalhouse.progress import as_progress
 from evalhouse.version import signature
@@ -41,9 +42,9 @@ PERFORMANCE_METRICS = SENTENCE_METRICS
 ACCURACY_METRICS = ("ssa", "gsa", "sta", "gta", "understandability_accuracy", "quality_accuracy")
 JUDGEMENTS = ("fluency_z", "adequacy_z")
 TABLES = ("metric_correlations", "judgement_correlations", "projectivity_tests", "entropy_dea_correlation",
-          "suspicious_subtrees", "suspicious_subtree_submissions", "paired_significance", "dea_relation_intervals",
+          "suspicious_subtrees", "suspicious_subtree_submissions", "dea_relation_intervals",
           "ensemble_choice", "ensemble_scores")  # schema/analyze/
-PARSE_TABLES = ("score_intervals", "score_significance")  # of dependency parser runs
+PARSE_TABLES = ("score_intervals", "score_significance")  # of every ranked score, submissions and parser runs
 
 
 @dataclass
@@ -133,9 +134,8 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
              ("entropy and DEA", "entropy_dea_correlation", entropy_dea_correlation),
              ("error mining", "suspicious_subtrees", mine),
              ("accuracies and judgements", "judgement_correlations", judgement_correlations),
-             ("significance tests", "paired_significance", paired_significance),
              ("DEA intervals", "dea_relation_intervals", dea_relation_intervals)]
-    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 3)
+    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 4)
                                       + dependency["corpus"].nunique() + 1, unit="steps")
     with task:
         for corpus_name, group in subs.groupby("corpus", sort=True):
@@ -152,12 +152,17 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
             results["ensemble_choice"].append(choice)
             results["ensemble_scores"].append(scores)
             task.advance(1)
+            task.describe(f"{corpus_name}: intervals and paired tests of every ranked score")
+            intervals, tests = leaderboard.analyse(wh, corpus_name, keys, config)
+            results["score_intervals"].append(intervals)
+            results["score_significance"].append(tests)
+            task.advance(1)
         for corpus_name, group in dependency.groupby("corpus", sort=True):
             keys = list(group[["team", "run"]].itertuples(index=False, name=None))
             task.describe(f"{corpus_name}: intervals and tests of {len(keys)} parser run(s)")
-            runs = parse_runs.RunSentences.load(wh, corpus_name, keys)
-            results["score_intervals"].append(parse_runs.intervals(runs, config))
-            results["score_significance"].append(parse_runs.significance(runs, config))
+            intervals, tests = parse_runs.analyse(wh, corpus_name, keys, config)
+            results["score_intervals"].append(intervals)
+            results["score_significance"].append(tests)
             task.advance(1)
         task.describe("writing")
         analysed = subs.to_dict("records")
@@ -167,9 +172,10 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
             # the rows of the submissions and runs analysed are replaced; rows of the others stay
             wh.delete("analysis", analysed)
             wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
-            wh.delete("significance", [{"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"],
-                                        "team_b": b["team"], "run_b": b["run"]}
-                                       for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
+            wh.delete("submission intervals", analysed)
+            wh.delete("submission significance", [
+                {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
+                for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
             wh.delete("dependency run intervals", parsed)
             wh.delete("dependency run significance", [
                 {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
@@ -425,34 +431,6 @@ def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None):
 
 
 # --- paired significance and intervals ------------------------------------------------------------
-
-def paired_significance(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame | None:
-    if len(data.keys) < 2:
-        return None
-    signature = config.signature(f"resamples:{config.resamples}", f"seed:{config.seed}", f"alpha:{config.alpha}",
-                                 "unit:sentence", "bleu:mean-sentence-bleu", "dea:pooled",
-                                 "adjust:holm,over-pairs-of-corpus-metric-test")
-    rows = []
-    bleu = data.scores["bleu"]
-    for metric in ("bleu", "dea"):
-        if metric == "bleu":
-            ok = ~np.isnan(bleu).any(axis=0)
-            nums, den = bleu[:, ok], np.ones(int(ok.sum()))
-        else:
-            ok = data.edges > 0
-            nums, den = data.matched[:, ok], data.edges[ok]
-        if len(den) == 0:
-            continue
-        for test in config.tests:
-            for a, b, va, vb, delta, p in stats.paired_tests_all(nums, den, config.resamples, config.seed, test):
-                rows.append([data.corpus, metric, test, *data.keys[a], *data.keys[b], int(len(den)), va, vb, delta, p])
-    frame = pd.DataFrame(rows, columns=["corpus", "metric", "test", "team_a", "run_a", "team_b", "run_b", "n",
-                                        "value_a", "value_b", "delta", "p"])
-    frame["p_holm"] = frame.groupby(["metric", "test"])["p"].transform(lambda p: stats.holm(p.to_numpy()))
-    frame["significant"] = frame["p_holm"] < config.alpha
-    frame["configuration"] = signature
-    return frame
-
 
 def dea_relation_intervals(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
     signature = config.signature(f"level:{config.level}", f"resamples:{config.resamples}", f"seed:{config.seed}",

@@ -1,7 +1,8 @@
 -- score_significance: paired significance tests between two runs on the same corpus for the scores a
 -- leaderboard ranks, from per-sentence sufficient statistics, materialised by `evalhouse analyze`: paired
--- bootstrap and approximate randomisation; for dependency parser runs (kind 'dependency run') the CoNLL 2018
--- UAS, LAS, CLAS, MLAS and BLEX (F1) and the dependency leaf-ancestor mean. p_holm is adjusted over the pairs
+-- bootstrap and approximate randomisation; for submissions (kind 'submission') every score of the outputs'
+-- leaderboard, for dependency parser runs (kind 'dependency run') the CoNLL 2018 UAS, LAS, CLAS, MLAS and BLEX
+-- (F1) and the dependency leaf-ancestor mean. p_holm is adjusted over the pairs
 -- of the same kind, corpus, metric and test.
 -- Grain: kind x corpus x metric x test x team_a x run_a x team_b x run_b.
 CREATE TABLE IF NOT EXISTS score_significance (
@@ -23,9 +24,9 @@ CREATE TABLE IF NOT EXISTS score_significance (
     configuration  VARCHAR NOT NULL
 );
 COMMENT ON TABLE score_significance IS 'Paired bootstrap and approximate randomisation tests between two runs on one corpus for leaderboard scores, written by evalhouse analyze. Grain: kind x corpus x metric x test x team_a x run_a x team_b x run_b.';
-COMMENT ON COLUMN score_significance.kind IS 'What was scored: dependency run.';
+COMMENT ON COLUMN score_significance.kind IS 'What was scored: submission (system outputs) or dependency run.';
 COMMENT ON COLUMN score_significance.corpus IS 'Corpus (the gold of both runs).';
-COMMENT ON COLUMN score_significance.metric IS 'uas, las, clas, mlas, blex (CoNLL 2018 F1) or la (dependency leaf-ancestor mean).';
+COMMENT ON COLUMN score_significance.metric IS 'As score_intervals.metric: a column of the leaderboard views (submissions) or uas .. blex, la (dependency runs).';
 COMMENT ON COLUMN score_significance.test IS 'paired-bootstrap or approximate-randomisation.';
 COMMENT ON COLUMN score_significance.team_a IS 'Team of the first run (runs ordered by team, run).';
 COMMENT ON COLUMN score_significance.run_a IS 'The first run.';
