@@ -40,6 +40,29 @@ def shared(*parts: str) -> Path:
     return path
 
 
+def shared_tool(*parts: str) -> Path:
+    """Path under ../shared/tools (the reference tools run as peers), skipping the test loudly when absent."""
+    path = SHARED_DATA.parent.joinpath("tools", *parts)
+    if not path.exists():
+        pytest.skip(f"REFERENCE TOOL MISSING: {path} is absent, so this test cannot run its peer")
+    return path
+
+
+@pytest.fixture(scope="session")
+def evalb_c(tmp_path_factory) -> Path:
+    """EVALB in C, built from ../shared/tools/evalb-c/evalb.c with gcc into a temporary directory, as its
+    README says (`gcc -O2 -o evalb evalb.c`); the test is skipped loudly without the source or gcc."""
+    import subprocess
+
+    source = shared_tool("evalb-c", "evalb.c")
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("REFERENCE TOOL MISSING: no gcc to build EVALB in C from ../shared/tools/evalb-c")
+    program = tmp_path_factory.mktemp("evalb-c") / "evalb"
+    subprocess.run([gcc, "-O2", "-o", str(program), str(source)], check=True, capture_output=True)
+    return program
+
+
 @pytest.fixture(scope="session")
 def _session_warehouse():
     with evalhouse.connect(":memory:") as warehouse:
