@@ -225,6 +225,19 @@ def test_unlabelled_node_below_a_labelled_one_is_refused(tmp_path, wh):
     assert [lab for lab, *_ in t.nodes] == ["", "", "S"]
 
 
+def test_the_wrappers_bracket_can_be_deleted(tmp_path, wh):
+    # DELETE_LABEL of the empty label (`--delete-label ''`) drops the wrapper's bracket, and says so
+    gold = write(tmp_path, "g.mrg", "( (S (NP (DT a)) (VP (VB b))) )\n")
+    test = write(tmp_path, "t.mrg", "( (S (NP (DT a) (VB b))) )\n")
+    ingest_parses(wh, gold, "c", gold=True)
+    ingest_parses(wh, test, "c", team="t", run="counted")
+    ingest_parses(wh, test, "c", team="t", run="deleted", params=resolve_params("collins", delete_labels=[""]))
+    rows = dict((r[0], r[1:]) for r in wh.sql("SELECT run, gold_brackets, test_brackets, matched_labelled, config "
+                                               "FROM parse_scores WHERE subset = 'all'").fetchall())
+    assert rows["counted"][:3] == (4, 3, 2) and rows["deleted"][:3] == (3, 2, 1)
+    assert "delete:(unlabelled) '' ," in rows["deleted"][3] and "(unlabelled)" not in rows["counted"][3]
+
+
 def test_nul_byte_in_a_bracketed_file(tmp_path, wh):
     path = write(tmp_path, "bad.mrg", b"(S (DT a))\n(S (DT \x00b))\n")
     with pytest.raises(InputError) as err:
