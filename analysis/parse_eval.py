@@ -42,7 +42,6 @@ the symbols its lineages have always had (docs/parse-evaluation.md).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from array import array
 from bisect import bisect_right
@@ -183,7 +182,6 @@ COLLINS = EvalbParams(delete_labels=frozenset({"TOP", "-NONE-", ",", ":", "``", 
 Quote = tuple[int, int, tuple[int, ...], str, str]
 
 
-@dataclass
 class Prepared:
     """One side of a sentence as EVALB holds it: the kept words and their POS as written (``terminal[]``),
     the quote terms (``quotterm[]``) and the length (``Len.``; counted before DELETE_LABEL); every
@@ -195,18 +193,17 @@ class Prepared:
     nearest kept ancestor.
 
     No list or tuple a bracket is kept: `ingest parses` holds every tree of a file, and each container
-    made here adds to what the garbage collector walks (0.1 s on the PTB sample when it was kept)."""
+    made here adds to what the garbage collector walks (0.1 s on the PTB sample when it was kept).  A
+    plain class, not a dataclass: `evalhouse evalb` imports this module, and a dataclass's generated
+    methods are compiled at import."""
 
-    words: list[str]
-    pos: list[str | None]
-    nodes: list[tuple[str, int, int, int]]
-    length: int
-    raw_words: int  # words before DELETE_LABEL
-    source: Sequence[tuple[str, int, int, int]]
-    before: list[int]
-    quotes: Sequence[Quote] = ()
-    starts: list[int] | None = None
-    ends: list[int] | None = None
+    __slots__ = ("words", "pos", "nodes", "length", "raw_words", "source", "before", "quotes", "starts", "ends")
+
+    def __init__(self, words: list[str], pos: list[str | None], nodes: list[tuple[str, int, int, int]],
+                 length: int, raw_words: int, source: Sequence[tuple[str, int, int, int]], before: list[int],
+                 quotes: Sequence[Quote] = (), starts: list[int] | None = None, ends: list[int] | None = None):
+        self.words, self.pos, self.nodes, self.length, self.raw_words = words, pos, nodes, length, raw_words
+        self.source, self.before, self.quotes, self.starts, self.ends = source, before, quotes, starts, ends
 
     def spans(self) -> tuple[list[int], list[int]]:
         """(starts, ends) of every bracket, over the kept words."""
@@ -337,8 +334,8 @@ class _Editable:
         p = self.p
         if not self.changed:
             return p
-        return dataclasses.replace(p, words=self.words, pos=self.pos, starts=self.starts, ends=self.ends,
-                                   nodes=la_nodes(p.source, self.starts, self.ends, params))
+        return Prepared(self.words, self.pos, la_nodes(p.source, self.starts, self.ends, params), p.length,
+                        p.raw_words, p.source, p.before, p.quotes, self.starts, self.ends)
 
 
 @dataclass(frozen=True)

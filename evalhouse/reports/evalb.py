@@ -41,7 +41,6 @@ from __future__ import annotations
 import io
 import os
 import platform
-from dataclasses import dataclass, field
 
 from evalhouse.analysis.leaf_ancestor import LabelCost
 from evalhouse.analysis.parse_eval import (COLLINS, GEIG_COLUMNS, STATUS_ERROR, STATUS_OK, STATUS_SKIP,
@@ -81,15 +80,17 @@ class EvalbStopped(InputError):
         return (EvalbStopped, (self.path, self.line, self.problem, self.report))
 
 
-@dataclass
 class Scored:
-    """The per-sentence counts of a file pair and what the report needs to name its problems."""
+    """The per-sentence counts of a file pair and what the report needs to name its problems (a plain class:
+    a dataclass's generated methods are compiled at import, 1 ms of the command's fixed cost)."""
 
-    rows: list[tuple[int, ...]]  # GEIG_COLUMNS, for the sentences both files have
-    messages: dict[int, str] = field(default_factory=dict)  # position -> why the sentence is an error
-    test_name: str = ""
-    test_lines: dict[int, int] = field(default_factory=dict)  # position -> line of the test file (default: same)
-    mismatch: tuple[str, int, str] | None = None  # (file, line, problem): the line counts differ
+    def __init__(self, rows: list[tuple[int, ...]], messages: dict[int, str] | None = None, test_name: str = "",
+                 test_lines: dict[int, int] | None = None, mismatch: tuple[str, int, str] | None = None):
+        self.rows = rows  # GEIG_COLUMNS, for the sentences both files have
+        self.messages = messages or {}  # position -> why the sentence is an error
+        self.test_name = test_name
+        self.test_lines = test_lines or {}  # position -> line of the test file (default: the same number)
+        self.mismatch = mismatch  # (file, line, problem): the line counts differ
 
 
 def evalb_report(gold_path: str | os.PathLike, test_path: str | os.PathLike, params: EvalbParams | None = None,
