@@ -8,8 +8,12 @@ Command::
 Two notations, chosen per tree by its first bracket:
 
 * Penn Treebank: every word sits in a preterminal ``(POS word)``; trees may span several lines;
-  an unlabelled wrapper ``( (S ...) )`` is dropped (its child becomes the root); ``-NONE-``
-  traces, function tags and indices (``NP-SBJ-1``) are kept verbatim (scoring strips them).
+  the unlabelled wrapper of a ``.mrg`` file, ``( (S ...) )``, is kept as a node with the empty label
+  ``''`` (C EVALB counts it as a bracket; the leaf-ancestor metric gives it no lineage symbol), and an
+  unlabelled node below a labelled one is an error; ``-NONE-`` traces, function tags and indices
+  (``NP-SBJ-1``) are kept verbatim (scoring cuts them).  White space is C EVALB's: space, tab, line
+  feed, carriage return, vertical tab and form feed (``isspace`` in the C locale), so a no-break space
+  is part of a word or label, as it is for EVALB.
 * Seed 002 (Sampson & Babarczy 2003): ``[S [NP two tax ] were passed ]``, bare words as leaves
   (no POS), ``[LABEL`` opens and ``]`` closes.
 
@@ -37,7 +41,9 @@ from typing import Iterator, TextIO
 from evalhouse.errors import InputError
 from evalhouse.loaders.source import Source, open_source
 
-_PTB_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+# C EVALB's white space (isspace in the C locale), not Python's: a no-break space is part of a word
+WHITE = " \t\n\r\v\f"
+_PTB_TOKEN = re.compile(r"\(|\)|[^ \t\n\r\v\f()]+")
 
 
 @dataclass
@@ -60,22 +66,16 @@ class Tree:
         return len(self.words)
 
 
-def _strip_wrapper(tree: Tree, name: str) -> None:
-    """Drop unlabelled root nodes (the ``( (S ...) )`` wrapper); refuse unlabelled inner nodes."""
+def _check_unlabelled(tree: Tree, name: str) -> None:
+    """Unlabelled nodes are the ``( (S ...) )`` wrapper: at the root, or below another unlabelled node
+    (``( ( (S ...) ) )``); one below a labelled node is refused.  C EVALB reads any ``(`` not followed
+    by a label as a bracket labelled ``''``; evalhouse keeps that reading for the wrapper only, the one
+    place a Penn Treebank file has such a bracket (docs/parse-evaluation.md, "Input")."""
     nodes = tree.nodes
-    if not any(label == "" for label, _, _, _ in nodes):
-        return
-    keep = []
-    remap: dict[int, int] = {}
-    for i, (label, parent, start, end) in enumerate(nodes):
-        if label == "":
-            if parent != -1 and remap.get(parent, 0) != -1:
-                raise InputError(name, tree.line, "a constituent without a label below the root")
-            remap[i] = -1
-            continue
-        remap[i] = len(keep)
-        keep.append((label, parent, start, end))
-    tree.nodes = [(label, -1 if parent == -1 else remap[parent], s, e) for label, parent, s, e in keep]
+    for label, parent, _, _ in nodes:
+        if label == "" and parent != -1 and nodes[parent][0] != "":
+            raise InputError(name, tree.line, "a constituent without a label below a labelled one "
+                                              "(only the ( (S ...) ) wrapper of a tree may be unlabelled)")
 
 
 def _tokens_ptb(text: str, line: int) -> list[tuple[str, int]]:
@@ -135,7 +135,8 @@ def _finish_ptb(tokens: list[tuple[str, int]], name: str, line: int) -> Tree:
     if stack:
         raise InputError(name, stack[-1][5], f"'({stack[-1][0]}' is never closed (unbalanced brackets)")
     tree.nodes = [tuple(nd) for nd in tree.nodes]
-    _strip_wrapper(tree, name)
+    if any(label == "" for label, _, _, _ in tree.nodes):
+        _check_unlabelled(tree, name)
     return tree
 
 
@@ -182,7 +183,7 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
     for lineno, raw in enumerate(handle, start=1):
         text = raw.rstrip("\n")
         if one_per_line:
-            stripped = text.strip()
+            stripped = text.strip(WHITE)
             if not stripped:
                 yield Tree(line=lineno)
                 continue
@@ -191,7 +192,7 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
             else:
                 yield _finish_ptb(_tokens_ptb(stripped, lineno), name, lineno)
             continue
-        stripped = text.strip()
+        stripped = text.strip(WHITE)
         if not stripped:
             continue
         if notation is None:
@@ -249,9 +250,19 @@ def read_text(path: str | os.PathLike) -> tuple[str, Source]:
     checks, and its :class:`Source`.  ``read_trees(io.StringIO(text), source.name)`` reads it as the
     file itself would be read; :func:`evalhouse.reports.evalb.evalb_report` hands the text to its
     counting kernel first."""
-    ctx = open_source(sys.stdin.buffer, name="<stdin>") if os.fspath(path) == "-" else open_source(path)
-    with ctx as src, open(src.path, encoding="utf-8") as handle:
+    with open_brackets(path) as src, open(src.path, encoding="utf-8") as handle:
         return handle.read(), src
+
+
+KIND = "bracketed-parse"  # what the byte checks' messages call the file ("this is not a bracketed-parse text file")
+
+
+def open_brackets(path: str | os.PathLike):
+    """:func:`open_source` for a bracketed file, ``'-'`` being standard input: the byte checks (UTF-8, NUL
+    and control characters, CR) name the file, the line and the problem in a bracketed file's terms."""
+    if os.fspath(path) == "-":
+        return open_source(sys.stdin.buffer, name="<stdin>", kind=KIND)
+    return open_source(path, kind=KIND)
 
 
 def parse_tree(text: str, name: str = "<string>") -> Tree:
@@ -264,7 +275,7 @@ def parse_tree(text: str, name: str = "<string>") -> Tree:
 
 def render(tree: Tree) -> str:
     """One line of brackets for a tree: Penn Treebank for ``ptb`` trees, seed 002's notation for
-    ``square`` trees.  ``read_trees(render(t))`` gives back ``t`` (wrapper dropped)."""
+    ``square`` trees.  ``read_trees(render(t))`` gives back ``t`` (the wrapper too)."""
     n = len(tree.words)
     owner = [-1] * n  # lowest node above each leaf (preorder: later containing nodes are lower)
     for k, (_, _, s, e) in enumerate(tree.nodes):

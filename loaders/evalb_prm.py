@@ -3,10 +3,12 @@
     $ evalhouse evalb gold.mrg test.mrg --prm ../shared/data/constituency/evalb/COLLINS.prm
     $ evalhouse ingest parses test.mrg --corpus wsj --team t --run r --cost costs.tsv
 
-A .prm file holds one ``KEY value`` per line; ``#`` starts a comment.  Known keys: DEBUG,
-MAX_ERROR, CUTOFF_LEN, LABELED, DELETE_LABEL, DELETE_LABEL_FOR_LENGTH, EQ_LABEL (two labels),
-EQ_WORD (two words), QUOTE_LABEL (recorded, see docs/parse-evaluation.md).  Anything else is an
-error naming the file and line, and listing the valid keys.
+A .prm file holds one ``KEY value`` per line; a line starting with ``#`` is a comment (as in C EVALB,
+only there: ``DELETE_LABEL #`` deletes the Penn Treebank's ``#`` tag).  Known keys: DEBUG (0 only: EVALB's
+debugging display is not reproduced), MAX_ERROR, CUTOFF_LEN, LABELED, DELETE_LABEL,
+DELETE_LABEL_FOR_LENGTH, EQ_LABEL (two labels), EQ_WORD (two words), QUOTE_LABEL.  Anything else is an
+error naming the file and line, and listing the valid keys (C EVALB warns and goes on).  Without the
+key, MAX_ERROR is C EVALB's default, 10.
 
 A cost table is tab- or space-separated ``GOLD_LABEL CANDIDATE_LABEL COST`` lines (``#`` comments),
 COST a number in [0, 2]; it is directional (list both orders for a symmetric table).
@@ -17,7 +19,7 @@ from __future__ import annotations
 import os
 
 from evalhouse.analysis.leaf_ancestor import LabelCost, cost_table
-from evalhouse.analysis.parse_eval import EvalbParams
+from evalhouse.analysis.parse_eval import DEFAULT_MAX_ERROR, EvalbParams
 from evalhouse.errors import InputError
 from evalhouse.loaders.numbers import decimal, integer, shown
 from evalhouse.loaders.source import open_source
@@ -26,10 +28,11 @@ PRM_KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL", "DELE
             "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL")
 
 
-def _lines(path: str | os.PathLike):
-    with open_source(path) as src, open(src.path, encoding="utf-8") as handle:
+def _lines(path: str | os.PathLike, kind: str, comments_anywhere: bool):
+    with open_source(path, kind=kind) as src, open(src.path, encoding="utf-8") as handle:
         for lineno, raw in enumerate(handle, start=1):
-            text = raw.split("#", 1)[0].strip()
+            text = raw.split("#", 1)[0] if comments_anywhere or raw.startswith("#") else raw
+            text = text.strip()
             if text:
                 yield lineno, text.split()
 
@@ -38,8 +41,8 @@ def read_prm(path: str | os.PathLike) -> EvalbParams:
     """Read an EVALB parameter file into :class:`EvalbParams` (strictly: unknown keys are errors)."""
     name = os.fspath(path)
     delete, delete_len, eq_labels, eq_words, quote = set(), set(), [], [], []
-    cutoff, labeled, max_error = 40, True, None
-    for lineno, parts in _lines(path):
+    cutoff, labeled, max_error = 40, True, DEFAULT_MAX_ERROR
+    for lineno, parts in _lines(path, "EVALB parameter", comments_anywhere=False):
         key, args = parts[0], parts[1:]
         if key not in PRM_KEYS:
             raise InputError(name, lineno, f"unknown EVALB parameter '{key}' (valid: {', '.join(PRM_KEYS)})")
@@ -58,6 +61,9 @@ def read_prm(path: str | os.PathLike) -> EvalbParams:
                 labeled = value == 1
             elif key == "MAX_ERROR":
                 max_error = value
+            elif value != 0:
+                raise InputError(name, lineno, f"DEBUG {value} asks for EVALB's debugging display, which evalhouse "
+                                               "does not print (DEBUG 0 does)")
         elif key == "DELETE_LABEL":
             delete.add(args[0])
         elif key == "DELETE_LABEL_FOR_LENGTH":
@@ -77,7 +83,7 @@ def read_cost_table(path: str | os.PathLike) -> LabelCost:
     """Read a directional label-cost table (GOLD CANDIDATE COST per line, COST in [0, 2])."""
     name = os.fspath(path)
     rows, seen = [], {}
-    for lineno, parts in _lines(path):
+    for lineno, parts in _lines(path, "label-cost table", comments_anywhere=True):
         if len(parts) != 3:
             raise InputError(name, lineno, f"expected GOLD_LABEL CANDIDATE_LABEL COST, found {len(parts)} fields")
         g, c, v = parts

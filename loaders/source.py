@@ -82,9 +82,10 @@ class ByteStream:
     text ends with a line feed.  A consumer that parses the blocks it is given therefore parses
     exactly the bytes the digest describes (issue 17: no second read of the path)."""
 
-    def __init__(self, handle: BinaryIO, name: str, block: int | None = None):
+    def __init__(self, handle: BinaryIO, name: str, block: int | None = None, kind: str = "CoNLL-U"):
         self.handle = handle
         self.name = name
+        self.kind = kind  # what the file should be, for the messages: "CoNLL-U", "bracketed-parse", ...
         self.block = block
         self.sha256: str | None = None
         self.size = 0
@@ -125,8 +126,8 @@ class ByteStream:
             if bad:
                 ch = data[bad.start()]
                 line = _line_of(data, bad.start(), lines_before)
-                problems.append((line, "binary file: NUL byte (this is not a CoNLL-U text file)" if ch == 0
-                                 else f"control character U+{ch:04X} is not allowed in CoNLL-U"))
+                problems.append((line, f"binary file: NUL byte (this is not a {self.kind} text file)" if ch == 0
+                                 else f"control character U+{ch:04X} is not allowed in a {self.kind} file"))
             buffered = len(decoder.getstate()[0])  # bytes of a character begun in the previous block
             try:
                 decoder.decode(data, final=False)
@@ -180,8 +181,10 @@ class ByteStream:
 
 
 @contextmanager
-def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[ByteStream]:
-    """A :class:`ByteStream` over a path (opened and closed here) or a binary handle (left open)."""
+def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None,
+               kind: str = "CoNLL-U") -> Iterator[ByteStream]:
+    """A :class:`ByteStream` over a path (opened and closed here) or a binary handle (left open);
+    ``kind`` names what the file should be in the messages (a NUL byte: "this is not a CoNLL-U text file")."""
     if isinstance(path_or_handle, (str, os.PathLike)):
         name = name or os.fspath(path_or_handle)
         try:
@@ -189,11 +192,11 @@ def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = 
         except OSError as err:
             raise InputError(name, None, f"cannot read: {err.strerror or err}") from None
         try:
-            yield ByteStream(handle, name)
+            yield ByteStream(handle, name, kind=kind)
         finally:
             handle.close()
     else:
-        yield ByteStream(path_or_handle, name or getattr(path_or_handle, "name", "<stream>"))
+        yield ByteStream(path_or_handle, name or getattr(path_or_handle, "name", "<stream>"), kind=kind)
 
 
 def _identity(st: os.stat_result) -> tuple:
@@ -201,7 +204,8 @@ def _identity(st: os.stat_result) -> tuple:
 
 
 @contextmanager
-def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None) -> Iterator[Source]:
+def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None,
+                kind: str = "CoNLL-U") -> Iterator[Source]:
     """Validate and (when needed) normalise a text source; yields a :class:`Source`.
 
     On the fast path (a canonical file read again by its consumer, DuckDB or ``open``) the file's
@@ -209,7 +213,7 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
     and compared when the block ends: a file changed in between is refused, so that ``sha256`` never
     describes other bytes than those read (issue 17).  Readers that parse the validated blocks
     themselves (``evalhouse ingest treebank``) use :class:`ByteStream` and read once."""
-    with open_bytes(path_or_handle, name) as stream:
+    with open_bytes(path_or_handle, name, kind) as stream:
         original_path = os.fspath(path_or_handle) if isinstance(path_or_handle, (str, os.PathLike)) else None
         before = _identity(os.fstat(stream.handle.fileno())) if original_path is not None else None
         spool = None

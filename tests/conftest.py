@@ -63,6 +63,21 @@ def conll18_script():
 
 
 @pytest.fixture(scope="session")
+def evalb_c(tmp_path_factory) -> Path:
+    """EVALB in C, built from ../shared/tools/evalb-c/evalb.c with gcc into a temporary directory, as its
+    README says (`gcc -O2 -o evalb evalb.c`); the test is skipped loudly without the source or gcc."""
+    import subprocess
+
+    source = tool("evalb-c", "evalb.c")
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("REFERENCE TOOL MISSING: no gcc to build EVALB in C from ../shared/tools/evalb-c")
+    program = tmp_path_factory.mktemp("evalb-c") / "evalb"
+    subprocess.run([gcc, "-O2", "-o", str(program), str(source)], check=True, capture_output=True)
+    return program
+
+
+@pytest.fixture(scope="session")
 def _session_warehouse():
     with evalhouse.connect(":memory:") as warehouse:
         yield warehouse

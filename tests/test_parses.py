@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalhouse.analysis.leaf_ancestor import DEFAULT, STRICT, Scorer, cost_table, lineage_distance, lineages, word_score
-from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, base_label, compare, prepare
+from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, base_label, compare, evalb_label, prepare
 from evalhouse.loaders.brackets import Tree, parse_tree, read_trees, render
 from evalhouse.errors import InputError
 from evalhouse.ingest.parses import ingest_parses, resolve_params
@@ -168,8 +168,10 @@ def test_uncorrected_journal_version_of_11G_does_not_give_the_printed_listing():
 
 @pytest.mark.realdata
 def test_evalb_report_equals_sample_rsl_byte_for_byte():
+    # sample.rsl was written by the older EVALB: its layout is `layout="1997"` (the default is the C
+    # release's, tested against the program itself in tests/test_evalb_c.py)
     d = shared("constituency", "evalb")
-    report = evalb_report(d / "sample.gld", d / "sample.tst", resolve_params(str(d / "sample.prm")))
+    report = evalb_report(d / "sample.gld", d / "sample.tst", resolve_params(str(d / "sample.prm")), layout="1997")
     assert report == (d / "sample.rsl").read_text(encoding="utf-8")
 
 
@@ -204,16 +206,62 @@ def test_ptb_multi_line_wrapper_traces_function_tags():
     assert [t.line for t in trees] == [1, 5]
     t = trees[0]
     assert t.words == ["The", "cat", "sat", "*-1", "."] and t.pos == ["DT", "NN", "VBD", "-NONE-", "."]
-    assert t.nodes == [("S", -1, 0, 5), ("NP-SBJ-1", 0, 0, 2), ("VP", 0, 2, 4), ("NP", 2, 3, 4)]
+    # the wrapper is a node labelled '' (C EVALB's bracket), the tree's root below it
+    assert t.nodes == [("", -1, 0, 5), ("S", 0, 0, 5), ("NP-SBJ-1", 1, 0, 2), ("VP", 1, 2, 4), ("NP", 3, 3, 4)]
     p = prepare(t.words, t.pos, t.nodes, COLLINS)
     assert p.words == ["The", "cat", "sat"] and p.length == 4
+    # EVALB's brackets: the wrapper counts; NP over the deleted trace spans no word (not counted)
+    assert [(lab, s, e) for lab, s, e, _ in p.brackets(COLLINS)] == [("", 0, 3), ("S", 0, 3), ("NP", 0, 2), ("VP", 2, 3),
+                                                            ("NP", 3, 3)]
+    # the leaf-ancestor tree: no unlabelled node, no bracket over no word
     assert p.nodes == [("S", -1, 0, 3), ("NP", 0, 0, 2), ("VP", 0, 2, 3)]
-    assert render(t) == "(S (NP-SBJ-1 (DT The) (NN cat)) (VP (VBD sat) (NP (-NONE- *-1))) (. .))"
+    assert render(t) == "( (S (NP-SBJ-1 (DT The) (NN cat)) (VP (VBD sat) (NP (-NONE- *-1))) (. .)))"
+    assert render(trees[1]) == "(ROOT (S (NP (DT the) (NN dog)) (VP (VBZ barks))))"
+
+
+@pytest.mark.parametrize("label, cut", [("NP-SBJ-1", "NP"), ("NP=2", "NP"), ("-NONE-", ""), ("-LRB-", ""),
+                                        ("PRP$", "PRP$"), ("S", "S"), ("", ""), ("X-", "X")])
+def test_evalb_label_cuts_at_the_first_hyphen_or_equals_sign(label, cut):
+    # evalb.c's modify_label: a nonterminal's label ends at its first - or =, wherever it is
+    assert evalb_label(label) == cut
+
+
+def test_unlabelled_node_below_a_labelled_one_is_refused(tmp_path, wh):
+    path = write(tmp_path, "bad.mrg", "( (S (NP (DT a)) ( (VP (VB b)))) )\n")
+    with pytest.raises(InputError, match="without a label below a labelled one") as err:
+        ingest_parses(wh, path, "c", gold=True)
+    assert err.value.line == 1
+    # a double wrapper is two unlabelled brackets, as C EVALB reads it
+    t = parse_tree("( ( (S (DT a)) ) )")
+    assert [lab for lab, *_ in t.nodes] == ["", "", "S"]
+
+
+def test_the_wrappers_bracket_can_be_deleted(tmp_path, wh):
+    # DELETE_LABEL of the empty label (`--delete-label ''`) drops the wrapper's bracket, and says so
+    gold = write(tmp_path, "g.mrg", "( (S (NP (DT a)) (VP (VB b))) )\n")
+    test = write(tmp_path, "t.mrg", "( (S (NP (DT a) (VB b))) )\n")
+    ingest_parses(wh, gold, "c", gold=True)
+    ingest_parses(wh, test, "c", team="t", run="counted")
+    ingest_parses(wh, test, "c", team="t", run="deleted", params=resolve_params("collins", delete_labels=[""]))
+    rows = dict((r[0], r[1:]) for r in wh.sql("SELECT run, gold_brackets, test_brackets, matched_labelled, config "
+                                               "FROM parse_scores WHERE subset = 'all'").fetchall())
+    assert rows["counted"][:3] == (4, 3, 2) and rows["deleted"][:3] == (3, 2, 1)
+    assert "delete:(unlabelled) '' ," in rows["deleted"][3] and "(unlabelled)" not in rows["counted"][3]
+
+
+def test_nul_byte_in_a_bracketed_file(tmp_path, wh):
+    path = write(tmp_path, "bad.mrg", b"(S (DT a))\n(S (DT \x00b))\n")
+    with pytest.raises(InputError) as err:
+        ingest_parses(wh, path, "c", gold=True)
+    assert str(err.value) == f"{path}:2: binary file: NUL byte (this is not a bracketed-parse text file)"
+    with pytest.raises(InputError) as err:
+        evalb_report(path, path)
+    assert str(err.value) == f"{path}:2: binary file: NUL byte (this is not a bracketed-parse text file)"
 
 
 @pytest.mark.parametrize("label, base", [("NP-SBJ-1", "NP"), ("NP=2", "NP"), ("-NONE-", "-NONE-"),
                                          ("-LRB-", "-LRB-"), ("PRP$", "PRP$"), ("S", "S")])
-def test_base_label(label, base):
+def test_base_label(label, base):  # the leaf-ancestor symbol of a label
     assert base_label(label) == base
 
 
@@ -527,9 +575,13 @@ def test_cli_evalb_prints_sample_rsl(tmp_path):
     from evalhouse.cli import app
 
     d = shared("constituency", "evalb")
-    r = CliRunner().invoke(app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm")])
+    r = CliRunner().invoke(app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm"),
+                                 "--layout", "1997"])
     assert r.exit_code == 0
-    assert r.output == (d / "sample.rsl").read_text(encoding="utf-8")
+    assert r.stdout == (d / "sample.rsl").read_text(encoding="utf-8")
+    # EVALB's messages about the five error sentences, with file and line, on stderr
+    assert [line.split(": sentence ")[0] for line in r.stderr.splitlines()] == \
+        [f"evalhouse: note: {d / 'sample.tst'}:{n}" for n in (12, 13, 16, 17, 20)]
 
 
 def test_evalb_unlabelled_mode(tmp_path):

@@ -16,19 +16,22 @@ from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, EvalbParams, compa
 from evalhouse.errors import InputError
 from evalhouse.ingest.parses import ingest_parses, resolve_params
 from evalhouse.loaders.brackets import read_trees
-from evalhouse.reports.evalb import evalb_report, evalb_report_from_views
+from evalhouse.reports.evalb import EvalbStopped, evalb_report, evalb_report_from_views
 from tests.conftest import empty, shared, write
 
-TAGS = ["DT", "NN", "VBZ", ",", ".", "-NONE-", "``", "PRP$", "-LRB-", "RP"]
+TAGS = ["DT", "NN", "VBZ", ",", ".", "-NONE-", "``", "PRP$", "-LRB-", "RP", "POS", "''"]
 PHRASES = ["S", "NP", "NP-SBJ-1", "VP", "ADVP", "PRT", "PP-LOC=2", "SBAR", "TOP", "-NONE-", "NP=3"]
-WORDS = ["a", "b", "the", "ç", "語", "x-y", "*-1", "n't", "=", "-"]
-SPACES = [" ", " ", " ", "  ", "\t", "\u00a0", "\u3000", " \u2003"]
+WORDS = ["a", "b", "the", "ç", "語", "x-y", "*-1", "n't", "=", "-", "a\u00a0b", "\u3000", "'", "/"]
+SPACES = [" ", " ", " ", "  ", "\t", " \t"]  # C EVALB's white space (a no-break space is a word's)
 BROKEN = ["(NP (DT a) b)", "(NP (DT a)", "(NP (DT a)))", "()", "(NP )", "a", "(DT a b)", "( (DT a) (NN b))x",
           "(S (DT a) (NP (NN b)) c)", "(S ( (DT a)))", "[S a b ]", "(S (DT a) ( NN))"]
 EQ = EvalbParams(delete_labels=frozenset({",", "-NONE-"}), eq_labels=(("ADVP", "PRT"), ("NP", "S")),
                  eq_words=(("a", "the"), ("b", "x-y")), cutoff_len=3, source="test")
 UNLABELLED = EvalbParams(delete_labels=frozenset({"."}), labeled=False, cutoff_len=2, source="test")
-PARAMS = {"collins": COLLINS, "none": NO_PARAMS, "eq": EQ, "unlabelled": UNLABELLED}
+# new.prm's quote terms, and a run that stops at its first error sentence
+QUOTES = EvalbParams(delete_labels=frozenset({"''", "``", ","}), quote_labels=("''", "``", "POS"), max_error=-1,
+                     source="test")
+PARAMS = {"collins": COLLINS, "none": NO_PARAMS, "eq": EQ, "unlabelled": UNLABELLED, "quotes": QUOTES}
 
 
 def ptb_line(rng: random.Random, words: list[str]) -> str:
@@ -124,13 +127,18 @@ def test_kernel_declines_every_malformed_line():
     assert geig_counts_of_lines(f"{good}\n", f"{good}", COLLINS) == geig_counts_of_lines(good, good, COLLINS)
 
 
-def test_white_space_is_pythons():
-    # U+00A0, U+2003 and U+3000 separate tokens as str.split() and the loader's \s do; U+200B does not
-    gold = "(S\u00a0(NP\u3000(DT a))\u2003(VP (VBZ b)))\n"
-    rows = geig_counts_of_lines(gold, gold, NO_PARAMS)
-    assert rows == python_rows(gold, gold, NO_PARAMS) and rows[0][2] == 2
-    odd = "(S (NP (DT a\u200bb)) (VP (VBZ c)))\n"
-    assert geig_counts_of_lines(odd, odd, NO_PARAMS) == python_rows(odd, odd, NO_PARAMS)
+def test_white_space_is_c_evalbs():
+    # white space is isspace() in the C locale: a no-break space (U+00A0), U+2003 and U+3000 belong to the
+    # word or label they are in, as for EVALB; tab and carriage return separate
+    t = next(read_trees(io.StringIO("(S\t(NP (DT a\u00a0b)) (VP (VBZ\rc)))\n"), "g", one_per_line=True))
+    assert t.words == ["a\u00a0b", "c"] and t.pos == ["DT", "VBZ"] and [lab for lab, *_ in t.nodes] == ["S", "NP", "VP"]
+    with pytest.raises(InputError, match="constituent '\\(VBZ\u2003c' has no words"):
+        next(read_trees(io.StringIO("(S (VP (VBZ\u2003c)))\n"), "g", one_per_line=True))
+    t = next(read_trees(io.StringIO("(S\u00a0(NP (DT a)))\n"), "g", one_per_line=True))
+    assert [lab for lab, *_ in t.nodes] == ["S\u00a0", "NP"]  # a label that equals no S
+    line = "(S (NP (DT a\u00a0b)) (VP (VBZ\u3000 c)))\n"
+    rows = geig_counts_of_lines(line, line, NO_PARAMS)
+    assert rows == python_rows(line, line, NO_PARAMS) and rows[0][2] == 2
 
 
 def _report_through_views(wh, gold_path, test_path, params):
@@ -154,15 +162,26 @@ def test_report_equals_the_report_from_the_views(wh, tmp_path_factory, seed, lin
     except InputError as err:
         with pytest.raises(InputError) as through_views:
             _report_through_views(wh, gold, test, params)
+        if "sentences, but the gold parses" in str(through_views.value):  # ingest refuses other line counts
+            assert isinstance(err, EvalbStopped) and _lines(gold_text) != _lines(test_text)
+            return
         assert str(through_views.value) == str(err)
+        if isinstance(err, EvalbStopped):  # MAX_ERROR's stop, at the same sentence, after the same rows
+            assert isinstance(through_views.value, EvalbStopped) and through_views.value.report == err.report
         return
     assert direct == _report_through_views(wh, gold, test, params)
 
 
+def _lines(text: str) -> int:
+    """The lines a reader of the file sees (a last line without its line feed counts, nothing after the last
+    line feed does)."""
+    return text.count("\n") + (not text.endswith("\n") and text != "")
+
+
 def test_errors_are_those_of_ingest(wh, tmp_path):
     good = "(S (NP (DT a)) (VP (VBZ b)))\n"
-    cases = [(good + "(NP (DT a)\n", good * 2), (good * 2, good + "()\n"), (good, good * 2),
-             (good + "(NP (DT a)\n", b"\xff\n"), (good, "\x01\n"), ("[S a ]\n", "[S a\n")]
+    cases = [(good + "(NP (DT a)\n", good * 2), (good * 2, good + "()\n"), (good + "(NP (DT a)\n", b"\xff\n"),
+             (good, "\x01\n"), ("[S a ]\n", "[S a\n"), (good, good + "(NP\n")]
     for i, (g, t) in enumerate(cases):
         gold, test = write(tmp_path, f"g{i}", g), write(tmp_path, f"t{i}", t)
         with pytest.raises(InputError) as direct:
@@ -170,6 +189,15 @@ def test_errors_are_those_of_ingest(wh, tmp_path):
         with pytest.raises(InputError) as through_views:
             _report_through_views(empty(wh), gold, test, COLLINS)
         assert str(direct.value) == str(through_views.value)
+        assert not isinstance(direct.value, EvalbStopped)
+    # different line counts: EVALB scores the lines both files have and says so; ingest refuses the file
+    gold, test = write(tmp_path, "g", good), write(tmp_path, "t", good * 2)
+    with pytest.raises(EvalbStopped) as direct:
+        evalb_report(gold, test, COLLINS)
+    assert str(direct.value).startswith(f"{test}:2: 2 lines, but the gold file {gold} has 1: EVALB scores the first 1")
+    assert direct.value.report == evalb_report(gold, gold, COLLINS)
+    with pytest.raises(InputError, match="2 sentences, but the gold parses of 'evalb' have 1"):
+        _report_through_views(empty(wh), gold, test, COLLINS)
 
 
 def test_no_sentence_within_the_cutoff(wh, tmp_path):

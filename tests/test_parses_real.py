@@ -8,6 +8,7 @@ import io
 import random
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -104,7 +105,8 @@ def test_ptb_sample_identity_and_round_trip(wh, ptb):
     gold, _, trees = ptb
     assert len(trees) == 3914
     ingest_parses(wh, gold, "ptb", gold=True)
-    # the warehouse holds the trees exactly (the unlabelled wrapper dropped)
+    # the warehouse holds the trees exactly (the unlabelled wrapper a node labelled '')
+    assert all(t.nodes[0][0] == "" for t in trees)
     stored = _gold_trees(wh.con, "ptb")
     assert [render(t) for t in stored] == [render(t) for t in trees]
     ingest_parses(wh, gold, "ptb", team="same", run="1")
@@ -131,3 +133,30 @@ def test_ptb_sample_perturbed_and_swapped(wh, tmp_path, ptb):
     assert sum(v < 1 for v in fwd.values()) > n / 2
     f = dict(wh.sql("SELECT corpus, labelled_f FROM parse_scores WHERE subset = 'all'").fetchall())
     assert f["fwd"] == pytest.approx(f["bwd"]) and f["fwd"] < 1
+
+
+def test_the_wrapper_is_no_lineage_symbol(wh, tmp_path, ptb):
+    """The unlabelled wrapper counts as an EVALB bracket but is no leaf-ancestor symbol: the same trees
+    without it give the same word scores and lineages (the paper's lineages are labels), and GEIG counts
+    one bracket more a sentence on each side, matched."""
+    gold, perturbed, trees = ptb
+    n = 400
+    rng = random.Random(3)
+    test_trees = [perturb(t, rng) for t in trees[:n]]
+
+    def unwrapped(t):
+        keep = [k for k, nd in enumerate(t.nodes) if nd[0]]
+        remap = {k: i for i, k in enumerate(keep)}
+        return replace(t, nodes=[(lab, remap.get(p, -1), s, e) for lab, p, s, e in (t.nodes[k] for k in keep)])
+
+    for corpus, tr in (("wrapped", lambda t: t), ("bare", unwrapped)):
+        ingest_parses(wh, write(tmp_path, f"{corpus}-g.mrg", "".join(render(tr(t)) + "\n" for t in trees[:n])),
+                      corpus, gold=True)
+        ingest_parses(wh, write(tmp_path, f"{corpus}-t.mrg", "".join(render(tr(t)) + "\n" for t in test_trees)),
+                      corpus, team="t", run="r")
+    la = {c: wh.sql("SELECT position, word_index, gold_lineage, candidate_lineage, score FROM la_words "
+                    "WHERE corpus = $c ORDER BY ALL", {"c": c}).fetchall() for c in ("wrapped", "bare")}
+    assert la["wrapped"] == la["bare"] and len(la["bare"]) > 5000
+    counts = {c: wh.sql("SELECT gold_brackets, test_brackets, matched_labelled, matched_unlabelled FROM parse_scores "
+                        "WHERE corpus = $c AND subset = 'all'", {"c": c}).fetchone() for c in ("wrapped", "bare")}
+    assert [a - b for a, b in zip(counts["wrapped"], counts["bare"])] == [n] * 4

@@ -150,19 +150,35 @@ def evalb_command(
     prm: Annotated[Optional[str], typer.Option(
         "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
                       "seed 002's setting) or a .prm file.")] = None,
+    layout: Annotated[str, typer.Option(
+        "--layout", help="The report's layout: 2006 (the default: what EVALB's current release in C prints) or "
+                         "1997 (the older report of EVALB's sample.rsl).")] = "2006",
 ) -> None:
-    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, computed directly
-    (nothing is stored; see `evalhouse.reports.evalb.evalb_report_from_views` for a stored run).
+    """Print EVALB's report (per-sentence rows and summary) for two bracketed files, as EVALB's current
+    release in C prints it, computed directly (nothing is stored; see
+    `evalhouse.reports.evalb.evalb_report_from_views` for a stored run). Where EVALB stops (more error
+    sentences than MAX_ERROR allows, files with different line counts), the report is printed as far as
+    EVALB prints it, then the error, and the exit code is 1.
 
     Example: evalhouse evalb sample.gld sample.tst --prm sample.prm
     """
     def action():
         notes: list[str] = []
-        typer.echo(evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm), notes=notes), nl=False)
-        for note in notes:
-            typer.echo(f"evalhouse: note: {note}", err=True)
+        try:
+            report = evalb.evalb_report(gold_file, test_file, parses.resolve_params(prm), notes=notes, layout=layout)
+        except evalb.EvalbStopped as stopped:
+            typer.echo(stopped.report, nl=False)
+            _notes(notes)
+            raise
+        typer.echo(report, nl=False)
+        _notes(notes)
 
     execute(action)
+
+
+def _notes(notes: list[str]) -> None:
+    for note in notes:
+        typer.echo(f"evalhouse: note: {note}", err=True)
 
 
 def _numbers(text: Optional[str], what: str) -> Optional[tuple[float, ...]]:

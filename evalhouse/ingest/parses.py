@@ -26,18 +26,16 @@ import datetime as _dt
 import dataclasses
 import json
 import os
-import sys
 from dataclasses import dataclass
 from typing import Callable
 
 from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, cost_function, format_lineage, lineages
-from evalhouse.analysis.parse_eval import (COLLINS, NO_PARAMS, STATUS_ERROR, STATUS_OK, EvalbParams, compare,
-                                           prepare)
+from evalhouse.analysis.parse_eval import (COLLINS, NO_PARAMS, RULES, STATUS_ERROR, STATUS_OK, BracketCounts,
+                                           EvalbParams, align, count, prepare)
 from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
-from evalhouse.loaders.brackets import Tree, read_trees
+from evalhouse.loaders.brackets import Tree, open_brackets, read_trees
 from evalhouse.loaders.evalb_prm import read_cost_table, read_prm
-from evalhouse.loaders.source import open_source
 from evalhouse.version import __version__, signature as configuration
 
 
@@ -81,21 +79,27 @@ def resolve_cost(cost: str | None = "default") -> LabelCost:
 
 
 def signature(params: EvalbParams, cost: LabelCost) -> str:
-    """One-line record of the scoring configuration (sacrebleu-style)."""
+    """One-line record of the scoring configuration (sacrebleu-style): ``rules:evalb-2006`` names the
+    bracket rules (C EVALB's current release: function tags cut at the first ``-`` or ``=``, the
+    unlabelled ``( (S ...) )`` wrapper counted as a bracket labelled ``''``, EQ_LABEL and EQ_WORD as
+    pairs, QUOTE_LABEL's reinsertion); ``lineage:labelled-nonterminals`` says that the leaf-ancestor
+    lineages leave the unlabelled wrapper out.  The empty label is written ``(unlabelled)`` (``''`` is
+    the Penn Treebank's closing quote)."""
+    def labels(values) -> str:
+        return " ".join(v or "(unlabelled)" for v in values)
+
     return configuration(
-        f"prm:{params.source}", f"labeled:{int(params.labeled)}",
-        "delete:" + " ".join(sorted(params.delete_labels)) if params.delete_labels else "delete:none",
+        f"rules:{RULES}", f"prm:{params.source}", f"labeled:{int(params.labeled)}",
+        "delete:" + labels(sorted(params.delete_labels)) if params.delete_labels else "delete:none",
         "eq:" + ",".join(f"{a}={b}" for a, b in params.eq_labels) if params.eq_labels else "eq:none",
-        f"cutoff:{params.cutoff_len}", "function-tags:stripped", f"la-cost:{cost.name}", "lineage:nonterminals")
+        *(["eq-word:" + ",".join(f"{a}={b}" for a, b in params.eq_words)] if params.eq_words else []),
+        *(["quote:" + labels(params.quote_labels)] if params.quote_labels else []),
+        f"cutoff:{params.cutoff_len}", f"la-cost:{cost.name}", "lineage:labelled-nonterminals")
 
 
 def _read(path: str, one_per_line: bool):
     """(trees, source) of a bracketed file; '-' reads standard input."""
-    if path == "-":
-        ctx = open_source(sys.stdin.buffer, name="<stdin>")
-    else:
-        ctx = open_source(path)
-    with ctx as src, open(src.path, encoding="utf-8") as handle:
+    with open_brackets(path) as src, open(src.path, encoding="utf-8") as handle:
         trees = list(read_trees(handle, src.name, one_per_line=one_per_line))
     return trees, src
 
@@ -154,9 +158,10 @@ def score_trees(gold: list[Tree], test: list[Tree], params: EvalbParams, cost: L
                             "matched_labelled", "matched_unlabelled", "crossing", "correct_tags")}
     la = {k: [] for k in ("position", "word_index", "word", "gold_lineage", "candidate_lineage", "distance", "score")}
     for p, (g, t) in enumerate(zip(gold, test), start=1):
-        gp = prepare(g.words, g.pos, g.nodes, params)
-        tp = prepare(t.words, t.pos, t.nodes, params)
-        c = compare(gp, tp, params)
+        status, message, gp, tp = align(prepare(g.words, g.pos, g.nodes, params),
+                                        prepare(t.words, t.pos, t.nodes, params), params)
+        c = (count(gp, tp, params) if status == STATUS_OK
+             else BracketCounts(status, message, gp.length, len(gp.words), 0, 0, 0, 0, 0, 0))
         if c.status == STATUS_ERROR and on_mismatch is not None:
             on_mismatch(p, t, c.message)
         geig["position"].append(p)

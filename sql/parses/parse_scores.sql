@@ -3,6 +3,7 @@
 -- mean over sentences and as a mean over words, all on a 0-1 scale, with the run's configuration.
 -- Grain: corpus x team x run x subset (subset = 'all', and 'len<=N' for EVALB's CUTOFF_LEN N).
 -- Precision and recall pool brackets over valid (status ok) sentences, as EVALB does; F = 2PR/(P+R).
+-- The counts behind every figure are columns too (EVALB's report is printed from them: evalhouse.reports.evalb).
 -- Upstream: geig_sentences, la_sentences, parse_runs.
 CREATE OR REPLACE VIEW parse_scores AS
 WITH runs AS (
@@ -63,6 +64,7 @@ WITH runs AS (
            r.la_sentence_mean, r.la_word_mean,
            r.gold_brackets, r.test_brackets, r.matched_labelled, r.matched_unlabelled, r.crossing,
            r.no_crossing_sentences, r.words, r.correct_tags,
+           r.two_or_less_crossing_sentences, r.labelled_complete_sentences, r.unlabelled_complete_sentences,
            runs.config
     FROM ratios AS r
     JOIN runs USING (corpus, team, run)
@@ -86,6 +88,9 @@ COMMENT ON COLUMN parse_scores.tagging_accuracy IS 'Correct tags / words over va
 COMMENT ON COLUMN parse_scores.la_sentence_mean IS 'Leaf-ancestor score of the run as the mean of sentence LA scores (each sentence weighs the same).';
 COMMENT ON COLUMN parse_scores.la_word_mean IS 'Leaf-ancestor score of the run as the mean of all word scores (each word weighs the same).';
 COMMENT ON COLUMN parse_scores.no_crossing_sentences IS 'Valid sentences with no crossing bracket (what EVALB prints in the Cross column of its totals row).';
+COMMENT ON COLUMN parse_scores.two_or_less_crossing_sentences IS 'Valid sentences with at most 2 crossing brackets (the count behind two_or_less_crossing).';
+COMMENT ON COLUMN parse_scores.labelled_complete_sentences IS 'Valid sentences whose labelled brackets match exactly (the count behind labelled_complete_match).';
+COMMENT ON COLUMN parse_scores.unlabelled_complete_sentences IS 'Valid sentences whose unlabelled brackets match exactly (the count behind unlabelled_complete_match).';
 COMMENT ON COLUMN parse_scores.config IS 'Signature of the scoring configuration (parse_runs.config).';
 COMMENT ON COLUMN parse_scores.team IS 'Team of the candidate run (parser).';
 COMMENT ON COLUMN parse_scores.run IS 'Run name within the team.';
