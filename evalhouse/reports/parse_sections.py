@@ -14,6 +14,7 @@ of parse runs only gets a report of these sections alone). The numbers come from
 from __future__ import annotations
 
 import html
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,9 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import json
-
-from evalhouse.analysis.parse_eval import EvalbParams
+from evalhouse.analysis.parse_eval import EvalbParams, prepare
 from evalhouse.loaders.brackets import Tree, render
 from evalhouse.reports import figures, ranks
 from evalhouse.statistics.selection import Selection
@@ -412,18 +411,12 @@ def _params(description: str | None) -> EvalbParams:
 
 
 def _brackets(tree: Tree, params: EvalbParams) -> list[tuple[str, int, int] | None]:
-    """Per node, the bracket EVALB scores for it (label without function tags, span over the words kept by
-    DELETE_LABEL), or None when EVALB drops it (a deleted label, or no word left under it)."""
-    before, kept = [0], 0
-    for p in tree.pos:
-        kept += p is None or not params.classify(p)[1]
-        before.append(kept)
-    out = []
-    for label, _, start, end in tree.nodes:
-        lab, deleted, _ = params.classify(label)
-        s, e = before[start], before[end]
-        out.append(None if deleted or s == e else (lab if params.labeled else "", s, e))
-    return out
+    """Per node, the bracket EVALB scores for it (label cut at its function tags, span over the words kept
+    by DELETE_LABEL), or None when EVALB drops it (a deleted label, or no word left under it): the rules of
+    :func:`analysis.parse_eval.prepare`, so that the red labels are the brackets the scores counted."""
+    prepared = prepare(tree.words, tree.pos, tree.nodes, params)
+    return [None if deleted or s == e else (label if params.labeled else "", s, e)
+            for label, s, e, deleted in prepared.brackets(params)]
 
 
 def _marked(tree: Tree, params: EvalbParams, other: set) -> str:
