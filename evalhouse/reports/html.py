@@ -60,7 +60,7 @@ BUCKETS = (
     ("mean_dependency_distance", "mean dependency distance", [1.5, 2.0, 2.5, 3.0, 4.0, math.inf],
      ["<=1.5", "1.5-2", "2-2.5", "2.5-3", "3-4", ">4"]),
 )
-FIGURE_RELATIONS = 30   # the DEA figure shows the relations with most edges; the table has them all
+FIGURE_RELATIONS = 20   # the DEA figure shows the relations with most edges (two panels); the table has them all
 FIGURE_SYSTEMS = 10     # ... and the best systems by pooled DEA; the table has them all
 TOP_FORMS = 10          # suspicious subtrees per submission and view in the report
 EXAMPLE_LENGTH = 12     # examples: sentences with about this many words first (readable, not trivial)
