@@ -368,3 +368,48 @@ def test_dea_figure_caps_and_splits_long_relation_lists():
     assert [len(ax.get_yticklabels()) for ax in fig.axes] == [10, 10]
     assert_axes_titled(fig, "dea_by_relation")
     assert_systems_told_apart(fig, "dea_by_relation")
+
+
+def latex_toggles(page: str) -> dict[str, str]:
+    """The LaTeX code of every toggle of the page, by its \\label."""
+    codes = [html.unescape(c) for c in re.findall(
+        r"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
+        r"<pre><code>(.*?)</code></pre></details>", page, re.S)]
+    return {re.search(r"\\label\{([^}]*)\}", c).group(1): c for c in codes}
+
+
+def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp_path):
+    from tests.test_latex import compile_latex
+
+    _, page = report
+    codes = latex_toggles(page)
+    assert set(codes) == {"tab:leaderboard", "tab:dea-relations"}
+    # each toggle follows its table
+    for label, table_id in (("tab:leaderboard", "leaderboard"), ("tab:dea-relations", "dea-relations")):
+        after = page.split(f"id='t-{table_id}'", 1)[1]
+        toggle = after.index("<details class='latex'>")
+        assert toggle < after.index("</section>") and "<table" not in after[:toggle]
+        assert label in html.unescape(after[toggle:after.index("</details>")])
+    board = codes["tab:leaderboard"]
+    rows = analysed.sql("select team, run, dea, configuration from submission_scores where corpus = 'sample'").fetchall()
+    for team, run, dea, configuration in rows:
+        assert f"{dea:.3f}" in board
+    from evalhouse.export import latex
+
+    assert latex.escape(HOSTILE_TEAM) in board and latex.escape(HOSTILE_RUN) in board
+    assert all(latex.breakable(c) in board for *_, c in rows)           # configurations in the caption
+    # DEA by relation: a row per relation, a column per submission, each cell the view's accuracy
+    dea = codes["tab:dea-relations"]
+    relations = analysed.sql("select relation, team, run, accuracy from dea_by_relation where corpus = 'sample'").fetchall()
+    body = dea.split("\\midrule", 1)[1].split("\\bottomrule")[0]
+    lines = {ln.split(" & ")[0]: ln.removesuffix(" \\\\").split(" & ") for ln in body.splitlines()
+             if ln.endswith("\\\\")}
+    assert set(lines) == {latex.escape(r) for r, *_ in relations}
+    column = {}   # team/run -> column, from the caption's "Sk: team/run" (the hostile name is long)
+    for k, name in re.findall(r"S(\d+): (.*?)(?=; S\d+: |\. Configuration)", dea):
+        column[name] = 1 + int(k)
+    assert len(column) == 3, column
+    for relation, team, run, accuracy in relations:
+        assert lines[latex.escape(relation)][column[latex.escape(f"{team}/{run}")]] == latex.number(accuracy)
+    text = " ".join(compile_latex(tmp_path, board + "\n" + dea).split())
+    assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')

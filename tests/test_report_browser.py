@@ -153,6 +153,20 @@ def test_real_report_in_the_browser(browser, real_report):
     page.evaluate("document.querySelector('header').scrollIntoView()")
     for name in ("leaderboard", "dea", "correlations", "buckets", "projectivity", "subtrees"):
         _shoot(page, f"report-{name}", f"#{name}")
+    # the LaTeX toggle: closed, then open; Copy selects the code (and puts it on the clipboard where allowed)
+    copied = page.evaluate("""new Promise(function (done) {
+        var d = document.querySelector('#dea details.latex');
+        var closed = !d.open;
+        d.open = true;
+        d.querySelector('button.copy').click();
+        setTimeout(function () {
+            var code = d.querySelector('code').textContent;
+            done([closed, window.getSelection().toString().trim() === code.trim(),
+                  d.querySelector('button.copy').textContent, code.indexOf('toprule')]);
+        }, 300);
+    })""")
+    assert copied[0] and copied[1] and copied[2] in ("Copied", "Selected: press Ctrl+C") and copied[3] > 0, copied
+    _shoot(page, "report-dea-latex", "#dea details.latex")
     # drill-down from a relation: the list relation (hardest in the SR papers) of the best run
     page.evaluate("document.querySelector(\"#t-dea-relations a.ex[data-item='list']\").click()")
     assert page.evaluate("document.querySelectorAll('#ex-list .example').length") == 3

@@ -31,7 +31,9 @@ Choices (README.md, "LaTeX tables"):
   other non-ASCII text is kept (pdflatex reads UTF-8; letters outside Latin need XeLaTeX or LuaLaTeX).
 - Configuration columns (``configuration``, ``config``, ``signature``, ``*_signature``, ...) are not
   columns of the table: one configuration goes into the caption; several are numbered in a ``cfg``
-  column and listed in the caption. A stored number thus still carries its configuration on paper.
+  column and listed in the caption. A stored number thus still carries its configuration on paper. Past
+  :data:`CAPTION_NOTE` characters they are set in small type under the table instead, and the caption
+  says so (LaTeX cannot measure a caption that long).
 - More than :data:`LONG` rows: a ``longtable`` (needs ``\\usepackage{longtable}``), which breaks across
   pages and repeats its header; more than :data:`WIDE` columns: ``\\small`` with narrower column gaps.
 """
@@ -46,6 +48,10 @@ from typing import Iterable, Sequence
 
 LONG = 40   # rows: more than this and the table is a longtable that breaks across pages
 WIDE = 8    # columns: more than this and the table is set \small with 4pt column gaps
+# characters: a longer note (the configurations) goes under the table, not into the caption, which LaTeX sets
+# in one box first to measure it: three configurations of ~1,000 characters overflow that box (TeX's
+# "Dimension too large" beyond 16,384 pt)
+CAPTION_NOTE = 1500
 
 SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
             "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
@@ -127,7 +133,8 @@ def label_of(name: str) -> str:
 def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, label: str | None = None,
           note: str = "") -> str:
     """A booktabs table of ``rows`` (sequences of values in the order of ``columns``) with ``caption``
-    (plain text, escaped here) and ``note`` (already LaTeX, appended to the caption: e.g. configurations)."""
+    (plain text, escaped here) and ``note`` (already LaTeX, e.g. configurations): appended to the caption
+    when it is short, else set in small type under the table (see :data:`CAPTION_NOTE`)."""
     rows = [list(r) for r in rows]
     numeric = [all(_is_number(r[i]) for r in rows if not _missing(r[i])) and any(not _missing(r[i]) for r in rows)
                for i in range(len(columns))]
@@ -135,8 +142,14 @@ def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, lab
     head = " & ".join(escape(c.title) for c in columns) + r" \\"
     body = [" & ".join(cell(v, c.digits) for v, c in zip(r, columns)) + r" \\" for r in rows]
     caption_tex = escape(caption)
+    below = []
     if note:
-        caption_tex += ("" if caption.rstrip().endswith((".", ":", ";", "!", "?")) else ".") + " " + note
+        caption_tex += "" if caption.rstrip().endswith((".", ":", ";", "!", "?")) else "."
+        if len(note) <= CAPTION_NOTE:
+            caption_tex += " " + note
+        else:
+            caption_tex += " The configuration is under the table."
+            below = [r"\par\smallskip{\footnotesize\raggedright " + note + r"\par}"]
     label_tex = f"\\label{{{label}}}" if label else ""
     wide = len(columns) > WIDE
     out = ["% evalhouse: needs \\usepackage{booktabs}" + ("" if len(rows) <= LONG else " and \\usepackage{longtable}")]
@@ -146,14 +159,14 @@ def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, lab
             out += ["\\small", "\\setlength{\\tabcolsep}{4pt}"]
         out += [f"\\caption{{{caption_tex}}}"] + ([label_tex] if label_tex else [])
         out += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", head, "\\midrule", *body, "\\bottomrule",
-                "\\end{tabular}", "\\end{table}"]
+                "\\end{tabular}", *below, "\\end{table}"]
     else:
         out += ["\\begingroup"] + (["\\small", "\\setlength{\\tabcolsep}{4pt}"] if wide else [])
         out += [f"\\begin{{longtable}}{{{spec}}}", f"\\caption{{{caption_tex}}}{label_tex} \\\\",
                 "\\toprule", head, "\\midrule", "\\endfirsthead",
                 "\\toprule", head, "\\midrule", "\\endhead",
                 "\\midrule", f"\\multicolumn{{{len(columns)}}}{{r}}{{\\emph{{continued on the next page}}}} \\\\",
-                "\\endfoot", "\\bottomrule", "\\endlastfoot", *body, "\\end{longtable}", "\\endgroup"]
+                "\\endfoot", "\\bottomrule", "\\endlastfoot", *body, "\\end{longtable}", *below, "\\endgroup"]
     return "\n".join(out) + "\n"
 
 

@@ -39,7 +39,7 @@ import pandas as pd
 from evalhouse.analysis import mining
 from evalhouse.analysis.stats import significance_groups
 from evalhouse.errors import OptionError, WarehouseError
-from evalhouse.reports import figures
+from evalhouse.reports import figures, tex
 from evalhouse.reports.parse_sections import ParseSections
 from evalhouse.statistics.analyze import METRICS
 from evalhouse.statistics.selection import Selection
@@ -139,10 +139,13 @@ class Col:
     digits: int = 3
 
 
-def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.") -> str:
+def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.",
+          latex: str | None = None, configurations=()) -> str:
     """A sortable, filterable table: numbers carry their raw value in ``data-v``; rows carry ``data-team``,
     ``data-corpus`` and ``data-relation`` for the page's filters. ``links(row)`` returns the HTML of an
-    extra last cell (already escaped); ``empty`` is said instead of an empty table."""
+    extra last cell (already escaped); ``empty`` is said instead of an empty table. ``latex``: a caption,
+    and the table gets a "LaTeX" toggle with the same columns (:mod:`evalhouse.reports.tex`), the
+    ``configurations`` in its caption."""
     if frame is None or not len(frame):
         return f"<p class='empty'>{_esc(empty)}</p>"
     head = "".join(f"<th title='{_esc(c.tip)}'>{_esc(c.title)}</th>" for c in cols)
@@ -164,8 +167,9 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
         if links:
             cells.append(f"<td>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
+    code = "" if latex is None else tex.toggle(tex.frame_table(frame, cols, latex, f"tab:{table_id}", configurations))
     return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+            f"<tbody>{''.join(body)}</tbody></table></div>{code}")
 
 
 def _json_for_script(data) -> str:
@@ -212,6 +216,12 @@ class _Report:
 
     def frame(self, query: str, params=None) -> pd.DataFrame:
         return self.con.execute(query, self.params if params is None else params).df()
+
+    def caption(self, what: str, groups: bool = True) -> str:
+        """The caption of a LaTeX table: what it shows, on which corpora, with which test."""
+        return (f"{what} on {', '.join(self.corpora)} (evalhouse {__version__}"
+                + (f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups
+                   else ")."))
 
     def views(self) -> set[str]:
         return {r[0] for r in self.con.execute(
@@ -283,7 +293,8 @@ class _Report:
         if board["missing_sentences"].sum() > 0:
             cols.insert(4, Col("missing_sentences", "missing", "reference sentences with no output (scored as empty)"))
         self.board = board
-        return table(board, cols, "leaderboard"), notes
+        return table(board, cols, "leaderboard", latex=self.caption("Leaderboard"),
+                     configurations=self.configurations), notes
 
     # --- correlations ----------------------------------------------------------------------------
     def correlations(self, fig_dir: Path) -> str:
@@ -358,8 +369,19 @@ class _Report:
                 Col("accuracy", "DEA"),
                 Col("low", "CI low", f"lower bound of the {level or 0.95:.0%} percentile bootstrap interval (sentences resampled)"),
                 Col("high", "CI high", "upper bound of the same interval")]
+        # the paper's table: a row per relation (hardest first, as in the figure), a column per submission
+        ranked_all = [tuple(k) for k in ranked[list(KEYS)].itertuples(index=False)]
+        by_system = frame.assign(system=[self.label(t, r, c) for t, r, c in frame[list(KEYS)].itertuples(index=False)],
+                                 edges=frame["relation"].map(pooled["edges"]))
+        by_system = by_system.set_index("relation").loc[pooled.sort_values(["accuracy", "edges"]).index].reset_index()
+        code = tex.pivot(by_system, [Col("relation", "relation"), Col("edges", "edges")],
+                         [(self.label(*k), self.label(*k)) for k in ranked_all], "accuracy", "DEA", 3,
+                         self.caption("Dependency edge accuracy (DEA) by relation, hardest first,", groups=False)
+                         + f" Edges: reference edges of the relation. {level or 0.95:.0%} bootstrap intervals: "
+                         "the report's table and the view dea_relation_intervals.",
+                         "tab:dea-relations", frame["configuration"].dropna())
         return image + table(frame, cols, "dea-relations", links=lambda row: self.example_link(
-            "rel", (row["team"], row["run"], row["corpus"]), row["relation"]))
+            "rel", (row["team"], row["run"], row["corpus"]), row["relation"])) + tex.toggle(code)
 
     def example_link(self, kind: str, sub, item: str, view: str = "") -> str:
         if not self.examples or sub not in self.index:

@@ -61,6 +61,26 @@
   Array.prototype.forEach.call(filters, function (s) { s.addEventListener("change", applyFilters); });
   text.addEventListener("input", applyFilters);
 
+  // --- LaTeX toggles: Copy puts the table's LaTeX on the clipboard (or selects it, where no clipboard) -----
+  Array.prototype.forEach.call(document.querySelectorAll("details.latex button.copy"), function (button) {
+    button.addEventListener("click", function () {
+      var code = button.parentNode.querySelector("code");
+      var range = document.createRange();
+      range.selectNodeContents(code);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      function done(ok) { button.textContent = ok ? "Copied" : "Selected: press Ctrl+C"; }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(code.textContent).then(function () { done(true); }, function () { done(false); });
+      } else {
+        var ok = false;
+        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+        done(ok);
+      }
+    });
+  });
+
   function el(tag, cls, txt) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
