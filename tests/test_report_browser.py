@@ -85,6 +85,88 @@ def _check_tables(page) -> None:
     assert shown[0] > 0 and shown[1], shown
 
 
+# --- readable trees, full names in the pickers (issue 38) ---------------------------------------
+
+# every example of the page, drawn one choice after the other through its pickers; for each drawn tree the
+# boxes of its arc labels (getBBox) must not intersect, the labels must be >= 11 px, and each tree's scroll box
+# must stay inside its example (a long sentence scrolls within it)
+EXAMPLES_READABLE = r"""(function () {
+  var out = {trees: 0, labels: 0, overlaps: [], smallest: 99, outside: 0, scrolling: 0, choices: 0};
+  function check(list) {
+    Array.prototype.forEach.call(list.querySelectorAll('svg.tree'), function (svg) {
+      out.trees++;
+      var boxes = Array.prototype.map.call(svg.querySelectorAll('text.rel'), function (t) {
+        out.smallest = Math.min(out.smallest, parseFloat(getComputedStyle(t).fontSize));
+        var b = t.getBBox();
+        return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent];
+      });
+      out.labels += boxes.length;
+      for (var i = 0; i < boxes.length; i++) { for (var j = i + 1; j < boxes.length; j++) {
+        var a = boxes[i], b = boxes[j];
+        if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] && out.overlaps.length < 10) { out.overlaps.push([a, b]); }
+      } }
+    });
+    Array.prototype.forEach.call(list.querySelectorAll('.example'), function (ex) {
+      var right = ex.getBoundingClientRect().right;
+      Array.prototype.forEach.call(ex.querySelectorAll('.scroll'), function (box) {
+        if (box.getBoundingClientRect().right > right + 0.5) { out.outside++; }
+        if (box.scrollWidth > box.clientWidth + 1) { out.scrolling++; }
+      });
+    });
+  }
+  function fire(sel, value) { sel.value = value; sel.dispatchEvent(new Event('change')); }
+  function values(sel) { return sel ? Array.prototype.map.call(sel.options, function (o) { return o.value; }) : [null]; }
+  var sub = document.getElementById('ex-sub');
+  if (sub) {
+    var kind = document.getElementById('ex-kind'), item = document.getElementById('ex-item');
+    values(sub).forEach(function (s) { values(kind).forEach(function (k) {
+      fire(sub, s); fire(kind, k);
+      values(item).forEach(function (i) { fire(item, i); out.choices++; check(document.getElementById('ex-list')); });
+    }); });
+  }
+  var run = document.getElementById('px-run');
+  if (run) {
+    var breakdown = document.getElementById('px-breakdown'), grp = document.getElementById('px-grp');
+    values(run).forEach(function (r) {
+      fire(run, r);
+      values(breakdown).forEach(function (b) {
+        fire(breakdown, b);
+        values(grp).forEach(function (g) { fire(grp, g); out.choices++; check(document.getElementById('px-list')); });
+      });
+    });
+  }
+  return out;
+})()"""
+
+# the widest option of every picker, measured in the select's own font, against the select's inner width
+PICKERS = r"""(function () {
+  var ctx = document.createElement('canvas').getContext('2d'), out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('.controls select'), function (s) {
+    var cs = getComputedStyle(s);
+    ctx.font = cs.fontStyle + ' ' + cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+    Array.prototype.forEach.call(s.options, function (o) {
+      out.push([s.id || s.getAttribute('data-filter'), o.textContent, ctx.measureText(o.textContent).width, s.clientWidth]);
+    });
+  });
+  return out;
+})()"""
+
+def _check_examples_readable(page, minimum_trees: int) -> None:
+    result = page.evaluate(EXAMPLES_READABLE)
+    assert result["trees"] >= minimum_trees and result["labels"] > 5 * result["trees"], result
+    assert result["overlaps"] == [], result["overlaps"]
+    assert result["smallest"] >= 11, result
+    assert result["outside"] == 0 and result["scrolling"] > 0, result   # long sentences scroll inside their box
+    assert page.errors == []
+
+
+def _check_pickers(page) -> None:
+    options = page.evaluate(PICKERS)
+    assert options
+    cut = [o for o in options if o[2] > o[3]]
+    assert cut == [], cut[:5]
+
+
 def test_hostile_names_in_the_browser(browser, tmp_path):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
@@ -181,6 +263,23 @@ def test_real_report_in_the_browser(browser, real_report):
     assert page.errors == []
 
 
+@pytest.mark.realdata
+def test_real_report_trees_and_pickers(browser, real_report):
+    page = browser.open(real_report.path.as_uri())
+    _check_pickers(page)
+    _check_examples_readable(page, minimum_trees=1000)
+
+
+@pytest.mark.realdata
+def test_real_figures_fit_a_page(real_report, parser_report):
+    from tests.test_report import assert_fits_a_page
+
+    svgs = [p for p in real_report.figures + parser_report.figures if p.suffix == ".svg"]
+    assert len(svgs) == 6
+    for svg in svgs:
+        assert_fits_a_page(svg)
+
+
 @pytest.fixture(scope="module")
 def parser_report(tmp_path_factory):
     """Three CoNLL 2018 parsers on en_ewt and three constituency parsers on the WSJ sample, analysed, reported."""
@@ -226,3 +325,10 @@ def test_parser_report_in_the_browser(browser, parser_report):
     assert page.evaluate("document.querySelectorAll('#constituency code.brackets').length") == 2 * 3 * 5
     assert page.evaluate("document.querySelectorAll('#constituency code.brackets span.bad').length") > 0
     assert page.errors == []
+
+
+@pytest.mark.realdata
+def test_parser_report_trees_and_pickers(browser, parser_report):
+    page = browser.open(parser_report.path.as_uri())
+    _check_pickers(page)
+    _check_examples_readable(page, minimum_trees=1000)

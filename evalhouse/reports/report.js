@@ -98,27 +98,59 @@
     o.value = value; o.textContent = label; sel.appendChild(o);
   }
 
-  // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls}] with 1-based word indices.
+  // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls, labelCls}], 1-based word indices.
+  // Each arc is a bracket with a flat top on a "lane" (16 px apart); its label sits on the middle of the top, on
+  // a white halo. Lanes are given shortest arc first: an arc goes above every arc nested under it, and up again
+  // while its top or its label (measured in the page's font) would overlap a top or label already on that lane.
+  // So no two labels overlap (tests/test_report_browser.py reads their boxes), and crossing arcs never share a
+  // top. The SVG scrolls sideways in its box on screen and shrinks to the page width in print (viewBox).
+  var FONT = "system-ui, \"DejaVu Sans\", sans-serif", REL_PX = 11, WORD_PX = 13, LANE = 16;
+  var measure = document.createElement("canvas").getContext("2d");
+  function textWidth(text, px, weight) {
+    measure.font = (weight || "400") + " " + px + "px " + FONT;
+    return measure.measureText(String(text)).width;
+  }
   function drawTree(words, arcs, wordClass) {
-    var x = [], pos = 8, charW = 7.4;
-    words.forEach(function (w) { var width = Math.max(18, w.length * charW + 12); x.push(pos + width / 2); pos += width; });
-    var maxSpan = 1;
-    arcs.forEach(function (a) { maxSpan = Math.max(maxSpan, Math.abs(a.to - a.from)); });
-    var level = function (a) { return 16 + Math.min(9, Math.abs(a.to - a.from)) * 13; };
-    var top = 14 + level({from: 0, to: Math.min(9, maxSpan)});
-    var height = top + 26;
-    var svg = svgEl("svg", {width: Math.max(pos + 8, 60), height: height, class: "tree", role: "img"});
-    arcs.forEach(function (a) {
-      var x1 = x[a.from - 1], x2 = x[a.to - 1];
-      if (x1 === undefined || x2 === undefined) { return; }
-      var y = top - 4, h = level(a);
-      var path = "M" + x1 + "," + y + " C" + x1 + "," + (y - h) + " " + x2 + "," + (y - h) + " " + x2 + "," + y;
-      svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
-      svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y - 6) + " L" + x2 + "," + y + " L" + (x2 + 3) + "," + (y - 6), class: "head " + a.cls}));
-      svg.appendChild(svgEl("text", {x: (x1 + x2) / 2, y: y - h * 0.75 - 3, class: "rel " + (a.labelCls || a.cls)}, a.label));
-    });
+    var x = [], pos = 8;
     words.forEach(function (w, i) {
-      svg.appendChild(svgEl("text", {x: x[i], y: top + 14, class: "word " + (wordClass[i] || "")}, w));
+      var width = Math.max(24, textWidth(w, WORD_PX, /\bbad\b/.test(wordClass[i] || "") ? "600" : "400") + 14);
+      x.push(pos + width / 2); pos += width;
+    });
+    var drawn = arcs.filter(function (a) { return x[a.from - 1] !== undefined && x[a.to - 1] !== undefined && a.from !== a.to; })
+      .map(function (a) {
+        var lo = Math.min(a.from, a.to), hi = Math.max(a.from, a.to);
+        var bold = /\bhl\b/.test(a.labelCls || a.cls) ? "700" : "400";
+        var half = (textWidth(a.label, REL_PX, bold) + 8) / 2, cx = (x[lo - 1] + x[hi - 1]) / 2;
+        return {a: a, lo: lo, hi: hi, cx: cx, left: Math.min(x[lo - 1], cx - half), right: Math.max(x[hi - 1], cx + half),
+                labelLeft: cx - half, labelRight: cx + half, lane: 0};
+      });
+    drawn.sort(function (p, q) { return (p.hi - p.lo) - (q.hi - q.lo) || p.lo - q.lo; });
+    var lanes = [];   // lane -> [[left, right]] taken by tops and labels
+    var top = 1;
+    drawn.forEach(function (d) {
+      var lane = 1;
+      drawn.forEach(function (e) { if (e.lane && e.lo >= d.lo && e.hi <= d.hi) { lane = Math.max(lane, e.lane + 1); } });
+      // touching at a shared word is allowed (1 px), overlapping is not
+      while ((lanes[lane] || []).some(function (t) { return d.left < t[1] - 1 && t[0] + 1 < d.right; })) { lane += 1; }
+      (lanes[lane] = lanes[lane] || []).push([d.left, d.right]);
+      d.lane = lane; top = Math.max(top, lane);
+    });
+    var base = 10 + top * LANE + 8;     // y where the arcs stand on the words
+    var width = Math.max(pos + 8, 60), height = base + 24;
+    var svg = svgEl("svg", {width: width, height: height, viewBox: "0 0 " + width + " " + height, class: "tree", role: "img"});
+    var labels = [];
+    drawn.forEach(function (d) {
+      var a = d.a, x1 = x[a.from - 1], x2 = x[a.to - 1], y0 = base - 2, y = base - d.lane * LANE;
+      var dir = x2 > x1 ? 1 : -1, r = Math.min(6, Math.abs(x2 - x1) / 2);
+      var path = "M" + x1 + "," + y0 + " L" + x1 + "," + (y + r) + " Q" + x1 + "," + y + " " + (x1 + dir * r) + "," + y +
+        " L" + (x2 - dir * r) + "," + y + " Q" + x2 + "," + y + " " + x2 + "," + (y + r) + " L" + x2 + "," + y0;
+      svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
+      svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y0 - 6) + " L" + x2 + "," + y0 + " L" + (x2 + 3) + "," + (y0 - 6), class: "head " + a.cls}));
+      labels.push(svgEl("text", {x: d.cx, y: y, class: "rel " + (a.labelCls || a.cls)}, a.label));
+    });
+    labels.forEach(function (t) { svg.appendChild(t); });   // above every arc
+    words.forEach(function (w, i) {
+      svg.appendChild(svgEl("text", {x: x[i], y: base + 16, class: "word " + (wordClass[i] || "")}, w));
     });
     return svg;
   }
