@@ -13,6 +13,8 @@ test and the five ADAPT runs, analysed.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -85,7 +87,7 @@ def _check_tables(page) -> None:
     assert shown[0] > 0 and shown[1], shown
 
 
-# --- readable trees, full names in the pickers (issue 38) ---------------------------------------
+# --- readable trees, full names in the pickers, printing (issue 38) ---------------------------------------
 
 # every example of the page, drawn one choice after the other through its pickers; for each drawn tree the
 # boxes of its arc labels (getBBox) must not intersect, the labels must be >= 11 px, and each tree's scroll box
@@ -151,6 +153,25 @@ PICKERS = r"""(function () {
   return out;
 })()"""
 
+# in print media, after the page's beforeprint: every element of the page within the page width, and no box
+# that would clip its content (a scroll box prints only what it shows)
+PRINT_OVERFLOW = r"""(function () {
+  var page = document.documentElement.clientWidth, out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('body *'), function (e) {
+    var style = getComputedStyle(e);
+    if (style.display === 'none') { return; }
+    var r = e.getBoundingClientRect();
+    if (r.width && r.right > page + 0.5) { out.push(['wider than the page', e.tagName, e.id || e.className, r.right, page]); }
+    if (e.scrollWidth > e.clientWidth + 1 && style.overflowX !== 'visible' && e.tagName !== 'svg') {
+      out.push(['clipped', e.tagName, e.id || e.className, e.scrollWidth, e.clientWidth]);
+    }
+  });
+  return out.slice(0, 20);
+})()"""
+PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
+PRINT_MARGIN = 12 / 25.4   # inches: report.css's @page margin
+
+
 def _check_examples_readable(page, minimum_trees: int) -> None:
     result = page.evaluate(EXAMPLES_READABLE)
     assert result["trees"] >= minimum_trees and result["labels"] > 5 * result["trees"], result
@@ -165,6 +186,64 @@ def _check_pickers(page) -> None:
     assert options
     cut = [o for o in options if o[2] > o[3]]
     assert cut == [], cut[:5]
+
+
+def _pdf_text_and_pages(path: Path) -> tuple[int, tuple[float, float], str]:
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    w, h = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M).groups())
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
+                           check=True).stdout
+    return pages, (w / 72, h / 72), first
+
+
+def _ink_bottom(png: Path) -> float:
+    """The lowest row with ink on a page image, as a share of the page's height (Pillow: matplotlib's own)."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        grey = image.convert("L")
+        box = grey.point(lambda v: 255 if v < 200 else 0).getbbox()
+        return 0.0 if box is None else box[3] / grey.height
+
+
+def _check_print(page, name: str, pages_at_most: int) -> None:
+    """Print to PDF on A4 and Letter (DevTools Page.printToPDF, as Chromium's print dialog does); check the
+    sizes, the page count, the first page, and that nothing is wider than the page in print media; keep the
+    PDFs and, with poppler's pdftoppm, PNGs of their pages for a person to look at."""
+    import base64
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width_px = int((PAPERS["A4"][0] - 2 * PRINT_MARGIN) * 96)
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    page.send("Emulation.setEmulatedMedia", media="print")
+    page.send("Emulation.setDeviceMetricsOverride", width=width_px, height=1100, deviceScaleFactor=1, mobile=False)
+    try:
+        assert page.evaluate("document.querySelectorAll('.print-parts table.eh').length") >= 2  # a table split
+        assert page.evaluate(PRINT_OVERFLOW) == []
+    finally:
+        page.send("Emulation.setEmulatedMedia", media="")
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.evaluate("document.querySelectorAll('.print-parts, .print-split').length") == 0
+    if not (shutil.which("pdfinfo") and shutil.which("pdftotext")):
+        pytest.skip("POPPLER MISSING: no pdfinfo/pdftotext (apt-get install poppler-utils); the report was printed "
+                    "but its PDF pages were not read")
+    for paper, (w, h) in PAPERS.items():
+        pdf = SCREENSHOTS / f"print-{name}-{paper}.pdf"
+        data = page.send("Page.printToPDF", paperWidth=w, paperHeight=h, printBackground=True)["data"]
+        pdf.write_bytes(base64.b64decode(data))
+        pages, size, first = _pdf_text_and_pages(pdf)
+        assert abs(size[0] - w) < 0.02 and abs(size[1] - h) < 0.02, (paper, size)
+        assert 2 <= pages <= pages_at_most, (paper, pages)
+        assert "evalhouse report" in first
+        if shutil.which("pdftoppm"):
+            stem = SCREENSHOTS / f"print-{name}-{paper}"
+            subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), str(stem)], check=True)
+            first_png = sorted(SCREENSHOTS.glob(f"print-{name}-{paper}-*1.png"))[0]
+            # not half blank (it was: the DEA figure, 14 in tall, went to page 2 and was cut); a figure that does not
+            # fit below the leaderboard still moves to the next page, leaving up to a third
+            assert _ink_bottom(first_png) > 0.6, f"{first_png}: the first page is blank below {_ink_bottom(first_png):.0%}"
+    assert page.errors == []
 
 
 def test_hostile_names_in_the_browser(browser, tmp_path):
@@ -264,10 +343,11 @@ def test_real_report_in_the_browser(browser, real_report):
 
 
 @pytest.mark.realdata
-def test_real_report_trees_and_pickers(browser, real_report):
+def test_real_report_trees_pickers_and_print(browser, real_report):
     page = browser.open(real_report.path.as_uri())
     _check_pickers(page)
     _check_examples_readable(page, minimum_trees=1000)
+    _check_print(page, "real", pages_at_most=40)
 
 
 @pytest.mark.realdata
@@ -328,7 +408,8 @@ def test_parser_report_in_the_browser(browser, parser_report):
 
 
 @pytest.mark.realdata
-def test_parser_report_trees_and_pickers(browser, parser_report):
+def test_parser_report_trees_pickers_and_print(browser, parser_report):
     page = browser.open(parser_report.path.as_uri())
     _check_pickers(page)
     _check_examples_readable(page, minimum_trees=1000)
+    _check_print(page, "parsers", pages_at_most=60)

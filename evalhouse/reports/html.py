@@ -116,6 +116,16 @@ def _esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
+_BREAK_AFTER = re.compile(r"([_/.:|])(?=\w)")
+
+
+def _wrappable(text: str) -> str:
+    """Escaped ``text`` that a printed table may break after ``_ / . : |`` (as after a hyphen or space):
+    run names such as augmented_and_ewt_test_set_13-Oct_12-07 have no other place to break. ``<wbr>``
+    changes no text (sorting and filtering read ``textContent``) and nothing on screen (cells do not wrap)."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", _esc(text))
+
+
 def _number(v, digits: int = 3) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
@@ -148,9 +158,9 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
     ``configurations`` in its caption."""
     if frame is None or not len(frame):
         return f"<p class='empty'>{_esc(empty)}</p>"
-    head = "".join(f"<th title='{_esc(c.tip)}'>{_esc(c.title)}</th>" for c in cols)
+    head = "".join(f"<th title='{_esc(c.tip)}'>{_wrappable(c.title)}</th>" for c in cols)
     if links:
-        head += "<th class='nosort'>examples</th>"
+        head += "<th class='nosort links'>examples</th>"
     body = []
     for row in frame.to_dict("records"):
         attrs = "".join(f" data-{k}='{_esc(row[k])}'" for k in ("team", "corpus", "relation") if k in row)
@@ -163,9 +173,9 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
                 raw = "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{float(v):.12g}"
                 cells.append(f"<td class='n' data-v='{raw}'>{_esc(_number(v, c.digits))}</td>")
             else:
-                cells.append(f"<td>{_esc(_number(v))}</td>")
+                cells.append(f"<td>{_wrappable(_number(v))}</td>")
         if links:
-            cells.append(f"<td>{links(row)}</td>")
+            cells.append(f"<td class='links'>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
     code = "" if latex is None else tex.toggle(tex.frame_table(frame, cols, latex, f"tab:{table_id}", configurations))
     return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"

@@ -81,6 +81,72 @@
     });
   });
 
+  // --- printing: a table wider than the page is printed in parts of whole columns, its leading text columns
+  // (team, run, corpus, ...) repeated in each part. The widths are measured in the print style (html.printing,
+  // report.css) at min-content, when the browser is about to print; the parts go when printing is over.
+  var PRINT_WIDTH = 700;   // CSS px: an A4 page less 12 mm margins is 703 px wide, a Letter page 726 px
+  function minWidths(tbl) {
+    var probe = tbl.cloneNode(true);
+    probe.removeAttribute("id");
+    probe.style.width = "min-content";
+    var box = el("div", "print-probe");
+    box.appendChild(probe);
+    document.body.appendChild(box);
+    var widths = Array.prototype.map.call(probe.tHead.rows[0].cells, function (c) { return c.getBoundingClientRect().width; });
+    document.body.removeChild(box);
+    return widths;
+  }
+  function splitForPrint(tbl) {
+    var widths = minWidths(tbl);
+    var total = widths.reduce(function (a, b) { return a + b; }, 0);
+    if (total <= PRINT_WIDTH) { return; }
+    var first = tbl.tBodies[0].rows[0];
+    var keys = 0, keyWidth = 0;
+    while (keys < widths.length - 1 && first && !first.cells[keys].classList.contains("n") &&
+           keyWidth + widths[keys] <= PRINT_WIDTH / 2) { keyWidth += widths[keys]; keys += 1; }
+    // as few parts as fit the page, then as even as they can be: the smallest width that needs no more parts
+    function pack(limit) {
+      var out = [], group = [], used = keyWidth;
+      for (var c = keys; c < widths.length; c++) {
+        if (group.length && used + widths[c] > limit) { out.push(group); group = []; used = keyWidth; }
+        group.push(c); used += widths[c];
+      }
+      if (group.length) { out.push(group); }
+      return out;
+    }
+    var groups = pack(PRINT_WIDTH);
+    for (var limit = keyWidth + (total - keyWidth) / groups.length; limit < PRINT_WIDTH; limit += 10) {
+      var even = pack(limit);
+      if (even.length <= groups.length) { groups = even; break; }
+    }
+    var parts = el("div", "print-parts");
+    groups.forEach(function (cols, k) {
+      var keep = {};
+      for (var i = 0; i < keys; i++) { keep[i] = true; }
+      cols.forEach(function (i) { keep[i] = true; });
+      var part = tbl.cloneNode(true);
+      part.removeAttribute("id");
+      Array.prototype.forEach.call(part.rows, function (row) {
+        for (var i = row.cells.length - 1; i >= 0; i--) { if (!keep[i]) { row.deleteCell(i); } }
+      });
+      parts.appendChild(el("p", "print-part", "Part " + (k + 1) + " of " + groups.length + ": columns " + (cols[0] + 1) +
+        "-" + (cols[cols.length - 1] + 1) + " of " + widths.length + (keys ? " (the first " + keys + " repeated)" : "")));
+      parts.appendChild(part);
+    });
+    var box = tbl.parentNode;
+    box.classList.add("print-split");
+    box.parentNode.insertBefore(parts, box.nextSibling);
+  }
+  window.addEventListener("beforeprint", function () {
+    document.documentElement.classList.add("printing");
+    Array.prototype.forEach.call(document.querySelectorAll("table.eh"), splitForPrint);
+  });
+  window.addEventListener("afterprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".print-parts"), function (p) { p.parentNode.removeChild(p); });
+    Array.prototype.forEach.call(document.querySelectorAll(".print-split"), function (b) { b.classList.remove("print-split"); });
+    document.documentElement.classList.remove("printing");
+  });
+
   function el(tag, cls, txt) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
