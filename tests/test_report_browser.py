@@ -343,14 +343,6 @@ def test_real_report_in_the_browser(browser, real_report):
 
 
 @pytest.mark.realdata
-def test_real_report_trees_pickers_and_print(browser, real_report):
-    page = browser.open(real_report.path.as_uri())
-    _check_pickers(page)
-    _check_examples_readable(page, minimum_trees=1000)
-    _check_print(page, "real", pages_at_most=40)
-
-
-@pytest.mark.realdata
 def test_real_figures_fit_a_page(real_report, parser_report):
     from tests.test_report import assert_fits_a_page
 
@@ -408,8 +400,10 @@ def test_parser_report_in_the_browser(browser, parser_report):
 
 
 @pytest.mark.realdata
-def test_parser_report_trees_pickers_and_print(browser, parser_report):
-    page = browser.open(parser_report.path.as_uri())
+@pytest.mark.parametrize("report, name, pages_at_most", [("real_report", "real", 40), ("parser_report", "parsers", 60)])
+def test_trees_pickers_and_print(browser, request, report, name, pages_at_most):
+    """Both real reports: readable trees, whole names in the pickers, printed on A4 and Letter."""
+    page = browser.open(request.getfixturevalue(report).path.as_uri())
     _check_pickers(page)
     _check_examples_readable(page, minimum_trees=1000)
-    _check_print(page, "parsers", pages_at_most=60)
+    _check_print(page, name, pages_at_most)
