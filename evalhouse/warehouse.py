@@ -700,12 +700,20 @@ class Warehouse:
         return judgements.ingest_judgements(self, path)
 
     def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False) -> int:
-        """Write a view or table to Parquet, CSV or JSON (an array of row objects); returns rows written.
-        ``corpus`` filters are bound parameters, never pasted into SQL; ``neutralise_formulas`` puts a ``'``
-        before CSV text that a spreadsheet would run as a formula (:mod:`evalhouse.export.relation`)."""
+                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
+                    caption: str | None = None, digits: int | None = None) -> int:
+        """Write a view or table to Parquet, CSV, JSON (an array of row objects) or a LaTeX (booktabs) table;
+        returns rows written. ``corpus`` filters are bound parameters, never pasted into SQL;
+        ``neutralise_formulas`` puts a ``'`` before CSV text that a spreadsheet would run as a formula;
+        ``caption`` and ``digits`` (decimals of floats) are LaTeX's (:mod:`evalhouse.export.relation`)."""
         return relation.export_relation(self, view, out, format=format, corpus=corpus,
-                                        neutralise_formulas=neutralise_formulas)
+                                        neutralise_formulas=neutralise_formulas, caption=caption, digits=digits)
+
+    def export_query(self, query: str, out: str | os.PathLike, format: str | None = None,
+                     neutralise_formulas: bool = False, caption: str | None = None, digits: int | None = None) -> int:
+        """Write the rows of a query to a file, as :meth:`export_view` writes a view's; returns rows written."""
+        return relation.export_query(self, query, out, format=format, neutralise_formulas=neutralise_formulas,
+                                     caption=caption, digits=digits)
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:
         """Write a corpus back as CoNLL-U (byte-identical to a canonical input); returns sentences."""

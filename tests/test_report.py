@@ -270,3 +270,146 @@ def test_accuracies_against_judgements_are_shown(analysed, report):
         cells = shown[(metric, judgement)]
         assert cells[:3] == ["baseline", "lr", "sample"]
         assert f"{r:.3f}" in cells and f"{rho:.3f}" in cells
+
+
+# --- paper figures, LaTeX toggles (issue 38) ---------------------------------------------------------
+
+def svg_size_and_fonts(path) -> tuple[float, float, list[float]]:
+    """(width, height) in inches and the size in points of every text element of a matplotlib SVG, read from
+    the file: its width/height in pt, its viewBox (user units per pt) and each <text>'s font-size."""
+    root = ET.parse(path).getroot()
+    width, height = (float(root.get(k).removesuffix("pt")) for k in ("width", "height"))
+    scale = width / float(root.get("viewBox").split()[2])   # pt per user unit
+    sizes = []
+    for text in root.iter("{http://www.w3.org/2000/svg}text"):
+        style = (text.get("style") or "") + ";" + (text.get("font-size") or "")
+        found = re.search(r"font-size:\s*([\d.]+)(px|pt)?|font:\s*(?:\w+\s+)*([\d.]+)px", style)
+        assert found, f"{path}: a text element without a font size: {ET.tostring(text)[:200]!r}"
+        sizes.append(float(found.group(1) or found.group(3)) * scale)
+    return width / 72, height / 72, sizes
+
+
+def assert_fits_a_page(path) -> None:
+    """A figure goes into a paper at 100%: 3.3 or 7 in wide, at most 9 in tall, no text under 8 pt."""
+    from evalhouse.reports import figures
+
+    width, height, sizes = svg_size_and_fonts(path)
+    assert min(abs(width - figures.SINGLE_COLUMN), abs(width - figures.DOUBLE_COLUMN)) < 0.01, (path, width)
+    assert 1.5 < height <= figures.MAX_HEIGHT, (path, height)
+    assert sizes and min(sizes) >= figures.MIN_FONT, (path, sorted(set(sizes)))
+
+
+def assert_axes_titled(fig, name: str) -> None:
+    """Every axis that shows tick labels has a title (a colour bar's included)."""
+    fig.draw_without_rendering()
+    for ax in fig.axes:
+        for axis, title in ((ax.xaxis, ax.get_xlabel()), (ax.yaxis, ax.get_ylabel())):
+            shown = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
+            assert not shown or title.strip(), f"{name}: an axis with ticks {[t.get_text() for t in shown][:3]} and no title"
+
+
+def assert_systems_told_apart(fig, name: str) -> None:
+    """The legend's systems differ in marker (and, for lines, line style), not in colour alone."""
+    assert fig.legends, name
+    # an errorbar's handle is its container, whose first line holds the markers
+    handles = [h.lines[0] if hasattr(h, "lines") else h for h in fig.axes[0].get_legend_handles_labels()[0]]
+    assert len(handles) >= 2, name
+    markers = [h.get_marker() for h in handles]
+    assert len(set(markers)) == len(markers), (name, markers)
+    styles = [h.get_linestyle() for h in handles if h.get_linestyle() not in ("None", "none", "")]
+    assert len(set(styles)) == len(styles), (name, styles)
+
+
+def captured_figures(monkeypatch):
+    """Every Figure a report saves, by name (figures.save wrapped)."""
+    from evalhouse.reports import figures
+
+    seen = {}
+    save = figures.save
+
+    def keep(fig, directory, name):
+        seen[name] = fig
+        return save(fig, directory, name)
+
+    monkeypatch.setattr(figures, "save", keep)
+    return seen
+
+
+def test_figures_fit_a_page(analysed, tmp_path, monkeypatch):
+    from evalhouse.reports.html import build_report
+
+    seen = captured_figures(monkeypatch)
+    summary = build_report(analysed, tmp_path / "r", corpus="sample", examples=0)
+    assert set(seen) == {"correlations", "dea_by_relation", "buckets"}
+    for name, fig in seen.items():
+        assert_fits_a_page(summary.path.parent / "figures" / f"{name}.svg")
+        assert_axes_titled(fig, name)
+    for name in ("dea_by_relation", "buckets"):
+        assert_systems_told_apart(seen[name], name)
+    # the buckets' top row has its own x-axis titles
+    top = [ax for ax in seen["buckets"].axes if ax.get_subplotspec().rowspan.start == 0]
+    assert len(top) == 3 and all(ax.get_xlabel() for ax in top)
+
+
+def test_dea_figure_caps_and_splits_long_relation_lists():
+    import numpy as np
+
+    from evalhouse.reports import figures
+    from evalhouse.reports.html import FIGURE_RELATIONS
+
+    r, s = FIGURE_RELATIONS, 10
+    rng = np.random.default_rng(1)
+    acc = rng.uniform(0.5, 1, (r, s))
+    fig = figures.dea_by_relation([f"rel{i}" for i in range(r)], list(range(r)), [f"s{k}" for k in range(s)], acc,
+                                  acc - 0.05, acc + 0.05, 0.95)
+    width, height = fig.get_size_inches()
+    assert width == figures.DOUBLE_COLUMN and height <= figures.MAX_HEIGHT
+    assert len(fig.axes) == 2                       # two panels of ten relations
+    assert [len(ax.get_yticklabels()) for ax in fig.axes] == [10, 10]
+    assert_axes_titled(fig, "dea_by_relation")
+    assert_systems_told_apart(fig, "dea_by_relation")
+
+
+def latex_toggles(page: str) -> dict[str, str]:
+    """The LaTeX code of every toggle of the page, by its \\label."""
+    codes = [html.unescape(c) for c in re.findall(
+        r"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
+        r"<pre><code>(.*?)</code></pre></details>", page, re.S)]
+    return {re.search(r"\\label\{([^}]*)\}", c).group(1): c for c in codes}
+
+
+def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp_path):
+    from tests.test_latex import compile_latex
+
+    _, page = report
+    codes = latex_toggles(page)
+    assert set(codes) == {"tab:leaderboard", "tab:dea-relations"}
+    # each toggle follows its table
+    for label, table_id in (("tab:leaderboard", "leaderboard"), ("tab:dea-relations", "dea-relations")):
+        after = page.split(f"id='t-{table_id}'", 1)[1]
+        toggle = after.index("<details class='latex'>")
+        assert toggle < after.index("</section>") and "<table" not in after[:toggle]
+        assert label in html.unescape(after[toggle:after.index("</details>")])
+    board = codes["tab:leaderboard"]
+    rows = analysed.sql("select team, run, dea, configuration from submission_scores where corpus = 'sample'").fetchall()
+    for team, run, dea, configuration in rows:
+        assert f"{dea:.3f}" in board
+    from evalhouse.export import latex
+
+    assert latex.escape(HOSTILE_TEAM) in board and latex.escape(HOSTILE_RUN) in board
+    assert all(latex.breakable(c) in board for *_, c in rows)           # configurations in the caption
+    # DEA by relation: a row per relation, a column per submission, each cell the view's accuracy
+    dea = codes["tab:dea-relations"]
+    relations = analysed.sql("select relation, team, run, accuracy from dea_by_relation where corpus = 'sample'").fetchall()
+    body = dea.split("\\midrule", 1)[1].split("\\bottomrule")[0]
+    lines = {ln.split(" & ")[0]: ln.removesuffix(" \\\\").split(" & ") for ln in body.splitlines()
+             if ln.endswith("\\\\")}
+    assert set(lines) == {latex.escape(r) for r, *_ in relations}
+    column = {}   # team/run -> column, from the caption's "Sk: team/run" (the hostile name is long)
+    for k, name in re.findall(r"S(\d+): (.*?)(?=; S\d+: |\. Configuration)", dea):
+        column[name] = 1 + int(k)
+    assert len(column) == 3, column
+    for relation, team, run, accuracy in relations:
+        assert lines[latex.escape(relation)][column[latex.escape(f"{team}/{run}")]] == latex.number(accuracy)
+    text = " ".join(compile_latex(tmp_path, board + "\n" + dea).split())
+    assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')

@@ -13,6 +13,8 @@ test and the five ADAPT runs, analysed.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -85,6 +87,165 @@ def _check_tables(page) -> None:
     assert shown[0] > 0 and shown[1], shown
 
 
+# --- readable trees, full names in the pickers, printing (issue 38) ---------------------------------------
+
+# every example of the page, drawn one choice after the other through its pickers; for each drawn tree the
+# boxes of its arc labels (getBBox) must not intersect, the labels must be >= 11 px, and each tree's scroll box
+# must stay inside its example (a long sentence scrolls within it)
+EXAMPLES_READABLE = r"""(function () {
+  var out = {trees: 0, labels: 0, overlaps: [], smallest: 99, outside: 0, scrolling: 0, choices: 0};
+  function check(list) {
+    Array.prototype.forEach.call(list.querySelectorAll('svg.tree'), function (svg) {
+      out.trees++;
+      var boxes = Array.prototype.map.call(svg.querySelectorAll('text.rel'), function (t) {
+        out.smallest = Math.min(out.smallest, parseFloat(getComputedStyle(t).fontSize));
+        var b = t.getBBox();
+        return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent];
+      });
+      out.labels += boxes.length;
+      for (var i = 0; i < boxes.length; i++) { for (var j = i + 1; j < boxes.length; j++) {
+        var a = boxes[i], b = boxes[j];
+        if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] && out.overlaps.length < 10) { out.overlaps.push([a, b]); }
+      } }
+    });
+    Array.prototype.forEach.call(list.querySelectorAll('.example'), function (ex) {
+      var right = ex.getBoundingClientRect().right;
+      Array.prototype.forEach.call(ex.querySelectorAll('.scroll'), function (box) {
+        if (box.getBoundingClientRect().right > right + 0.5) { out.outside++; }
+        if (box.scrollWidth > box.clientWidth + 1) { out.scrolling++; }
+      });
+    });
+  }
+  function fire(sel, value) { sel.value = value; sel.dispatchEvent(new Event('change')); }
+  function values(sel) { return sel ? Array.prototype.map.call(sel.options, function (o) { return o.value; }) : [null]; }
+  var sub = document.getElementById('ex-sub');
+  if (sub) {
+    var kind = document.getElementById('ex-kind'), item = document.getElementById('ex-item');
+    values(sub).forEach(function (s) { values(kind).forEach(function (k) {
+      fire(sub, s); fire(kind, k);
+      values(item).forEach(function (i) { fire(item, i); out.choices++; check(document.getElementById('ex-list')); });
+    }); });
+  }
+  var run = document.getElementById('px-run');
+  if (run) {
+    var breakdown = document.getElementById('px-breakdown'), grp = document.getElementById('px-grp');
+    values(run).forEach(function (r) {
+      fire(run, r);
+      values(breakdown).forEach(function (b) {
+        fire(breakdown, b);
+        values(grp).forEach(function (g) { fire(grp, g); out.choices++; check(document.getElementById('px-list')); });
+      });
+    });
+  }
+  return out;
+})()"""
+
+# the widest option of every picker, measured in the select's own font, against the select's inner width
+PICKERS = r"""(function () {
+  var ctx = document.createElement('canvas').getContext('2d'), out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('.controls select'), function (s) {
+    var cs = getComputedStyle(s);
+    ctx.font = cs.fontStyle + ' ' + cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+    Array.prototype.forEach.call(s.options, function (o) {
+      out.push([s.id || s.getAttribute('data-filter'), o.textContent, ctx.measureText(o.textContent).width, s.clientWidth]);
+    });
+  });
+  return out;
+})()"""
+
+# in print media, after the page's beforeprint: every element of the page within the page width, and no box
+# that would clip its content (a scroll box prints only what it shows)
+PRINT_OVERFLOW = r"""(function () {
+  var page = document.documentElement.clientWidth, out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('body *'), function (e) {
+    var style = getComputedStyle(e);
+    if (style.display === 'none') { return; }
+    var r = e.getBoundingClientRect();
+    if (r.width && r.right > page + 0.5) { out.push(['wider than the page', e.tagName, e.id || e.className, r.right, page]); }
+    if (e.scrollWidth > e.clientWidth + 1 && style.overflowX !== 'visible' && e.tagName !== 'svg') {
+      out.push(['clipped', e.tagName, e.id || e.className, e.scrollWidth, e.clientWidth]);
+    }
+  });
+  return out.slice(0, 20);
+})()"""
+PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
+PRINT_MARGIN = 12 / 25.4   # inches: report.css's @page margin
+
+
+def _check_examples_readable(page, minimum_trees: int) -> None:
+    result = page.evaluate(EXAMPLES_READABLE)
+    assert result["trees"] >= minimum_trees and result["labels"] > 5 * result["trees"], result
+    assert result["overlaps"] == [], result["overlaps"]
+    assert result["smallest"] >= 11, result
+    assert result["outside"] == 0 and result["scrolling"] > 0, result   # long sentences scroll inside their box
+    assert page.errors == []
+
+
+def _check_pickers(page) -> None:
+    options = page.evaluate(PICKERS)
+    assert options
+    cut = [o for o in options if o[2] > o[3]]
+    assert cut == [], cut[:5]
+
+
+def _pdf_text_and_pages(path: Path) -> tuple[int, tuple[float, float], str]:
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    w, h = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M).groups())
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
+                           check=True).stdout
+    return pages, (w / 72, h / 72), first
+
+
+def _ink_bottom(png: Path) -> float:
+    """The lowest row with ink on a page image, as a share of the page's height (Pillow: matplotlib's own)."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        grey = image.convert("L")
+        box = grey.point(lambda v: 255 if v < 200 else 0).getbbox()
+        return 0.0 if box is None else box[3] / grey.height
+
+
+def _check_print(page, name: str, pages_at_most: int) -> None:
+    """Print to PDF on A4 and Letter (DevTools Page.printToPDF, as Chromium's print dialog does); check the
+    sizes, the page count, the first page, and that nothing is wider than the page in print media; keep the
+    PDFs and, with poppler's pdftoppm, PNGs of their pages for a person to look at."""
+    import base64
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width_px = int((PAPERS["A4"][0] - 2 * PRINT_MARGIN) * 96)
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    page.send("Emulation.setEmulatedMedia", media="print")
+    page.send("Emulation.setDeviceMetricsOverride", width=width_px, height=1100, deviceScaleFactor=1, mobile=False)
+    try:
+        assert page.evaluate("document.querySelectorAll('.print-parts table.eh').length") >= 2  # a table split
+        assert page.evaluate(PRINT_OVERFLOW) == []
+    finally:
+        page.send("Emulation.setEmulatedMedia", media="")
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.evaluate("document.querySelectorAll('.print-parts, .print-split').length") == 0
+    if not (shutil.which("pdfinfo") and shutil.which("pdftotext")):
+        pytest.skip("POPPLER MISSING: no pdfinfo/pdftotext (apt-get install poppler-utils); the report was printed "
+                    "but its PDF pages were not read")
+    for paper, (w, h) in PAPERS.items():
+        pdf = SCREENSHOTS / f"print-{name}-{paper}.pdf"
+        data = page.send("Page.printToPDF", paperWidth=w, paperHeight=h, printBackground=True)["data"]
+        pdf.write_bytes(base64.b64decode(data))
+        pages, size, first = _pdf_text_and_pages(pdf)
+        assert abs(size[0] - w) < 0.02 and abs(size[1] - h) < 0.02, (paper, size)
+        assert 2 <= pages <= pages_at_most, (paper, pages)
+        assert "evalhouse report" in first
+        if shutil.which("pdftoppm"):
+            stem = SCREENSHOTS / f"print-{name}-{paper}"
+            subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), str(stem)], check=True)
+            first_png = sorted(SCREENSHOTS.glob(f"print-{name}-{paper}-*1.png"))[0]
+            # not half blank (it was: the DEA figure, 14 in tall, went to page 2 and was cut); a figure that does not
+            # fit below the leaderboard still moves to the next page, leaving up to a third
+            assert _ink_bottom(first_png) > 0.6, f"{first_png}: the first page is blank below {_ink_bottom(first_png):.0%}"
+    assert page.errors == []
+
+
 def test_hostile_names_in_the_browser(browser, tmp_path):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
@@ -153,6 +314,20 @@ def test_real_report_in_the_browser(browser, real_report):
     page.evaluate("document.querySelector('header').scrollIntoView()")
     for name in ("leaderboard", "dea", "correlations", "buckets", "projectivity", "subtrees"):
         _shoot(page, f"report-{name}", f"#{name}")
+    # the LaTeX toggle: closed, then open; Copy selects the code (and puts it on the clipboard where allowed)
+    copied = page.evaluate("""new Promise(function (done) {
+        var d = document.querySelector('#dea details.latex');
+        var closed = !d.open;
+        d.open = true;
+        d.querySelector('button.copy').click();
+        setTimeout(function () {
+            var code = d.querySelector('code').textContent;
+            done([closed, window.getSelection().toString().trim() === code.trim(),
+                  d.querySelector('button.copy').textContent, code.indexOf('toprule')]);
+        }, 300);
+    })""")
+    assert copied[0] and copied[1] and copied[2] in ("Copied", "Selected: press Ctrl+C") and copied[3] > 0, copied
+    _shoot(page, "report-dea-latex", "#dea details.latex")
     # drill-down from a relation: the list relation (hardest in the SR papers) of the best run
     page.evaluate("document.querySelector(\"#t-dea-relations a.ex[data-item='list']\").click()")
     assert page.evaluate("document.querySelectorAll('#ex-list .example').length") == 3
@@ -165,6 +340,16 @@ def test_real_report_in_the_browser(browser, real_report):
     _shoot(page, "report-examples-subtree", "#examples")
     _check_tables(page)
     assert page.errors == []
+
+
+@pytest.mark.realdata
+def test_real_figures_fit_a_page(real_report, parser_report):
+    from tests.test_report import assert_fits_a_page
+
+    svgs = [p for p in real_report.figures + parser_report.figures if p.suffix == ".svg"]
+    assert len(svgs) == 6
+    for svg in svgs:
+        assert_fits_a_page(svg)
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +397,13 @@ def test_parser_report_in_the_browser(browser, parser_report):
     assert page.evaluate("document.querySelectorAll('#constituency code.brackets').length") == 2 * 3 * 5
     assert page.evaluate("document.querySelectorAll('#constituency code.brackets span.bad').length") > 0
     assert page.errors == []
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("report, name, pages_at_most", [("real_report", "real", 40), ("parser_report", "parsers", 60)])
+def test_trees_pickers_and_print(browser, request, report, name, pages_at_most):
+    """Both real reports: readable trees, whole names in the pickers, printed on A4 and Letter."""
+    page = browser.open(request.getfixturevalue(report).path.as_uri())
+    _check_pickers(page)
+    _check_examples_readable(page, minimum_trees=1000)
+    _check_print(page, name, pages_at_most)

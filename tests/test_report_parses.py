@@ -22,7 +22,8 @@ from tests.conftest import write
 from tests.test_conll18_metrics import GOLD, SYSTEM
 from tests.test_names import rename_submissions
 from tests.test_parses import ingest_seed002
-from tests.test_report import HOSTILE_RUN, HOSTILE_TEAM, _cells
+from tests.test_report import (HOSTILE_RUN, HOSTILE_TEAM, _cells, assert_axes_titled, assert_fits_a_page,
+                               assert_systems_told_apart, captured_figures, latex_toggles)
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +134,42 @@ def test_nothing_to_report_and_not_analysed(tmp_path):
         with pytest.raises(WarehouseError, match="run `evalhouse analyze`"):
             build_report(wh, tmp_path / "r")
     assert not (tmp_path / "r").exists()
+
+
+def test_parser_figures_fit_a_page(parsed, tmp_path, monkeypatch):
+    wh, _, _ = parsed
+    seen = captured_figures(monkeypatch)
+    summary = build_report(wh, tmp_path / "r", examples=0)
+    assert set(seen) == {"parser_scores", "parser_breakdowns", "parser_relations"}
+    for name, fig in seen.items():
+        assert_fits_a_page(summary.path.parent / "figures" / f"{name}.svg")
+        assert_axes_titled(fig, name)
+        assert_systems_told_apart(fig, name)
+
+
+def test_latex_toggles_of_the_parser_tables(parsed, tmp_path):
+    from evalhouse.export import latex
+    from tests.test_latex import compile_latex
+
+    wh, _, page = parsed
+    codes = latex_toggles(page)
+    assert set(codes) == {"tab:parsers", "tab:parser-ranks", "tab:parser-breakdowns"}
+    las = wh.sql("SELECT team, run, las_f1 FROM dependency_scores").fetchall()
+    for team, run, value in las:
+        assert f"{latex.escape(team)} & {latex.escape(run)} & c & " in codes["tab:parsers"]
+        assert latex.number(100 * value, 2) in codes["tab:parsers"]
+    # the breakdowns: a row per breakdown and group, a column per run, the view's LAS F1 in each cell
+    table = codes["tab:parser-breakdowns"]
+    head = next(ln for ln in table.splitlines() if ln.startswith("breakdown & group"))
+    runs = head.removesuffix(" \\\\").split(" & ")[3:]
+    names = dict(re.findall(r"S(\d+): (.*?)(?=; S\d+: |\. Configuration)", table))
+    rows = {tuple(ln.split(" & ")[:2]): ln.removesuffix(" \\\\").split(" & ") for ln in table.splitlines()
+            if ln.endswith("\\\\") and not ln.startswith("breakdown")}
+    expected = wh.sql("SELECT team, run, breakdown, grp, las_f1 FROM dependency_breakdowns").fetchall()
+    assert len(rows) == len({(b, g) for _, _, b, g, _ in expected})
+    for team, run, breakdown, grp, value in expected:
+        name = latex.escape(f"{team}/{run}")
+        k = runs.index(name) if name in runs else runs.index(f"S{next(k for k, n in names.items() if n == name)}")
+        assert rows[(latex.escape(breakdown), latex.escape(grp))][3 + k] == latex.cell(value)
+    text = " ".join(compile_latex(tmp_path, "\n".join(codes.values())).split())
+    assert HOSTILE_TEAM in text

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from evalhouse.cli.common import NeutraliseFormulas, Out, choices, execute, open_warehouse, progress
+from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
@@ -17,7 +18,7 @@ transpile = lazy_module("evalhouse.export.transpile")
 
 commands = typer.Typer()
 
-ExportFormat = choices("ExportFormat", ("parquet", "csv", "json"))  # evalhouse.export.relation.FORMATS
+ExportFormat = choices("ExportFormat", ("parquet", "csv", "json", "latex"))  # evalhouse.export.relation.FORMATS
 PartitionBy = choices("PartitionBy", ("corpus", "team"))  # evalhouse.export.dataset.PARTITION_COLUMNS
 DatasetFormat = choices("DatasetFormat", ("parquet", "postgres"))  # evalhouse.export.dataset.FORMATS
 Dialect = choices("Dialect", ("duckdb", "postgres", "spark", "trino", "bigquery"))  # evalhouse.export.transpile.DIALECTS
@@ -25,22 +26,40 @@ Dialect = choices("Dialect", ("duckdb", "postgres", "spark", "trino", "bigquery"
 
 @commands.command("export")
 def export(
-    view: Annotated[str, typer.Argument(help="View or table name (see 'evalhouse views').")],
-    out: Out,
-    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="Default: from the file extension.")] = None,
-    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", help="Keep only this corpus (repeatable).")] = None,
+    view: Annotated[Optional[str], typer.Argument(help="View or table name (see 'evalhouse views').")] = None,
+    out: Out = ...,
+    query: Annotated[Optional[str], typer.Option("--query", "-q", help="Export the rows of this SQL query instead of a view (run as `evalhouse sql` runs it: reading only the warehouse).")] = None,
+    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="Default: from the file extension (.parquet, .csv, .json, .tex).")] = None,
+    corpus: Annotated[Optional[list[str]], typer.Option("--corpus", help="Keep only this corpus (repeatable; with a view).")] = None,
     neutralise_formulas: NeutraliseFormulas = False,
+    caption: Annotated[Optional[str], typer.Option("--caption", help="LaTeX: the table's caption (default: the view and its corpora, or the query; configurations are added).")] = None,
+    digits: Annotated[Optional[int], typer.Option("--digits", help="LaTeX: decimals of every float column (default 3).")] = None,
 ) -> None:
-    """Export a view or table to Parquet, CSV or JSON (an array of row objects).
+    """Export a view, a table or a query's rows to Parquet, CSV, JSON (an array of row objects) or LaTeX
+    (a booktabs table; its configuration in the caption).
 
     Example: evalhouse export corpus_complexity --out table2.parquet --corpus en_ewt-test
+
     Example: evalhouse export submission_scores --out scores.csv --neutralise-formulas
+
+    Example: evalhouse export dea_by_relation --out dea.tex --corpus en_ewt-test
+
+    Example: evalhouse export --query "select team, run, dea, mean_bleu from submission_scores" --out board.tex
     """
     def action():
-        with open_warehouse(read_only=True) as wh:
-            n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus,
-                               neutralise_formulas=neutralise_formulas)
-        typer.echo(f"wrote {n:,} rows of {view} to {out}", err=True)
+        if (view is None) == (query is None):
+            raise OptionError("give a VIEW or --query, not both" if view else "give a VIEW (see `evalhouse views`) or --query SQL")
+        if query is not None and corpus:
+            raise OptionError("`--corpus` filters a view; with --query, write the filter in the query")
+        options = dict(format=format.value if format else None, neutralise_formulas=neutralise_formulas,
+                       caption=caption, digits=digits)
+        # a query reads only the warehouse, as `evalhouse sql` without --write does
+        with open_warehouse(read_only=True, sandbox=query is not None) as wh:
+            if query is not None:
+                n = wh.export_query(query, out, **options)
+            else:
+                n = wh.export_view(view, out, corpus=corpus, **options)
+        typer.echo(f"wrote {n:,} rows of {view or 'the query'} to {out}", err=True)
 
     execute(action)
 

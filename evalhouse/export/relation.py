@@ -1,6 +1,13 @@
-"""Export a view or table to Parquet, CSV or JSON, filtered by corpus with bound data, not SQL text.
+"""Export a view, a table or a query's result to Parquet, CSV, JSON or LaTeX, filtered by corpus with bound
+data, not SQL text.
 
     $ evalhouse export corpus_complexity --out table2.csv --format csv --corpus en_ewt-test
+    $ evalhouse export dea_by_relation --out dea.tex --corpus en_ewt-test          # booktabs, for a paper
+    $ evalhouse export --query "select team, run, dea from submission_scores" --out board.tex
+
+LaTeX is written by :mod:`evalhouse.export.latex` (the formatter the report's "LaTeX" toggles use): the
+configuration columns go into the caption. A query runs as the query of ``evalhouse sql`` does (the CLI
+opens the warehouse sandboxed: it reads only the warehouse); its rows are written here, not by the query.
 
 **Formulas in CSV** (issue 17). A spreadsheet that opens a CSV file runs a cell that starts with ``=``,
 ``+``, ``-`` or ``@`` as a formula (OWASP's "CSV injection"; a tab or carriage return first can do the same),
@@ -15,11 +22,16 @@ lists cannot start a formula: -0.5 stays -0.5), and only in CSV.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Sequence
 
-from evalhouse.errors import OptionError, WarehouseError
+import duckdb
 
-FORMATS = ("parquet", "csv", "json")
+from evalhouse.errors import OptionError, WarehouseError
+from evalhouse.export import latex
+
+FORMATS = ("parquet", "csv", "json", "latex")
+EXTENSIONS = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "json": "json", "tex": "latex", "latex": "latex"}
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run as a formula (OWASP)
 
 
@@ -29,14 +41,15 @@ def neutralise(value):
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
 
 
-def _neutralised_columns(wh, name: str) -> list[str]:
-    """The select list of ``name`` with every text column through the SQL form of :func:`neutralise`."""
+def _neutralised_columns(columns: Sequence[tuple[str, str]]) -> list[str]:
+    """The select list of ``columns`` ((name, DuckDB type) pairs) with every text column through the SQL form
+    of :func:`neutralise`."""
     from sqlglot import exp  # late, as in export_relation: the warehouse imports this module
 
     starts = ", ".join(exp.Literal.string(c).sql(dialect="duckdb") for c in FORMULA_START)
     quote = exp.Literal.string("'").sql(dialect="duckdb")
     out = []
-    for column, data_type, _ in wh.columns(name):
+    for column, data_type in columns:
         col = exp.to_identifier(column, quoted=True).sql(dialect="duckdb")
         if data_type == "VARCHAR":
             out.append(f"CASE WHEN left({col}, 1) IN ({starts}) THEN {quote} || {col} ELSE {col} END AS {col}")
@@ -48,7 +61,7 @@ def _neutralised_columns(wh, name: str) -> list[str]:
 def _format_for(out: str, format: str | None) -> str:
     if format is None:
         ext = os.path.splitext(out)[1].lower().lstrip(".")
-        format = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "json": "json"}.get(ext)
+        format = EXTENSIONS.get(ext)
         if format is None:
             raise OptionError(f"cannot tell the format from '{out}'; pass `format` (valid formats: {', '.join(FORMATS)})")
     if format not in FORMATS:
@@ -56,10 +69,27 @@ def _format_for(out: str, format: str | None) -> str:
     return format
 
 
+def _latex_options(fmt: str, caption: str | None, digits: int | None) -> None:
+    if fmt != "latex" and (caption is not None or digits is not None):
+        raise OptionError(f"`caption` and `digits` are for LaTeX tables, not {fmt}")
+    if digits is not None and not 0 <= digits <= 12:
+        raise OptionError(f"`digits` must be 0 to 12, not {digits}")
+
+
+def _write_latex(result, out: str, caption: str, label: str, digits: int | None) -> int:
+    names = list(result.columns)
+    rows = result.fetchall()
+    Path(out).write_text(latex.relation_table(names, rows, caption, label, digits=3 if digits is None else digits),
+                         encoding="utf-8")
+    return len(rows)
+
+
 def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False) -> int:
+                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
+                    caption: str | None = None, digits: int | None = None) -> int:
     """Write relation ``name`` (a view or base table) to ``out``; returns the number of rows.
-    ``neutralise_formulas`` (CSV only): see the module's docstring."""
+    ``neutralise_formulas`` (CSV only): see the module's docstring. ``caption`` (LaTeX only; default: the
+    relation's name and the corpora kept) and ``digits`` (LaTeX only: decimals of floats, default 3)."""
     # sqlglot (~0.1 s) only when exporting: the warehouse imports this module for export_view()
     from sqlglot import exp
 
@@ -73,7 +103,8 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
                              "every view is described in docs/data-dictionary.md)")
     if neutralise_formulas and fmt != "csv":
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
-    columns = _neutralised_columns(wh, name) if neutralise_formulas else ["*"]
+    _latex_options(fmt, caption, digits)
+    columns = _neutralised_columns([c[:2] for c in wh.columns(name)]) if neutralise_formulas else ["*"]
     query = exp.select(*columns).from_(exp.Table(this=exp.to_identifier(name, quoted=True)))
     if corpus:
         if "corpus" not in {c[0] for c in wh.columns(name)}:
@@ -81,12 +112,51 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         wh.con.execute("CREATE OR REPLACE TEMP TABLE eh_export_corpora (corpus VARCHAR)")
         wh.con.executemany("INSERT INTO eh_export_corpora VALUES (?)", [[c] for c in corpus])
         query = query.where(exp.column("corpus").isin(query=exp.select("corpus").from_("eh_export_corpora")))
-    options = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER true", "json": "FORMAT json, ARRAY true"}[fmt]
-    statement = f"COPY ({query.sql(dialect='duckdb')}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
     try:
+        if fmt == "latex":
+            if caption is None:
+                caption = name + (f" ({', '.join(corpus)})" if corpus else "")
+            return _write_latex(wh.con.sql(query.sql(dialect="duckdb")), out, caption, latex.label_of(name), digits)
         rows = wh.con.execute(f"SELECT count(*) FROM ({query.sql(dialect='duckdb')})").fetchall()[0][0]
-        wh.con.execute(statement)
+        wh.con.execute(_copy(query.sql(dialect="duckdb"), out, fmt))
     finally:
         if corpus:
             wh.con.execute("DROP TABLE IF EXISTS eh_export_corpora")
     return rows
+
+
+def _copy(select: str, out: str, fmt: str) -> str:
+    from sqlglot import exp  # late, as in export_relation: the warehouse imports this module
+
+    options = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER true", "json": "FORMAT json, ARRAY true"}[fmt]
+    return f"COPY ({select}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
+
+
+def export_query(wh, query: str, out: str | os.PathLike, format: str | None = None,
+                 neutralise_formulas: bool = False, caption: str | None = None, digits: int | None = None) -> int:
+    """Write the rows of ``query`` (one statement that returns rows) to ``out``; returns the number of rows.
+    The query runs on ``wh``'s connection, which may be sandboxed (nothing but the warehouse read): the file
+    is written by Python (LaTeX) or by a connection of its own that holds only the query's rows. Options as
+    in :func:`export_relation`; the caption of a LaTeX table defaults to the query."""
+    out = os.fspath(out)
+    fmt = _format_for(out, format)
+    if neutralise_formulas and fmt != "csv":
+        raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
+    _latex_options(fmt, caption, digits)
+    result = wh.sql(query)
+    if result is None:
+        raise OptionError("the query returns no rows to export (give a SELECT, or a statement with RETURNING)")
+    if fmt == "latex":
+        return _write_latex(result, out, "Query: " + " ".join(query.split()) if caption is None else caption,
+                            "tab:query", digits)
+    # an Arrow table: to_arrow_table in duckdb 2.0, fetch_arrow_table (deprecated there) in 1.5
+    rows = getattr(result.relation, "to_arrow_table", result.relation.fetch_arrow_table)()
+    writer = duckdb.connect()
+    try:
+        writer.register("eh_query", rows)
+        columns = list(zip(result.columns, (str(t) for t in result.types)))
+        select = ", ".join(_neutralised_columns(columns)) if neutralise_formulas else "*"
+        writer.execute(_copy(f"SELECT {select} FROM eh_query", out, fmt))
+    finally:
+        writer.close()
+    return rows.num_rows

@@ -4,26 +4,41 @@
     fig = figures.correlation_heatmap(matrix, crossed, labels, submissions=5)
     figures.save(fig, "report/figures", "correlations")   # correlations.svg, .pdf, .png
 
-Every figure has a title, labelled axes with units and a legend where colours mean something; the
-numbers behind each one are also in a table of the report. Files are written for papers (SVG, PDF with
-embedded TrueType fonts) and for screens (PNG, 150 dpi), byte-reproducible: no dates, a fixed SVG id salt.
+Every figure is sized for a paper: :data:`DOUBLE_COLUMN` (7 in) wide, or :data:`SINGLE_COLUMN` (3.3 in), and
+at most :data:`MAX_HEIGHT` tall, with no text under 8 pt at that size (:data:`MIN_FONT`), so it goes into a
+paper at 100% (tests/test_report.py reads the sizes back from the SVG). Every axis that has tick labels has
+a title; systems are told apart by marker shape and line style as well as by colour (a page printed in grey
+still tells them apart), and markers of systems at the same x are dodged so that none hides another. Long
+lists are capped (the relations with most edges), the rest is in the report's table. The numbers behind
+each figure are also in a table of the report. Files are written for papers (SVG, PDF with embedded
+TrueType fonts) and for screens (PNG, 150 dpi), byte-reproducible: no dates, a fixed SVG id salt.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import math
 from pathlib import Path
 
 import numpy as np
 from matplotlib import colormaps, rc_context
 from matplotlib.figure import Figure
 
+DOUBLE_COLUMN = 7.0  # inches: a figure across both columns of a paper
+SINGLE_COLUMN = 3.3  # inches: a figure in one column
+MAX_HEIGHT = 9.0     # inches: a figure fits on a page with its caption
+MIN_FONT = 8         # points: the smallest text of a figure printed at its size
+
 STYLE = {
     "font.family": "DejaVu Sans",
     "font.size": 9,
     "axes.titlesize": 10,
     "axes.labelsize": 9,
+    "xtick.labelsize": 8.5,
+    "ytick.labelsize": 8.5,
+    "legend.fontsize": 8,
+    "figure.titlesize": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "svg.fonttype": "none",      # text stays text in the SVG: smaller, searchable, editable
@@ -33,6 +48,25 @@ STYLE = {
 SAVE = {"svg": {"metadata": {"Date": None}}, "pdf": {"metadata": {"CreationDate": None}},
         "png": {"dpi": 150, "metadata": {"Software": None}}}
 FORMATS = ("svg", "pdf", "png")
+
+
+# runs told apart without colour too (a printed page may be grey): a marker and a line style each
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+LINES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 1)), (0, (5, 3)), (0, (3, 3, 1, 3)), "-")
+
+
+def _style(k: int) -> dict:
+    return {"marker": MARKERS[k % len(MARKERS)], "linestyle": LINES[k % len(LINES)]}
+
+
+def _dodge(k: int, n: int, width: float) -> float:
+    """The offset of system ``k`` of ``n`` within a band of ``width`` centred on 0."""
+    return (k + 0.5) * width / max(n, 1) - width / 2
+
+
+def _legend_height(n: int, ncols: int = 2) -> float:
+    """Inches taken by a legend of ``n`` entries in ``ncols`` columns at 8 pt, below the axes."""
+    return 0.2 + 0.17 * math.ceil(n / ncols)
 
 
 def _colours(n: int) -> list:
@@ -56,16 +90,16 @@ def correlation_heatmap(matrix: np.ndarray, crossed: np.ndarray, labels: list[st
     ``submissions``); a cell whose pair is significant (Holm) in fewer than half of them is crossed out."""
     n = len(labels)
     with rc_context(STYLE):
-        fig = _figure(1.2 + 0.62 * n, 0.9 + 0.55 * n)
+        fig = _figure(DOUBLE_COLUMN, min(MAX_HEIGHT, 1.6 + 0.42 * n))
         ax = fig.add_subplot()
         image = ax.imshow(np.ma.masked_invalid(matrix), cmap="RdBu_r", vmin=-1, vmax=1)
         for i in range(n):
             for j in range(n):
                 v = matrix[i, j]
                 if np.isnan(v):
-                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#777777")
+                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT, color="#777777")
                     continue
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=MIN_FONT,
                         color="white" if abs(v) > 0.6 else "black")
                 if crossed[i, j]:
                     ax.plot([j - 0.45, j + 0.45], [i - 0.45, i + 0.45], color="#555555", lw=0.8)
@@ -83,75 +117,71 @@ def correlation_heatmap(matrix: np.ndarray, crossed: np.ndarray, labels: list[st
 
 def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], accuracy: np.ndarray,
                     low: np.ndarray, high: np.ndarray, level: float | None) -> Figure:
-    """DEA per relation (rows) and system (colours), with bootstrap intervals as horizontal bars.
+    """DEA per relation (rows, in the order given: hardest first) and system (a marker shape and colour
+    each, dodged within the row), with bootstrap intervals as horizontal bars; more than 10 relations are
+    split into two panels side by side (the first half on the left), so the figure stays 7 in wide and
+    shorter than a page. The caller caps the relations (:data:`evalhouse.reports.html.FIGURE_RELATIONS`).
 
     ``accuracy``, ``low``, ``high``: arrays (relations x systems), NaN where absent."""
     r, s = len(relations), len(systems)
-    band = 0.8
-    step = band / max(s, 1)
+    panels = 2 if r > 10 else 1
+    per_panel = math.ceil(r / panels) if r else 1
+    row = 0.1 + 0.05 * max(s, 1)       # inches per relation: the systems' markers dodged one above the other
+    height = min(MAX_HEIGHT, 1.1 + per_panel * row + _legend_height(s))
     with rc_context(STYLE):
-        fig = _figure(7.0, 1.2 + r * max(0.22, 0.085 * s) + 0.16 * ((s + 1) // 2))
-        ax = fig.add_subplot()
-        for k, (name, colour) in enumerate(zip(systems, _colours(s))):
-            y = np.arange(r) - band / 2 + step * (k + 0.5)
-            acc = accuracy[:, k]
-            have = ~np.isnan(low[:, k]) & ~np.isnan(high[:, k])
-            err = np.vstack([acc - low[:, k], high[:, k] - acc])
-            err[:, ~have] = 0
-            ax.errorbar(acc, y, xerr=np.clip(err, 0, None), fmt="o", ms=3.5, color=colour, ecolor=colour,
-                        elinewidth=1, capsize=1.5, label=plain(name))
-        ax.set_yticks(range(r), [plain(f"{rel} ({e:,})") for rel, e in zip(relations, edges)])
-        ax.set_ylim(r - 0.5, -0.5)
-        ax.set_xlim(-0.02, 1.02)
-        ax.grid(axis="x", color="#dddddd", lw=0.6)
-        ax.set_axisbelow(True)
-        ax.set_xlabel("DEA (matched reference edges / reference edges)"
-                      + (f"; bars: {level:.0%} bootstrap interval" if level else ""))
-        ax.set_ylabel("relation (reference edges)")
-        ax.set_title("Dependency edge accuracy by relation, hardest first")
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=7.5,
-                   frameon=False)
+        fig = _figure(DOUBLE_COLUMN, height)
+        axes = fig.subplots(1, panels, squeeze=False, sharex=True)[0]
+        for p, ax in enumerate(axes):
+            rows = list(range(p * per_panel, min(r, (p + 1) * per_panel)))
+            for k, (name, colour) in enumerate(zip(systems, _colours(s))):
+                y = np.arange(len(rows)) + _dodge(k, s, 0.8)
+                acc = accuracy[rows, k]
+                have = ~np.isnan(low[rows, k]) & ~np.isnan(high[rows, k])
+                err = np.vstack([acc - low[rows, k], high[rows, k] - acc])
+                err[:, ~have] = 0
+                ax.errorbar(acc, y, xerr=np.clip(err, 0, None), fmt=MARKERS[k % len(MARKERS)], ms=3.5, color=colour,
+                            ecolor=colour, elinewidth=0.9, capsize=1.5, label=plain(name))
+            ax.set_yticks(range(len(rows)), [plain(f"{relations[i]} ({edges[i]:,})") for i in rows])
+            ax.set_ylim(per_panel - 0.5, -0.5)
+            ax.set_xlim(-0.02, 1.02)
+            ax.grid(axis="x", color="#dddddd", lw=0.6)
+            ax.set_axisbelow(True)
+            ax.set_xlabel("DEA" + (f" ({level:.0%} bootstrap interval)" if level else ""))
+            ax.set_ylabel("relation (reference edges)")
+        fig.suptitle("Dependency edge accuracy by relation, hardest first")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), frameon=False)
     return fig
 
 
 def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]], systems: list[str],
             values: dict) -> Figure:
     """Scores by bucket of a sentence property: one column per property (``panels``: (title, bucket
-    labels)), one row per metric (``metrics``: (key, axis label)), one line per system.
+    labels)), one row per metric (``metrics``: (key, axis label)), one line per system with its own marker
+    and line style, dodged sideways within a bucket (close systems would otherwise hide one another); the
+    y range of a row is the data's, not 0-1, so that differences between systems show.
     ``values[(panel, metric, system)]`` is a list of values, one per bucket (NaN: no sentence)."""
+    s = len(systems)
     with rc_context(STYLE):
-        fig = _figure(3.0 * len(panels) + 0.4, 2.3 * len(metrics) + 0.7)
+        fig = _figure(DOUBLE_COLUMN, min(MAX_HEIGHT, 0.5 + 2.05 * len(metrics) + _legend_height(s)))
         grid = fig.subplots(len(metrics), len(panels), squeeze=False, sharey="row")
-        colours = _colours(len(systems))
+        colours = _colours(s)
         for row, (metric, axis_label) in enumerate(metrics):
             for col, (title, labels) in enumerate(panels):
                 ax = grid[row][col]
                 x = np.arange(len(labels))
-                for system, colour in zip(systems, colours):
+                for k, (system, colour) in enumerate(zip(systems, colours)):
                     y = np.asarray(values.get((title, metric, system), [np.nan] * len(labels)), dtype=float)
-                    ax.plot(x, y, marker="o", ms=3, lw=1.2, color=colour, label=plain(system))
-                ax.set_xticks(x, labels, rotation=35 if len(labels) > 5 else 0, ha="right" if len(labels) > 5 else "center")
-                ax.set_ylim(0, 1)
+                    ax.plot(x + _dodge(k, s, 0.5), y, ms=3.5, lw=1, color=colour, label=plain(system), **_style(k))
+                crowded = len(labels) > 5
+                ax.set_xticks(x, labels, rotation=40 if crowded else 0, ha="right" if crowded else "center",
+                              rotation_mode="anchor")
                 ax.grid(axis="y", color="#dddddd", lw=0.6)
-                if row == len(metrics) - 1:
-                    ax.set_xlabel(title)
+                ax.set_xlabel(title)
                 if col == 0:
                     ax.set_ylabel(axis_label)
         fig.suptitle("Scores by sentence length, tree depth and mean dependency distance (reference trees)")
-        fig.legend(*grid[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=min(len(systems), 2),
-                   fontsize=7.5, frameon=False)
+        fig.legend(*grid[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), frameon=False)
     return fig
-
-
-# runs told apart without colour too (a printed page may be grey): a marker and a line style each
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
-LINES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 1)), (0, (5, 3)), (0, (3, 3, 1, 3)), "-")
-DOUBLE_COLUMN = 7.0  # inches: a figure across both columns of a paper
-SINGLE_COLUMN = 3.3  # inches: a figure in one column
-
-
-def _style(k: int) -> dict:
-    return {"marker": MARKERS[k % len(MARKERS)], "linestyle": LINES[k % len(LINES)]}
 
 
 def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
@@ -161,7 +191,7 @@ def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
     band = 0.8
     step = band / max(s, 1)
     with rc_context(STYLE):
-        fig = _figure(DOUBLE_COLUMN, 2.6 + 0.17 * ((s + 1) // 2))
+        fig = _figure(DOUBLE_COLUMN, 2.4 + _legend_height(s))
         ax = fig.add_subplot()
         for k, (name, colour) in enumerate(zip(systems, _colours(s))):
             x = np.arange(m) - band / 2 + step * (k + 0.5)
@@ -177,21 +207,21 @@ def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
         ax.set_xlabel("metric (CoNLL 2018 F1; dependency LA: mean over gold words)")
         ax.set_ylabel("score (%), bars: bootstrap interval")
         ax.set_title("Dependency parsers: scores with bootstrap intervals")
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=8,
-                   frameon=False)
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), frameon=False)
     return fig
 
 
 def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> Figure:
     """One panel per ordered breakdown (``panels``: (x-axis title, group labels, run -> values)), a line per
-    run with its own marker and line style."""
+    run with its own marker and line style, dodged sideways within a group."""
     with rc_context(STYLE):
-        fig = _figure(DOUBLE_COLUMN, 2.9)
+        fig = _figure(DOUBLE_COLUMN, 2.5 + _legend_height(len(panels[0][2]) if panels else 0))
         grid = fig.subplots(1, len(panels), squeeze=False, sharey="row")[0]
         for ax, (title, labels, series) in zip(grid, panels):
             x = np.arange(len(labels))
             for k, (name, values) in enumerate(series.items()):
-                ax.plot(x, values, ms=4, lw=1.1, color=_colours(len(series))[k], label=plain(name), **_style(k))
+                ax.plot(x + _dodge(k, len(series), 0.4), values, ms=4, lw=1.1, color=_colours(len(series))[k],
+                        label=plain(name), **_style(k))
             crowded = len(labels) * max((len(label) for label in labels), default=1) > 16
             ax.set_xticks(x, labels, rotation=45 if crowded else 0, ha="right" if crowded else "center",
                           rotation_mode="anchor")
@@ -200,20 +230,21 @@ def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> 
         grid[0].set_ylabel(metric)
         fig.suptitle(f"Dependency parsers: {metric} by group of gold words")
         handles, labels = grid[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 2), fontsize=8, frameon=False)
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 2), frameon=False)
     return fig
 
 
 def relation_dots(relations: list[str], words: list[int], systems: list[str], values: np.ndarray) -> Figure:
-    """LAS F1 per relation (rows, the hardest at the top) and run (marker shapes and colours)."""
+    """LAS F1 per relation (rows, the hardest at the top) and run (marker shapes and colours, dodged within
+    the row)."""
     r, s = len(relations), len(systems)
     # hardest first: by the mean over the runs that have the relation (one with none, last)
     order = np.argsort(np.ma.masked_invalid(values).mean(axis=1).filled(np.inf) if s else np.zeros(r), kind="stable")
     with rc_context(STYLE):
-        fig = _figure(DOUBLE_COLUMN, 1.3 + 0.2 * r + 0.17 * ((s + 1) // 2))
+        fig = _figure(DOUBLE_COLUMN, min(MAX_HEIGHT, 1.1 + 0.2 * r + _legend_height(s)))
         ax = fig.add_subplot()
         for k, (name, colour) in enumerate(zip(systems, _colours(s))):
-            ax.plot(values[order, k], np.arange(r), linestyle="none", marker=MARKERS[k % len(MARKERS)], ms=4.5,
+            ax.plot(values[order, k], np.arange(r) + _dodge(k, s, 0.5), linestyle="none", marker=MARKERS[k % len(MARKERS)], ms=4.5,
                     color=colour, label=plain(name))
         ax.set_yticks(range(r), [plain(f"{relations[i]} ({words[i]:,})") for i in order])
         ax.set_ylim(r - 0.5, -0.5)
@@ -222,8 +253,7 @@ def relation_dots(relations: list[str], words: list[int], systems: list[str], va
         ax.set_xlabel("LAS F1 (precision over system words of the relation, recall over gold words)")
         ax.set_ylabel("relation (gold words)")
         ax.set_title("Dependency parsers: LAS F1 by relation, hardest first")
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), fontsize=8,
-                   frameon=False)
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), frameon=False)
     return fig
 
 

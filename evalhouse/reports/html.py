@@ -38,7 +38,7 @@ import pandas as pd
 
 from evalhouse.analysis import mining
 from evalhouse.errors import OptionError, WarehouseError
-from evalhouse.reports import figures, ranks
+from evalhouse.reports import figures, ranks, tex
 from evalhouse.reports.parse_sections import ParseSections
 from evalhouse.statistics.analyze import METRICS
 from evalhouse.statistics.selection import Selection
@@ -67,7 +67,7 @@ BUCKETS = (
     ("mean_dependency_distance", "mean dependency distance", [1.5, 2.0, 2.5, 3.0, 4.0, math.inf],
      ["<=1.5", "1.5-2", "2-2.5", "2.5-3", "3-4", ">4"]),
 )
-FIGURE_RELATIONS = 30   # the DEA figure shows the relations with most edges; the table has them all
+FIGURE_RELATIONS = 20   # the DEA figure shows the relations with most edges (two panels); the table has them all
 FIGURE_SYSTEMS = 10     # ... and the best systems by pooled DEA; the table has them all
 TOP_FORMS = 10          # suspicious subtrees per submission and view in the report
 EXAMPLE_LENGTH = 12     # examples: sentences with about this many words first (readable, not trivial)
@@ -123,6 +123,16 @@ def _esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
+_BREAK_AFTER = re.compile(r"([_/.:|])(?=\w)")
+
+
+def _wrappable(text: str) -> str:
+    """Escaped ``text`` that a printed table may break after ``_ / . : |`` (as after a hyphen or space):
+    run names such as augmented_and_ewt_test_set_13-Oct_12-07 have no other place to break. ``<wbr>``
+    changes no text (sorting and filtering read ``textContent``) and nothing on screen (cells do not wrap)."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", _esc(text))
+
+
 def _number(v, digits: int = 3) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
@@ -146,15 +156,18 @@ class Col:
     digits: int = 3
 
 
-def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.") -> str:
+def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.",
+          latex: str | None = None, configurations=()) -> str:
     """A sortable, filterable table: numbers carry their raw value in ``data-v``; rows carry ``data-team``,
     ``data-corpus`` and ``data-relation`` for the page's filters. ``links(row)`` returns the HTML of an
-    extra last cell (already escaped); ``empty`` is said instead of an empty table."""
+    extra last cell (already escaped); ``empty`` is said instead of an empty table. ``latex``: a caption,
+    and the table gets a "LaTeX" toggle with the same columns (:mod:`evalhouse.reports.tex`), the
+    ``configurations`` in its caption."""
     if frame is None or not len(frame):
         return f"<p class='empty'>{_esc(empty)}</p>"
-    head = "".join(f"<th title='{_esc(c.tip)}'>{_esc(c.title)}</th>" for c in cols)
+    head = "".join(f"<th title='{_esc(c.tip)}'>{_wrappable(c.title)}</th>" for c in cols)
     if links:
-        head += "<th class='nosort'>examples</th>"
+        head += "<th class='nosort links'>examples</th>"
     body = []
     for row in frame.to_dict("records"):
         attrs = "".join(f" data-{k}='{_esc(row[k])}'" for k in ("team", "corpus", "relation") if k in row)
@@ -167,12 +180,13 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
                 raw = "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{float(v):.12g}"
                 cells.append(f"<td class='n' data-v='{raw}'>{_esc(_number(v, c.digits))}</td>")
             else:
-                cells.append(f"<td>{_esc(_number(v))}</td>")
+                cells.append(f"<td>{_wrappable(_number(v))}</td>")
         if links:
-            cells.append(f"<td>{links(row)}</td>")
+            cells.append(f"<td class='links'>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
+    code = "" if latex is None else tex.toggle(tex.frame_table(frame, cols, latex, f"tab:{table_id}", configurations))
     return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+            f"<tbody>{''.join(body)}</tbody></table></div>{code}")
 
 
 def _json_for_script(data) -> str:
@@ -219,6 +233,12 @@ class _Report:
 
     def frame(self, query: str, params=None) -> pd.DataFrame:
         return self.con.execute(query, self.params if params is None else params).df()
+
+    def caption(self, what: str, groups: bool = True) -> str:
+        """The caption of a LaTeX table: what it shows, on which corpora, with which test."""
+        return (f"{what} on {', '.join(self.corpora)} (evalhouse {__version__}"
+                + (f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups
+                   else ")."))
 
     def views(self) -> set[str]:
         return {r[0] for r in self.con.execute(
@@ -285,7 +305,8 @@ class _Report:
         if board["missing_sentences"].sum() > 0:
             cols.insert(4, Col("missing_sentences", "missing", "reference sentences with no output (scored as empty)"))
         self.board = board
-        return table(board, cols, "leaderboard") + self.ranked_scores(), notes
+        return (table(board, cols, "leaderboard", latex=self.caption("Leaderboard"),
+                      configurations=self.configurations) + self.ranked_scores(), notes)
 
     def ranked_scores(self) -> str:
         """Every ranked score with its bootstrap interval, significance group and rank range."""
@@ -300,7 +321,9 @@ class _Report:
                 Col("group", "group", f"significance group ({self.test}, Holm)"),
                 Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse")]
         return ("<h3>Every ranked score with its uncertainty</h3>"
-                + table(frame, cols, "ranks", empty="No interval: run `evalhouse analyze`."))
+                + table(frame, cols, "ranks", empty="No interval: run `evalhouse analyze`.",
+                        latex=self.caption("Every ranked score with its 95% bootstrap interval"),
+                        configurations=set(intervals["configuration"])))
 
     # --- correlations ----------------------------------------------------------------------------
     def correlations(self, fig_dir: Path) -> str:
@@ -375,8 +398,19 @@ class _Report:
                 Col("accuracy", "DEA"),
                 Col("low", "CI low", f"lower bound of the {level or 0.95:.0%} percentile bootstrap interval (sentences resampled)"),
                 Col("high", "CI high", "upper bound of the same interval")]
+        # the paper's table: a row per relation (hardest first, as in the figure), a column per submission
+        ranked_all = [tuple(k) for k in ranked[list(KEYS)].itertuples(index=False)]
+        by_system = frame.assign(system=[self.label(t, r, c) for t, r, c in frame[list(KEYS)].itertuples(index=False)],
+                                 edges=frame["relation"].map(pooled["edges"]))
+        by_system = by_system.set_index("relation").loc[pooled.sort_values(["accuracy", "edges"]).index].reset_index()
+        code = tex.pivot(by_system, [Col("relation", "relation"), Col("edges", "edges")],
+                         [(self.label(*k), self.label(*k)) for k in ranked_all], "accuracy", "DEA", 3,
+                         self.caption("Dependency edge accuracy (DEA) by relation, hardest first,", groups=False)
+                         + f" Edges: reference edges of the relation. {level or 0.95:.0%} bootstrap intervals: "
+                         "the report's table and the view dea_relation_intervals.",
+                         "tab:dea-relations", frame["configuration"].dropna())
         return image + table(frame, cols, "dea-relations", links=lambda row: self.example_link(
-            "rel", (row["team"], row["run"], row["corpus"]), row["relation"]))
+            "rel", (row["team"], row["run"], row["corpus"]), row["relation"])) + tex.toggle(code)
 
     def example_link(self, kind: str, sub, item: str, view: str = "") -> str:
         if not self.examples or sub not in self.index:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,8 +23,9 @@ import pandas as pd
 
 from evalhouse.analysis.parse_eval import EvalbParams, prepare
 from evalhouse.loaders.brackets import Tree, render
-from evalhouse.reports import figures, ranks
+from evalhouse.reports import figures, ranks, tex
 from evalhouse.statistics.selection import Selection
+from evalhouse.version import __version__
 
 # the ranked metrics: score_intervals.metric -> (dependency_scores column, title)
 RANKED = {"las": ("las_f1", "LAS"), "mlas": ("mlas_f1", "MLAS"), "blex": ("blex_f1", "BLEX"),
@@ -106,6 +106,7 @@ class ParseSections:
         scores = self.frame(f"SELECT * FROM dependency_scores WHERE {where} ORDER BY corpus, las_f1 DESC, team, run",
                             params)
         self.configurations |= set(scores["config"])
+        self.scoring = set(scores["config"])  # how the runs were scored: the breakdowns' configuration
         intervals = self.frame(f"""SELECT corpus, team, run, metric, value, low, high, configuration FROM score_intervals
                                    WHERE kind = 'dependency run' AND {where}""", params)
         self.configurations |= set(intervals["configuration"])
@@ -139,7 +140,18 @@ figures to the last digit), one row per parser run, best LAS first within each c
 leaf-ancestor metric of Sampson &amp; Babarczy (2003) on dependency trees. Below, the ranked metrics with their
 bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <b>rank</b> ranges from the paired
 {_esc(self.test)} tests of <code>evalhouse analyze</code> (Holm-adjusted per corpus, metric and test).</p>"""
-                + self.table(board, cols, "parsers") + image + self.table(ranked, rank_cols, "parser-ranks"))
+                + self.table(board, cols, "parsers", latex=self.caption("CoNLL 2018 scores (F1, %) of the dependency "
+                                                                        "parsers, best LAS first,", False),
+                             configurations=scores["config"])
+                + image + self.table(ranked, rank_cols, "parser-ranks", latex=self.caption(
+                    f"Ranked scores of the dependency parsers with {float(level):.0%} bootstrap intervals (gold "
+                    "sentences resampled),"), configurations=set(intervals["configuration"]) | set(pairs["configuration"])))
+
+    def caption(self, what: str, groups: bool = True) -> str:
+        """The caption of a LaTeX table of the dependency runs: what it shows, on which corpora, which test."""
+        return (f"{what} on {', '.join(sorted({c for _, _, c in self.dependency}))} (evalhouse {__version__}"
+                + (f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups
+                   else ")."))
 
     def _best_runs(self) -> list[tuple[str, str, str]]:
         return sorted(self.dependency, key=lambda k: (-self.las.get(k, 0), k))[:RUNS_SHOWN]
@@ -201,6 +213,20 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
                 self.Col("la_gold_mean", "dep. LA", "mean dependency LA of the gold words of the group")]
         table = self.table(frame.assign(relation=np.where(frame["breakdown"] == "relation", frame["grp"], None)), cols,
                            "parser-breakdowns", links=self.example_link)
+        # the paper's table: a row per breakdown and group (in MaltEval's order), a column per run (LAS F1)
+        corpora = sorted({c for _, _, c in self.dependency})
+        name = {k: f"{t}/{r}" + (f" on {c}" if len(corpora) > 1 else "") for k in self.dependency for t, r, c in [k]}
+        ordered = sorted(self.dependency, key=lambda k: (-self.las.get(k, 0), k))
+        gold = frame.groupby(["breakdown", "grp"], sort=False)["gold_words"].max()  # the same for every run of a corpus
+        long = frame.assign(system=[name[(t, r, c)] for t, r, c in frame[["team", "run", "corpus"]].itertuples(index=False)],
+                            gold_words=[gold[(b, g)] for b, g in frame[["breakdown", "grp"]].itertuples(index=False)]
+                            if len(corpora) == 1 else None)
+        table += tex.toggle(tex.pivot(
+            long, [self.Col("breakdown", "breakdown"), self.Col("grp", "group")]
+            + ([self.Col("gold_words", "gold words")] if len(corpora) == 1 else []),
+            [(name[k], name[k]) for k in ordered], "las_f1", "LAS F1", 3,
+            self.caption("LAS F1 of the dependency parsers by group of gold words (MaltEval's breakdowns),", False),
+            "tab:parser-breakdowns", self.scoring))
         return ("""<p>UAS, LAS and label accuracy by group of words, as MaltEval groups them: recall over the gold words
 of a group, precision over the system words of the group (each side by its own attribute), so the counts of a
 breakdown add up to the run's totals. Lines tell the runs apart by marker and line style. <i>show</i> opens gold

@@ -61,6 +61,92 @@
   Array.prototype.forEach.call(filters, function (s) { s.addEventListener("change", applyFilters); });
   text.addEventListener("input", applyFilters);
 
+  // --- LaTeX toggles: Copy puts the table's LaTeX on the clipboard (or selects it, where no clipboard) -----
+  Array.prototype.forEach.call(document.querySelectorAll("details.latex button.copy"), function (button) {
+    button.addEventListener("click", function () {
+      var code = button.parentNode.querySelector("code");
+      var range = document.createRange();
+      range.selectNodeContents(code);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      function done(ok) { button.textContent = ok ? "Copied" : "Selected: press Ctrl+C"; }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(code.textContent).then(function () { done(true); }, function () { done(false); });
+      } else {
+        var ok = false;
+        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+        done(ok);
+      }
+    });
+  });
+
+  // --- printing: a table wider than the page is printed in parts of whole columns, its leading text columns
+  // (team, run, corpus, ...) repeated in each part. The widths are measured in the print style (html.printing,
+  // report.css) at min-content, when the browser is about to print; the parts go when printing is over.
+  var PRINT_WIDTH = 700;   // CSS px: an A4 page less 12 mm margins is 703 px wide, a Letter page 726 px
+  function minWidths(tbl) {
+    var probe = tbl.cloneNode(true);
+    probe.removeAttribute("id");
+    probe.style.width = "min-content";
+    var box = el("div", "print-probe");
+    box.appendChild(probe);
+    document.body.appendChild(box);
+    var widths = Array.prototype.map.call(probe.tHead.rows[0].cells, function (c) { return c.getBoundingClientRect().width; });
+    document.body.removeChild(box);
+    return widths;
+  }
+  function splitForPrint(tbl) {
+    var widths = minWidths(tbl);
+    var total = widths.reduce(function (a, b) { return a + b; }, 0);
+    if (total <= PRINT_WIDTH) { return; }
+    var first = tbl.tBodies[0].rows[0];
+    var keys = 0, keyWidth = 0;
+    while (keys < widths.length - 1 && first && !first.cells[keys].classList.contains("n") &&
+           keyWidth + widths[keys] <= PRINT_WIDTH / 2) { keyWidth += widths[keys]; keys += 1; }
+    // as few parts as fit the page, then as even as they can be: the smallest width that needs no more parts
+    function pack(limit) {
+      var out = [], group = [], used = keyWidth;
+      for (var c = keys; c < widths.length; c++) {
+        if (group.length && used + widths[c] > limit) { out.push(group); group = []; used = keyWidth; }
+        group.push(c); used += widths[c];
+      }
+      if (group.length) { out.push(group); }
+      return out;
+    }
+    var groups = pack(PRINT_WIDTH);
+    for (var limit = keyWidth + (total - keyWidth) / groups.length; limit < PRINT_WIDTH; limit += 10) {
+      var even = pack(limit);
+      if (even.length <= groups.length) { groups = even; break; }
+    }
+    var parts = el("div", "print-parts");
+    groups.forEach(function (cols, k) {
+      var keep = {};
+      for (var i = 0; i < keys; i++) { keep[i] = true; }
+      cols.forEach(function (i) { keep[i] = true; });
+      var part = tbl.cloneNode(true);
+      part.removeAttribute("id");
+      Array.prototype.forEach.call(part.rows, function (row) {
+        for (var i = row.cells.length - 1; i >= 0; i--) { if (!keep[i]) { row.deleteCell(i); } }
+      });
+      parts.appendChild(el("p", "print-part", "Part " + (k + 1) + " of " + groups.length + ": columns " + (cols[0] + 1) +
+        "-" + (cols[cols.length - 1] + 1) + " of " + widths.length + (keys ? " (the first " + keys + " repeated)" : "")));
+      parts.appendChild(part);
+    });
+    var box = tbl.parentNode;
+    box.classList.add("print-split");
+    box.parentNode.insertBefore(parts, box.nextSibling);
+  }
+  window.addEventListener("beforeprint", function () {
+    document.documentElement.classList.add("printing");
+    Array.prototype.forEach.call(document.querySelectorAll("table.eh"), splitForPrint);
+  });
+  window.addEventListener("afterprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".print-parts"), function (p) { p.parentNode.removeChild(p); });
+    Array.prototype.forEach.call(document.querySelectorAll(".print-split"), function (b) { b.classList.remove("print-split"); });
+    document.documentElement.classList.remove("printing");
+  });
+
   function el(tag, cls, txt) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
@@ -78,27 +164,59 @@
     o.value = value; o.textContent = label; sel.appendChild(o);
   }
 
-  // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls}] with 1-based word indices.
+  // Draw words on a baseline and arcs above them. arcs: [{from, to, label, cls, labelCls}], 1-based word indices.
+  // Each arc is a bracket with a flat top on a "lane" (16 px apart); its label sits on the middle of the top, on
+  // a white halo. Lanes are given shortest arc first: an arc goes above every arc nested under it, and up again
+  // while its top or its label (measured in the page's font) would overlap a top or label already on that lane.
+  // So no two labels overlap (tests/test_report_browser.py reads their boxes), and crossing arcs never share a
+  // top. The SVG scrolls sideways in its box on screen and shrinks to the page width in print (viewBox).
+  var FONT = "system-ui, \"DejaVu Sans\", sans-serif", REL_PX = 11, WORD_PX = 13, LANE = 16;
+  var measure = document.createElement("canvas").getContext("2d");
+  function textWidth(text, px, weight) {
+    measure.font = (weight || "400") + " " + px + "px " + FONT;
+    return measure.measureText(String(text)).width;
+  }
   function drawTree(words, arcs, wordClass) {
-    var x = [], pos = 8, charW = 7.4;
-    words.forEach(function (w) { var width = Math.max(18, w.length * charW + 12); x.push(pos + width / 2); pos += width; });
-    var maxSpan = 1;
-    arcs.forEach(function (a) { maxSpan = Math.max(maxSpan, Math.abs(a.to - a.from)); });
-    var level = function (a) { return 16 + Math.min(9, Math.abs(a.to - a.from)) * 13; };
-    var top = 14 + level({from: 0, to: Math.min(9, maxSpan)});
-    var height = top + 26;
-    var svg = svgEl("svg", {width: Math.max(pos + 8, 60), height: height, class: "tree", role: "img"});
-    arcs.forEach(function (a) {
-      var x1 = x[a.from - 1], x2 = x[a.to - 1];
-      if (x1 === undefined || x2 === undefined) { return; }
-      var y = top - 4, h = level(a);
-      var path = "M" + x1 + "," + y + " C" + x1 + "," + (y - h) + " " + x2 + "," + (y - h) + " " + x2 + "," + y;
-      svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
-      svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y - 6) + " L" + x2 + "," + y + " L" + (x2 + 3) + "," + (y - 6), class: "head " + a.cls}));
-      svg.appendChild(svgEl("text", {x: (x1 + x2) / 2, y: y - h * 0.75 - 3, class: "rel " + (a.labelCls || a.cls)}, a.label));
-    });
+    var x = [], pos = 8;
     words.forEach(function (w, i) {
-      svg.appendChild(svgEl("text", {x: x[i], y: top + 14, class: "word " + (wordClass[i] || "")}, w));
+      var width = Math.max(24, textWidth(w, WORD_PX, /\bbad\b/.test(wordClass[i] || "") ? "600" : "400") + 14);
+      x.push(pos + width / 2); pos += width;
+    });
+    var drawn = arcs.filter(function (a) { return x[a.from - 1] !== undefined && x[a.to - 1] !== undefined && a.from !== a.to; })
+      .map(function (a) {
+        var lo = Math.min(a.from, a.to), hi = Math.max(a.from, a.to);
+        var bold = /\bhl\b/.test(a.labelCls || a.cls) ? "700" : "400";
+        var half = (textWidth(a.label, REL_PX, bold) + 8) / 2, cx = (x[lo - 1] + x[hi - 1]) / 2;
+        return {a: a, lo: lo, hi: hi, cx: cx, left: Math.min(x[lo - 1], cx - half), right: Math.max(x[hi - 1], cx + half),
+                labelLeft: cx - half, labelRight: cx + half, lane: 0};
+      });
+    drawn.sort(function (p, q) { return (p.hi - p.lo) - (q.hi - q.lo) || p.lo - q.lo; });
+    var lanes = [];   // lane -> [[left, right]] taken by tops and labels
+    var top = 1;
+    drawn.forEach(function (d) {
+      var lane = 1;
+      drawn.forEach(function (e) { if (e.lane && e.lo >= d.lo && e.hi <= d.hi) { lane = Math.max(lane, e.lane + 1); } });
+      // touching at a shared word is allowed (1 px), overlapping is not
+      while ((lanes[lane] || []).some(function (t) { return d.left < t[1] - 1 && t[0] + 1 < d.right; })) { lane += 1; }
+      (lanes[lane] = lanes[lane] || []).push([d.left, d.right]);
+      d.lane = lane; top = Math.max(top, lane);
+    });
+    var base = 10 + top * LANE + 8;     // y where the arcs stand on the words
+    var width = Math.max(pos + 8, 60), height = base + 24;
+    var svg = svgEl("svg", {width: width, height: height, viewBox: "0 0 " + width + " " + height, class: "tree", role: "img"});
+    var labels = [];
+    drawn.forEach(function (d) {
+      var a = d.a, x1 = x[a.from - 1], x2 = x[a.to - 1], y0 = base - 2, y = base - d.lane * LANE;
+      var dir = x2 > x1 ? 1 : -1, r = Math.min(6, Math.abs(x2 - x1) / 2);
+      var path = "M" + x1 + "," + y0 + " L" + x1 + "," + (y + r) + " Q" + x1 + "," + y + " " + (x1 + dir * r) + "," + y +
+        " L" + (x2 - dir * r) + "," + y + " Q" + x2 + "," + y + " " + x2 + "," + (y + r) + " L" + x2 + "," + y0;
+      svg.appendChild(svgEl("path", {d: path, class: "arc " + a.cls}));
+      svg.appendChild(svgEl("path", {d: "M" + (x2 - 3) + "," + (y0 - 6) + " L" + x2 + "," + y0 + " L" + (x2 + 3) + "," + (y0 - 6), class: "head " + a.cls}));
+      labels.push(svgEl("text", {x: d.cx, y: y, class: "rel " + (a.labelCls || a.cls)}, a.label));
+    });
+    labels.forEach(function (t) { svg.appendChild(t); });   // above every arc
+    words.forEach(function (w, i) {
+      svg.appendChild(svgEl("text", {x: x[i], y: base + 16, class: "word " + (wordClass[i] || "")}, w));
     });
     return svg;
   }

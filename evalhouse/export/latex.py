@@ -1,0 +1,207 @@
+"""LaTeX tables for papers (booktabs): the one formatter behind ``evalhouse export --format latex`` and the
+report's "LaTeX" toggles.
+
+    $ evalhouse export dea_by_relation --out dea.tex --corpus en_ewt-test
+    $ evalhouse export --query "select team, run, dea, mean_bleu from submission_scores" --out board.tex
+
+    % evalhouse 0.1.0: needs \\usepackage{booktabs}
+    \\begin{table}
+    \\centering
+    \\caption{submission\\_scores. Configuration: evalhouse:0.1.0\\textbar{}\\allowbreak{}...}
+    \\label{tab:submission-scores}
+    \\begin{tabular}{llrr}
+    \\toprule
+    team & run & dea & mean\\_bleu \\\\
+    \\midrule
+    adapt & augmented\\_and\\_ewt\\_test\\_set\\_13-Oct\\_12-07 & 0.931 & 0.863 \\\\
+    \\bottomrule
+    \\end{tabular}
+    \\end{table}
+
+Choices (README.md, "LaTeX tables"):
+
+- Rules are booktabs' only (``\\toprule``, ``\\midrule``, ``\\bottomrule``), no vertical rules.
+- A column whose values are all numbers (booleans are not) is right-aligned (``r``), every other ``l``.
+  Floats get a fixed number of decimals per column (``digits``; 3 by default), so right alignment also
+  aligns the decimal points; a float under 10^-digits is written in scientific notation
+  (``$1.20\\times10^{-5}$``), as the report writes it; a negative number gets a true minus
+  (``$-$``); integers have thousands separators; a missing value is an empty cell.
+- Text is escaped: the ten LaTeX specials (``\\ & % $ # _ { } ~ ^``) and ``< > |`` (wrong glyphs in the
+  OT1 font encoding), and the few non-ASCII signs evalhouse writes itself (ρ, ±, ≤, ...) become commands;
+  other non-ASCII text is kept (pdflatex reads UTF-8; letters outside Latin need XeLaTeX or LuaLaTeX).
+- Configuration columns (``configuration``, ``config``, ``signature``, ``*_signature``, ...) are not
+  columns of the table: one configuration goes into the caption; several are numbered in a ``cfg``
+  column and listed in the caption. A stored number thus still carries its configuration on paper. Past
+  :data:`CAPTION_NOTE` characters they are set in small type under the table instead, and the caption
+  says so (LaTeX cannot measure a caption that long).
+- More than :data:`LONG` rows: a ``longtable`` (needs ``\\usepackage{longtable}``), which breaks across
+  pages and repeats its header; more than :data:`WIDE` columns: ``\\small`` with narrower column gaps.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Iterable, Sequence
+
+LONG = 40   # rows: more than this and the table is a longtable that breaks across pages
+WIDE = 8    # columns: more than this and the table is set \small with 4pt column gaps
+# characters: a longer note (the configurations) goes under the table, not into the caption, which LaTeX sets
+# in one box first to measure it: three configurations of ~1,000 characters overflow that box (TeX's
+# "Dimension too large" beyond 16,384 pt)
+CAPTION_NOTE = 1500
+
+SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}",
+            # signs evalhouse writes in its own titles and notes
+            "ρ": r"$\rho$", "χ": r"$\chi$", "±": r"$\pm$", "×": r"$\times$", "≤": r"$\leq$", "≥": r"$\geq$",
+            "−": r"$-$", "–": "--", "—": "---", "…": r"\dots{}", "·": r"$\cdot$", "§": r"\S{}",
+            "\u00a0": "~", "\n": " ", "\r": " ", "\t": " "}
+_SPECIAL = re.compile("|".join(re.escape(c) for c in SPECIALS))
+CONFIGURATION = re.compile(r"^(configuration|config|signature|[a-z_]*_(configuration|config|signature))$")
+
+
+def escape(text) -> str:
+    """``text`` as LaTeX text: every special character replaced by the command that prints it."""
+    return _SPECIAL.sub(lambda m: SPECIALS[m.group(0)], "" if text is None else str(text))
+
+
+def breakable(text) -> str:
+    """Escaped ``text`` that may break after ``|``, ``,`` and ``;`` (a configuration string has no space)."""
+    return re.sub(r"(\\textbar\{\}|,|;)", r"\1\\allowbreak{}", escape(text))
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) or (
+        type(v).__module__ == "numpy" and hasattr(v, "dtype") and v.dtype.kind in "iuf")
+
+
+def _missing(v) -> bool:
+    if v is None:
+        return True
+    try:
+        return bool(v != v)  # NaN, pandas' NA and NaT compare unequal to themselves (NA raises)
+    except TypeError:
+        return True
+
+
+def number(v, digits: int = 3) -> str:
+    """A number as a LaTeX cell: integers with thousands separators, floats with ``digits`` decimals (one under
+    10^-digits in scientific notation), a true minus sign."""
+    if isinstance(v, (float, Decimal)) or (hasattr(v, "dtype") and v.dtype.kind == "f"):
+        v = float(v)
+        if math.isinf(v):
+            return r"$\infty$" if v > 0 else r"$-\infty$"
+        if v != 0 and abs(v) < 10 ** -digits:  # as the report's pages write it
+            mantissa, exponent = f"{v:.{max(digits - 1, 1)}e}".split("e")
+            return f"${mantissa}\\times10^{{{int(exponent)}}}$"
+        text = f"{v:.{digits}f}"
+        if float(text) == 0:
+            text = text.lstrip("-")  # -0.000 is 0.000
+    else:
+        text = f"{int(v):,}"
+    return "$-$" + text[1:] if text.startswith("-") else text
+
+
+def cell(v, digits: int = 3) -> str:
+    if _missing(v):
+        return ""
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return "yes" if v else "no"
+    if _is_number(v):
+        return number(v, digits)
+    if isinstance(v, (list, tuple)):
+        return escape(", ".join(str(x) for x in v))
+    return escape(v)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a LaTeX table: its title (plain text, escaped here) and the decimals of its floats."""
+    title: str
+    digits: int = 3
+
+
+def label_of(name: str) -> str:
+    """A ``\\label`` key for ``name``: ``tab:`` and the name's letters, digits and dashes."""
+    return "tab:" + (re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "table")
+
+
+def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, label: str | None = None,
+          note: str = "") -> str:
+    """A booktabs table of ``rows`` (sequences of values in the order of ``columns``) with ``caption``
+    (plain text, escaped here) and ``note`` (already LaTeX, e.g. configurations): appended to the caption
+    when it is short, else set in small type under the table (see :data:`CAPTION_NOTE`)."""
+    rows = [list(r) for r in rows]
+    numeric = [all(_is_number(r[i]) for r in rows if not _missing(r[i])) and any(not _missing(r[i]) for r in rows)
+               for i in range(len(columns))]
+    spec = "".join("r" if n else "l" for n in numeric)
+    head = " & ".join(escape(c.title) for c in columns) + r" \\"
+    body = [" & ".join(cell(v, c.digits) for v, c in zip(r, columns)) + r" \\" for r in rows]
+    caption_tex = escape(caption)
+    below = []
+    if note:
+        caption_tex += "" if caption.rstrip().endswith((".", ":", ";", "!", "?")) else "."
+        if len(note) <= CAPTION_NOTE:
+            caption_tex += " " + note
+        else:
+            caption_tex += " The configuration is under the table."
+            below = [r"\par\smallskip{\footnotesize\raggedright " + note + r"\par}"]
+    label_tex = f"\\label{{{label}}}" if label else ""
+    wide = len(columns) > WIDE
+    out = ["% evalhouse: needs \\usepackage{booktabs}" + ("" if len(rows) <= LONG else " and \\usepackage{longtable}")]
+    if len(rows) <= LONG:
+        out += ["\\begin{table}", "\\centering"]
+        if wide:
+            out += ["\\small", "\\setlength{\\tabcolsep}{4pt}"]
+        out += [f"\\caption{{{caption_tex}}}"] + ([label_tex] if label_tex else [])
+        out += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", head, "\\midrule", *body, "\\bottomrule",
+                "\\end{tabular}", *below, "\\end{table}"]
+    else:
+        out += ["\\begingroup"] + (["\\small", "\\setlength{\\tabcolsep}{4pt}"] if wide else [])
+        out += [f"\\begin{{longtable}}{{{spec}}}", f"\\caption{{{caption_tex}}}{label_tex} \\\\",
+                "\\toprule", head, "\\midrule", "\\endfirsthead",
+                "\\toprule", head, "\\midrule", "\\endhead",
+                "\\midrule", f"\\multicolumn{{{len(columns)}}}{{r}}{{\\emph{{continued on the next page}}}} \\\\",
+                "\\endfoot", "\\bottomrule", "\\endlastfoot", *body, "\\end{longtable}", *below, "\\endgroup"]
+    return "\n".join(out) + "\n"
+
+
+def relation_table(names: Sequence[str], rows: Iterable[Sequence], caption: str, label: str | None = None,
+                   titles: dict[str, str] | None = None, digits: dict[str, int] | int = 3) -> str:
+    """A table of a relation's rows (``names``: its columns) with the configuration columns moved to the
+    caption (see the module docstring). ``titles`` renames columns; ``digits`` is one number for every
+    column or a mapping (default 3)."""
+    rows = [list(r) for r in rows]
+    keep = [i for i, n in enumerate(names) if not CONFIGURATION.match(n)]
+    moved = [i for i, n in enumerate(names) if CONFIGURATION.match(n)]
+    configurations = []   # distinct tuples of the configuration columns, in order of appearance
+    numbered = []
+    for r in rows:
+        key = tuple(r[i] for i in moved)
+        if moved and not all(_missing(v) for v in key):
+            if key not in configurations:
+                configurations.append(key)
+            numbered.append(configurations.index(key) + 1)
+        else:
+            numbered.append(None)
+    titles = titles or {}
+    columns = [Column(titles.get(names[i], names[i]), digits if isinstance(digits, int) else digits.get(names[i], 3))
+               for i in keep]
+    body = [[r[i] for i in keep] for r in rows]
+    note = ""
+    if configurations:
+        def describe(key):  # a column's name only when there are several
+            return "; ".join((f"{escape(names[i])}: " if len(moved) > 1 else "") + breakable(v)
+                             for i, v in zip(moved, key) if not _missing(v))
+        if len(configurations) == 1:
+            note = "Configuration: " + describe(configurations[0]) + "."
+        else:
+            columns.append(Column("cfg"))
+            body = [b + [n] for b, n in zip(body, numbered)]
+            note = "Configurations (column cfg): " + " ".join(
+                f"({k}) {describe(key)}." for k, key in enumerate(configurations, 1))
+    return table(columns, body, caption, label, note)
