@@ -383,9 +383,10 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
 
     _, page = report
     codes = latex_toggles(page)
-    assert set(codes) == {"tab:leaderboard", "tab:dea-relations"}
+    assert set(codes) == {"tab:leaderboard", "tab:dea-relations", "tab:ranks"}
     # each toggle follows its table
-    for label, table_id in (("tab:leaderboard", "leaderboard"), ("tab:dea-relations", "dea-relations")):
+    for label, table_id in (("tab:leaderboard", "leaderboard"), ("tab:dea-relations", "dea-relations"),
+                            ("tab:ranks", "ranks")):
         after = page.split(f"id='t-{table_id}'", 1)[1]
         toggle = after.index("<details class='latex'>")
         assert toggle < after.index("</section>") and "<table" not in after[:toggle]
@@ -411,5 +412,10 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
     assert len(column) == 3, column
     for relation, team, run, accuracy in relations:
         assert lines[latex.escape(relation)][column[latex.escape(f"{team}/{run}")]] == latex.number(accuracy)
-    text = " ".join(compile_latex(tmp_path, board + "\n" + dea).split())
+    # every ranked score: its value and interval bounds as score_intervals stores them
+    ranked = codes["tab:ranks"]
+    for value, low, high in analysed.sql("select value, low, high from score_intervals "
+                                         "where kind = 'submission' and corpus = 'sample'").fetchall():
+        assert all(latex.number(x) in ranked for x in (value, low, high))
+    text = " ".join(compile_latex(tmp_path, board + "\n" + dea + "\n" + ranked).split())
     assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')
