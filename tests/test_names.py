@@ -142,6 +142,7 @@ def rename_submissions(con, team: str, new_team: str, new_run: str | None = None
             both = new_run is not None and "run" in columns
             con.execute(f'UPDATE "{table}" SET team = $new' + (", run = $run" if both else "") + " WHERE team = $old",
                         {"old": team, "new": new_team, **({"run": new_run} if both else {})})
+    con.execute("DELETE FROM stored_counts")  # an older evalhouse recorded no counts
 
 
 def _rename_team(db, old, new, run=None):

@@ -68,7 +68,11 @@ FORMATS = ("parquet", "postgres")
 
 
 def _relations(wh) -> list[tuple[str, str]]:
-    return [(f.name, "table") for f in schema_files()] + [(f.name, "view") for f in view_files()]
+    """The base tables the warehouse has (one written by an older evalhouse and opened read-only may lack a
+    newer one, such as stored_counts), then the views."""
+    have = {t for (t,) in wh.con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+                                         "AND NOT temporary").fetchall()}
+    return [(f.name, "table") for f in schema_files() if f.name in have] + [(f.name, "view") for f in view_files()]
 
 
 def _description(wh, name: str, kind: str) -> str:
