@@ -279,6 +279,10 @@ def _arrow(rows):
 SANDBOX = ("SET enable_external_access = false", "SET lock_configuration = true")  # in this order
 
 
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def is_sandbox_refusal(err: Exception) -> bool:
     """Whether a DuckDB error is the sandbox (:data:`SANDBOX`) refusing a statement."""
     text = str(err)
@@ -415,8 +419,8 @@ class Warehouse:
                     report = self.check()
                     if report.torn:
                         raise TornWarehouseError(report)
-            for statement in SANDBOX if sandbox else ():
-                self.con.execute(statement)
+            if sandbox:
+                self.confine(writable)
         except BaseException:
             self.con.close()
             raise
@@ -430,6 +434,29 @@ class Warehouse:
 
     def close(self) -> None:
         self.con.close()
+
+    def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
+        """Confine the connection to the warehouse file (:data:`SANDBOX`), for good: no other file or URL is
+        read, none written but ``writable`` (files, and directories with everything under them: what an
+        export writes), no database attached, no extension loaded, no setting changed. A view or macro that a
+        warehouse file brought with it then runs in the same sandbox as ``evalhouse sql`` (issue 37: a shared
+        file whose ``corpus_complexity`` read /etc/hostname copied it into an export). DuckDB's own spill
+        files (its temp_directory) stay writable. Statements refused raise what :func:`is_sandbox_refusal`
+        recognises."""
+        if self.sandboxed:
+            raise WarehouseError("the connection is confined already: open the warehouse again to confine it "
+                                 "with other writable paths")
+        paths = [os.path.abspath(p) for p in writable]
+        directories = [os.path.join(p, "") for p in paths if os.path.isdir(p)]
+        files = [p for p in paths if not os.path.isdir(p)]
+        if directories:  # beside what DuckDB allows itself (its temp directory)
+            allowed = self.con.execute("SELECT current_setting('allowed_directories')").fetchall()[0][0] or []
+            self.con.execute("SET allowed_directories = [" + ", ".join(map(_sql_string, allowed + directories)) + "]")
+        if files:
+            self.con.execute("SET allowed_paths = [" + ", ".join(map(_sql_string, files)) + "]")
+        for statement in SANDBOX:
+            self.con.execute(statement)
+        self.sandboxed = True
 
     def register_functions(self) -> None:
         """Register evalhouse's SQL functions (:mod:`evalhouse.analysis.udfs`) on the connection, once.
@@ -712,7 +739,7 @@ class Warehouse:
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
             memory_limit: str | None = None, verify: bool = True, functions: bool = True,
-            sandbox: bool = False) -> Warehouse:
+            sandbox: bool = False, writable: Sequence[str | os.PathLike] = ()) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -729,10 +756,13 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
     other file or URL is read or written, no database attached, no extension installed or loaded, no
     setting changed (:data:`SANDBOX`); such statements raise ``duckdb.PermissionException`` or
     ``duckdb.InvalidInputException`` (:func:`is_sandbox_refusal`). Queries, views and SQL functions work as usual.
+    Every command that only reads (``export``, ``export-dataset``, ``report``, ``views``, ...) opens the warehouse
+    so, with ``writable`` naming what it writes (:meth:`Warehouse.confine`): a view stored in a shared warehouse
+    file cannot read local files into what it exports.
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
                      memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
-                     functions=functions, sandbox=sandbox)
+                     functions=functions, sandbox=sandbox, writable=writable)
 
 
 __all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",

@@ -13,6 +13,7 @@ from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
 dataset = lazy_module("evalhouse.export.dataset")
+relation = lazy_module("evalhouse.export.relation")
 transpile = lazy_module("evalhouse.export.transpile")
 
 commands = typer.Typer()
@@ -37,7 +38,8 @@ def export(
     Example: evalhouse export submission_scores --out scores.csv --neutralise-formulas
     """
     def action():
-        with open_warehouse(read_only=True) as wh:
+        # confined (as `sql`): a view the file brought can read no other file, and write only the output
+        with open_warehouse(read_only=True, sandbox=True, writable=relation.written_paths(out)) as wh:
             n = wh.export_view(view, out, format=format.value if format else None, corpus=corpus,
                                neutralise_formulas=neutralise_formulas)
         typer.echo(f"wrote {n:,} rows of {view} to {out}", err=True)
@@ -55,7 +57,7 @@ def export_conllu(
     Example: evalhouse export-conllu en_ewt-test --out en_ewt-test.conllu
     """
     def action():
-        with open_warehouse(read_only=True) as wh:
+        with open_warehouse(read_only=True, sandbox=True) as wh:  # the CoNLL-U is written by Python
             n = wh.export_conllu(corpus, out)
         typer.echo(f"wrote {n:,} sentences of {corpus} to {out}", err=True)
 
@@ -75,10 +77,12 @@ def export_dataset(
     Example: evalhouse export-dataset pg/ --format postgres && cd pg && psql -v ON_ERROR_STOP=1 -1 -d mydb -f load.psql
     """
     def action():
-        with open_warehouse(read_only=True) as wh, progress() as bars:
+        # confined (as `sql`): the warehouse may write only into the dataset's temporary directory
+        with dataset.stage(out_dir) as staging, \
+                open_warehouse(read_only=True, sandbox=True, writable=[staging.path]) as wh, progress() as bars:
             manifest = dataset.export_dataset(wh, out_dir, views=views, format=format.value,
                                               partition_by=partition_by.value if partition_by else None,
-                                              progress=bars)
+                                              progress=bars, staging=staging)
         rows = sum(e["rows"] for e in manifest["relations"].values())
         typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
 

@@ -110,7 +110,7 @@ def views(
     """
     def action():
         path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
-        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True)) as wh:
+        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True, sandbox=True)) as wh:
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:
