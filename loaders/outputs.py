@@ -198,6 +198,18 @@ class SubmissionFile:
     team: str
     run: str
     format: str = "auto"
+    manifest: str | None = None  # the manifest that lists it, and on which line
+    line: int | None = None
+
+    def read(self) -> "OutputFile":
+        """:func:`read_output_file` of this file; a problem with the file as a whole (missing, unreadable, not
+        text) is reported at the manifest's line that lists it, when a manifest does (issue 37)."""
+        try:
+            return read_output_file(self.path, self.format)
+        except InputError as err:
+            if self.manifest is None or err.line is not None or err.path != self.path:
+                raise
+            raise InputError(self.manifest, self.line, f"{self.path}: {err.problem}", err.more) from None
 
 
 def campaign_files(directory: str | os.PathLike) -> list[SubmissionFile]:
@@ -241,7 +253,7 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
             if why is not None:
                 raise InputError(name, k, why)
         p = Path(rec["path"])
-        out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt))
+        out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt, name, k))
     if not out:
         raise InputError(name, 2, "manifest lists no files")
     return out

@@ -59,7 +59,7 @@ from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, SENT_ID, TEXT, WORD, Blocks,
                                       Chunk, ProblemTally, captured, chunks, first_per_block, in_block_rank,
                                       parse_ids, sentence_blocks)
-from evalhouse.loaders.source import ByteStream, open_bytes
+from evalhouse.loaders.source import ByteStream, check_path_name, open_bytes
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
 Bounded = Callable[[], ContextManager]
@@ -96,10 +96,13 @@ def expand_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
     files: list[str] = []
     for p in paths:
         p = os.fspath(p)
+        check_path_name(p)
         if p != "-" and os.path.isdir(p):
             found = sorted(str(f) for f in Path(p).rglob("*.conllu"))
             if not found:
                 raise InputError(p, None, "directory holds no *.conllu file")
+            for f in found:
+                check_path_name(f)
             files.extend(found)
         else:
             files.append(p)

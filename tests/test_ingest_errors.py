@@ -11,6 +11,7 @@ Line numbers in the comments are 1-based, as users see them.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -598,3 +599,29 @@ def test_deps_that_validate_py_accepts(loaded, tmp_path):
     loaded.ingest_treebank([str(path)], corpus="ok")
     assert loaded.sql("SELECT deps FROM nodes WHERE corpus = 'ok' AND position = 2 AND id = 1").fetchone() == \
         ("0:root|1.1:nsubj|2:nsubj|2:nsubj:xsubj",)
+
+
+# --- file names -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["file", "directory", "corpus given"])
+def test_a_file_name_that_is_not_utf8_is_refused_naming_it(loaded, tmp_path, how):
+    """Issue 37: a file whose name is not UTF-8 failed with DuckDB's internal "Python Conversion Failure" (or a
+    Python codec error), naming neither file nor line. It is refused by name, in one line, nothing stored."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    raw = os.fsencode(folder) + b"/bad\xff.conllu"
+    with open(raw, "wb") as f:
+        f.write(GOOD.encode())
+    shown = f"{folder}/bad\\xff.conllu"
+    before = snapshot(loaded)
+    path = os.fsdecode(folder) if how == "directory" else os.fsdecode(raw)
+    with pytest.raises(InputError) as caught:
+        loaded.ingest_treebank([path], corpus="named" if how == "corpus given" else None)
+    assert str(caught.value) == f"{shown}: the file name is not UTF-8 text (evalhouse stores file names as text): " \
+                                "rename the file"
+    assert snapshot(loaded) == before
+    # and through the command: exit 1, one line
+    from typer.testing import CliRunner
+    from evalhouse.cli import app
+    r = CliRunner().invoke(app, ["--db", loaded.path, "ingest", "treebank", path, "-q"])
+    assert r.exit_code in (1, 3) and r.stderr.count("\n") == 1, r.output

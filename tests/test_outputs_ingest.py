@@ -596,6 +596,12 @@ def test_manifest_with_one_bad_file_ingests_nothing(db, tmp_path):
     r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
     assert r.exit_code == 1 and r.stderr.startswith(f"evalhouse: {manifest}:3: unknown format"), r.stderr
     assert counts(db) == before
+    # a file the manifest lists that is not there: the manifest's line names it (issue 37)
+    manifest = write(root, "manifest3.csv", "path,team,run\nalpha/run1/out.txt,alpha,run1\nmissing.txt,gamma,1\n")
+    r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"evalhouse: {manifest}:3: {root / 'missing.txt'}: cannot read: No such file or directory\n"
+    assert counts(db) == before
 
 
 # --- human judgements ----------------------------------------------------------------------
