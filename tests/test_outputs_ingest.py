@@ -668,6 +668,13 @@ def test_judgement_z_equals_an_independent_computation(db, tmp_path):
     (("t", "nope", "c", "s1", "ann1", "fluency", "1"), 3, "no submission team t run nope"),
     (("t", "good", "c", "s2", "", "fluency", "1"), 3, "empty annotator"),
     (("t", "good", "c", "s1", "ann1", "FLUENCY", "2"), 3, "annotator ann1 already scored"),
+    # issue 37: scores whose squares overflow gave judgement_z an infinite sd and every z 0.0, silently
+    (("t", "good", "c", "s2", "ann1", "fluency", "1e300"), 3, "score '1e300' is beyond ±1e+15: judgement_z squares"),
+    (("t", "good", "c", "s2", "ann1", "fluency", "-1e300"), 3, "score '-1e300' is beyond ±1e+15"),
+    # names shown in the report, refused as team names are (evalhouse/names.py)
+    (("t", "good", "c", "s2", "ann\u202e1", "fluency", "1"), 3, "annotator 'ann\\u202e1': a name cannot contain an "
+                                                              "invisible formatting character (here U+202E"),
+    (("t", "good", "c", "s2", "ann1", "flu\u200bency", "1"), 3, "criterion 'flu\\u200bency': a name cannot contain"),
 ])
 def test_bad_judgements_are_rejected_with_line(db, tmp_path, row, line, problem):
     path = _csv(tmp_path / "j.csv", [("t", "good", "c", "s1", "ann1", "fluency", "5"), row])
