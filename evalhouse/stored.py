@@ -248,23 +248,32 @@ def recorded_counts(con) -> dict[tuple[str, str], dict[tuple, int]]:
     return {t: out.get(t, {}) for t in totals}
 
 
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def record(con, stored: Mapping[str, Stored], tables: Iterable[str]) -> None:
     """Record in ``stored_counts`` the rows of every thing of every kind in each of ``tables`` (the tables a
-    write touched), replacing what was recorded for them: one grouped count per table and kind. Call it in
-    the write's transaction, after its last change and before COMMIT."""
+    write touched), replacing what was recorded for them: one grouped count per table and kind, in three
+    statements whatever their number (a statement costs about 0.5 ms: 45 of them were a tenth of a small
+    ingest). Call it in the write's transaction, after its last change and before COMMIT."""
     tables = set(tables)
-    for name, kind in stored.items():
-        for table, condition in kind.table_list():
-            if table not in tables:
-                continue
-            key = "[" + ", ".join(f"{ident(c)}::VARCHAR" for c in kind.key) + "]"
-            where = f" WHERE {condition}" if condition else ""
-            params = {"kind": name, "t": table}
-            con.execute(f"DELETE FROM {COUNTS} WHERE kind = $kind AND table_name = $t", params).fetchall()
-            con.execute(f"INSERT INTO {COUNTS} SELECT $kind, $t, {key}, count(*) FROM {ident(table)}{where} "
-                        "GROUP BY ALL", params).fetchall()
-            con.execute(f"INSERT INTO {COUNTS} SELECT $kind, $t, NULL, coalesce(sum(rows), 0) FROM {COUNTS} "
-                        "WHERE kind = $kind AND table_name = $t", params).fetchall()
+    pairs = [(name, kind, table, condition) for name, kind in stored.items()
+             for table, condition in kind.table_list() if table in tables]
+    if not pairs:
+        return
+    values = ", ".join(f"({_literal(name)}, {_literal(table)})" for name, _, table, _ in pairs)
+    counted = " UNION ALL ".join(
+        f"SELECT {_literal(name)}, {_literal(table)}, "
+        f"[{', '.join(f'{ident(c)}::VARCHAR' for c in kind.key)}], count(*) FROM {ident(table)}"
+        + (f" WHERE {condition}" if condition else "") + " GROUP BY ALL"
+        for name, kind, table, condition in pairs)
+    con.execute(f"DELETE FROM {COUNTS} WHERE (kind, table_name) IN (SELECT * FROM (VALUES {values}))").fetchall()
+    con.execute(f"INSERT INTO {COUNTS} {counted}").fetchall()
+    con.execute(f"INSERT INTO {COUNTS} SELECT v.kind, v.table_name, NULL, coalesce(sum(s.rows), 0) "
+                f"FROM (VALUES {values}) AS v(kind, table_name) LEFT JOIN {COUNTS} AS s "
+                "ON s.kind = v.kind AND s.table_name = v.table_name AND s.key IS NOT NULL "
+                "GROUP BY v.kind, v.table_name").fetchall()
 
 
 def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckReport:
