@@ -27,9 +27,10 @@ Scenarios (built in ``--workdir`` from ``../shared/data``; nothing is written in
   team names) against that EWT corpus;
 * ``analyze``: ``analyze --resamples 200`` over those ten runs, replacing an earlier analysis made with
   another seed (deletes and inserts in eight tables);
-* ``replace``: ``ingest outputs --replace --drop-judgements``: one of those ten submissions, which holds
-  2,077 human judgements (one per sentence), replaced by another run's outputs; the judgements of the
-  sentences whose text is unchanged are kept, the others deleted (issue 37 point 1);
+* ``replace``: ``ingest outputs --manifest --replace --drop-judgements``: those ten submissions, one of which
+  holds 2,077 human judgements (one per sentence), each replaced by another run's outputs (the manifest
+  rotated by one run); the judgements of the sentences whose text is unchanged are kept, the others
+  deleted (issue 37 point 1);
 * ``export``: ``export-dataset --partition-by corpus`` of that warehouse over an existing dataset of
   an older one. The warehouse must stay exactly as it was; the dataset directory must be exactly the
   old dataset or the new one at every kill (never missing or mixed), and the next export must give
@@ -59,11 +60,11 @@ leaves, the tail of the log never reaching the disk), for N values of k drawn un
 WAL's length plus the last byte, 16 and 256 bytes before its end, and its full length; and judges the
 result as a kill's (a cut WAL must give ``before``; the full one ``after``).
 
-A torn ``replace`` holds human judgements, which ``check --repair`` refuses to delete (exit 3, naming
+A torn ``replace`` may hold human judgements, which ``check --repair`` refuses to delete (exit 3, naming
 them and ``--drop-judgements``): the harness records the refusal and repairs with
-``--drop-judgements``, which deletes the submission whole; then ``removed`` (before, without that
-submission and its judgements) is a repaired state too, and ``after`` without that submission's judgements
-a right retry. A repair that deletes judgements without the flag is a failure.
+``--drop-judgements``, which deletes the torn submissions whole; then a warehouse whose every submission is
+whole, exactly as before or after (``mixed``) or gone with its judgements (``removed``), is a repaired
+state too, and ``after`` without the judged submission's judgements a right retry. A repair that deletes judgements without the flag is a failure.
 
 Exits 1 when any trial failed (a tear not found by the check, a false alarm, a repair that does not
 give before or after, a retry that differs, an unopenable warehouse, a dataset missing or mixed);
@@ -121,8 +122,9 @@ def build_treebank(path: Path, target_words: int = TARGET_WORDS) -> int:
     return words
 
 
-def build_campaign(path: Path) -> Path:
-    """A manifest of 10 runs: the five ADAPT outputs under two team names."""
+def build_campaign(path: Path, rotate: int = 0) -> Path:
+    """A manifest of 10 runs: the five ADAPT outputs under two team names; with ``rotate`` = k, run i stored
+    under the name of run i - k (every submission gets another run's outputs: ``replace``)."""
     runs = sorted((SHARED.joinpath(*ADAPT)).glob("*/en_out.txt"))
     if len(runs) != 5:
         raise SystemExit(f"REAL DATA MISSING: expected 5 runs under {SHARED.joinpath(*ADAPT)}")
@@ -130,8 +132,8 @@ def build_campaign(path: Path) -> Path:
         w = csv.writer(f)
         w.writerow(["path", "team", "run"])
         for team in ("adapt", "adapt-copy"):
-            for run in runs:
-                w.writerow([str(run), team, run.parent.name])
+            for i, run in enumerate(runs):
+                w.writerow([str(run), team, runs[(i - rotate) % len(runs)].parent.name])
     return path
 
 
@@ -187,9 +189,9 @@ def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
             shutil.copy(scored, judged)
             subprocess.run(evalhouse(judged, "ingest", "judgements", str(build_judgements(
                 work / "judgements.csv", *REPLACED))), check=True, stdout=subprocess.DEVNULL)
-        other = next(p for p in sorted(SHARED.joinpath(*ADAPT).glob("*/en_out.txt")) if p.parent.name != REPLACED[1])
-        return judged, ["ingest", "outputs", str(other), "--reference", "en_ewt-test", "--team", REPLACED[0],
-                        "--run", REPLACED[1], "--replace", "--drop-judgements", "-q"]
+        rotated = build_campaign(work / "campaign-rotated.csv", rotate=1)
+        return judged, ["ingest", "outputs", "--manifest", str(rotated), "--reference", "en_ewt-test", "--replace",
+                        "--drop-judgements", "-q"]
     if scenario == "analyze":
         analysed = work / "analysed.duckdb"
         if not analysed.exists():
@@ -410,8 +412,8 @@ def scores(db: Path, scenario: str):
 def judge(db: Path, scenario: str, command: list[str], before, after, after_scores, retry: bool,
           dataset: Path | None, old_fp, new_fp, extra: dict | None = None) -> dict:
     """What the kill left, what the check says of it, its repair and the retry (see the module docstring).
-    ``extra``: the states a repair with ``--drop-judgements`` (``removed``) and the retry after it
-    (``after-unjudged``) may leave, for ``replace``."""
+    ``extra``: the state the retry after a repair with ``--drop-judgements`` may leave (``after-unjudged``),
+    for ``replace``."""
     verdict = classify(db, before, after, extra)
     if dataset is not None:  # export: the warehouse is only read; the dataset is the thing
         fp = dataset_fingerprint(dataset)
@@ -450,8 +452,12 @@ def judge(db: Path, scenario: str, command: list[str], before, after, after_scor
             verdict["problem"] = f"the repair deleted {typed - judgement_rows(db):,} judgements without --drop-judgements"
         verdict["repair"] = said
         repaired = classify(db, before, after, extra)["state"]
+        whole = whole_submissions(fingerprint(db), before, after) if repaired == "torn" else None
+        if whole is not None:  # every submission whole, old or new, or gone with its judgements
+            repaired = "removed" if whole["gone"] else "mixed"
+            verdict["submissions"] = {k: len(v) for k, v in whole.items()}
         verdict["repaired"] = repaired
-        if code != 0 or repaired not in ("before", "after", "removed"):
+        if code != 0 or repaired not in ("before", "after", "removed", "mixed"):
             verdict["problem"] = "repair failed"
         dropped = dropped or repaired == "removed"
     if retry and "problem" not in verdict:
@@ -467,19 +473,39 @@ def judge(db: Path, scenario: str, command: list[str], before, after, after_scor
     return verdict
 
 
-def without_submission(base: Path, out: Path, judgements_only: bool) -> Path:
-    """A copy of ``base`` without the submission :data:`REPLACED` (``removed``), or without only its
-    judgements (``after-unjudged``), deleted by evalhouse itself in one transaction."""
+def whole_submissions(state, before, after) -> dict[str, list[str]] | None:
+    """When every submission (``corpus/team/run`` key) of ``state`` is whole, exactly as ``before``, exactly as
+    ``after`` or gone from every table, and everything else is as before (``stored_counts`` aside: a repair
+    counts again), which submissions are which (``old``, ``new``, ``gone``); else None."""
+    tables = [t for t in set(state) | set(before) | set(after) if t != "stored_counts"]
+    keys = {k for t in tables for side in (state, before, after) for k in side.get(t, {})}
+    out: dict[str, list[str]] = {"old": [], "new": [], "gone": []}
+    for key in sorted(keys):
+        mine = [state.get(t, {}).get(key) for t in tables]
+        if key.count("/") != 2:  # a corpus: as before
+            if mine != [before.get(t, {}).get(key) for t in tables]:
+                return None
+            continue
+        if mine == [before.get(t, {}).get(key) for t in tables]:
+            out["old"].append(key)
+        elif mine == [after.get(t, {}).get(key) for t in tables]:
+            out["new"].append(key)
+        elif all(v is None for v in mine):
+            out["gone"].append(key)
+        else:
+            return None
+    return out
+
+
+def without_judgements(base: Path, out: Path) -> Path:
+    """A copy of ``base`` without the judgements of the submission :data:`REPLACED` (``after-unjudged``), deleted
+    in one evalhouse transaction, which counts the table again as a repair does."""
     shutil.copy(base, out)
     import evalhouse  # the evalhouse of this interpreter, as the commands run
     key = {"team": REPLACED[0], "run": REPLACED[1], "corpus": "en_ewt-test"}
     with evalhouse.connect(out, verify=False) as wh, wh.transaction():
-        if judgements_only:
-            wh.sql("DELETE FROM judgements WHERE team = $team AND run = $run AND corpus = $corpus", key)
-            if hasattr(wh, "touched"):
-                wh.touched("judgements")
-        else:
-            wh.delete("submission", [key])
+        wh.sql("DELETE FROM judgements WHERE team = $team AND run = $run AND corpus = $corpus", key)
+        wh.touched("judgements")
     return out
 
 
@@ -562,10 +588,8 @@ def main(argv=None) -> int:
         after_scores = scores(db, args.scenario)
         calibration.append(r)
     extra = None
-    if args.scenario == "replace":
-        extra = {"removed": fingerprint(without_submission(base, work / "removed.duckdb", judgements_only=False)),
-                 "after-unjudged": fingerprint(without_submission(db, work / "after-unjudged.duckdb",
-                                                                  judgements_only=True))}
+    if args.scenario == "replace":  # a repair may remove the torn submissions whole (fewer_submissions)
+        extra = {"after-unjudged": fingerprint(without_judgements(db, work / "after-unjudged.duckdb"))}
     # the WAL size the schema step leaves: the largest size seen in the first half of every run
     schema_wal = max(max([s for t, s in r["timeline"] if t < r["exit_s"] / 2] or [-1]) for r in calibration)
     anchors = []
