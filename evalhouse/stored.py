@@ -10,14 +10,27 @@ that hold its rows, so a torn state shows as
 * *orphans*: rows whose key has no owner row (output tokens of no submission), or no row of a kind
   they belong to (a submission of no corpus, an analysis of no submission);
 * *incomplete* things: an owner row whose recorded count disagrees with its rows (``corpora.words``
-  against the rows of ``nodes``).
+  against the rows of ``nodes``), or a thing whose rows in any of its tables disagree with the count the
+  last write that touched the table recorded in ``stored_counts`` (:func:`record`).
+
+``stored_counts`` is what makes every table a write touches counted, not only the few an owner row has a
+column for (issue 37: a killed ``ingest outputs --replace`` on DuckDB 1.5.6 left old and new
+``output_tokens`` side by side, and nothing recorded how many there should be). Every write transaction
+(:meth:`evalhouse.warehouse.Warehouse.transaction`) records, for each table it inserted into or deleted
+from and each kind that table holds, the rows of every thing of that kind, before it commits. A torn
+commit keeps some tables of the transaction and loses others; whichever side ``stored_counts`` is on,
+a table on the other side disagrees with it, unless the lost change left that thing's count in that
+table as it was (a replacement by a version with exactly as many rows whose delete and insert were
+both lost); the crash harness looks for such tears (docs/crash-safety.md).
 
 One grouped count per table and kind finds both, on the tables that hold rows (one query finds the empty ones
 first): about 25 ms of CPU on a 1M-word treebank warehouse, 48 ms when every table was counted
 (docs/crash-safety.md), which every write command spends before it starts. :func:`repair` deletes the orphans
 and every row of an incomplete thing, which leaves the warehouse as it was before the torn command (or without
 the thing a torn ``--replace`` was replacing); running the command again then gives exactly the rows of an
-uninterrupted run.
+uninterrupted run. The repair never deletes what a person typed (rows of ``judgements`` and
+``pronoun_judgements``) unless it is told to (``drop_judgements``): it refuses, naming them, and changes
+nothing. It reports every table it deleted from and how many rows.
 
 **Replacement** (:meth:`evalhouse.warehouse.Warehouse.make_room`, :class:`Room`). Storing a thing
 first deletes every row of its key from all its tables, whether or not an owner row exists (so a
@@ -36,7 +49,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+import duckdb
+
 from evalhouse.errors import WarehouseError
+
+COUNTS = "stored_counts"  # the table of counts (schema/meta/stored_counts.sql)
+TYPED = ("judgements", "pronoun_judgements")  # what a person typed: a repair deletes it only when told to
 
 
 def ident(name: str) -> str:
@@ -116,9 +134,11 @@ def _params(query: str, key: Mapping[str, object]) -> dict:
 class Finding:
     """What the check found in ``table``: ``rows`` of ``kind`` with key ``key`` that belong to no ``owner``
     row (``problem`` 'orphan'; repaired by deleting them), a thing some of whose rows lack an owner it
-    needs whole (``problem`` 'stale'), or a thing whose owner row records a count its rows do not have
-    (``problem`` 'incomplete': ``rows`` found, ``expected`` recorded); stale and incomplete things are
-    repaired by deleting them whole."""
+    needs whole (``problem`` 'stale'), a thing whose owner row or ``stored_counts`` records a count its rows
+    do not have (``problem`` 'incomplete': ``rows`` found, ``expected`` recorded; ``owner`` is the table that
+    records it); stale and incomplete things are repaired by deleting them whole. A thing gone with its owner
+    row that ``stored_counts`` still counts (``problem`` 'counted': a write whose count commit survived and
+    whose rows did not) is repaired by counting again."""
 
     problem: str
     kind: str
@@ -135,6 +155,8 @@ class Finding:
             return f"{self.table} {self.rows:,} of {self.kind} {key} (no {self.owner} row)"
         if self.problem == "stale":
             return f"{self.kind} {key} stale ({self.table} has {self.rows:,} rows of no {self.owner} row)"
+        if self.problem == "counted":
+            return f"{self.kind} {key} gone ({self.owner} records {self.expected:,} rows in {self.table}, there are none)"
         return f"{self.kind} {key} incomplete ({self.table} has {self.rows:,} rows, {self.owner} records {self.expected:,})"
 
 
@@ -145,6 +167,9 @@ class CheckReport:
     path: str
     findings: list[Finding] = field(default_factory=list)
     removed: int = 0
+    tables: dict[str, int] = field(default_factory=dict)  # of a repair: rows removed per table
+
+    repaired: bool = False  # a report of what repair() did
 
     @property
     def torn(self) -> bool:
@@ -162,9 +187,14 @@ class CheckReport:
         shown = "; ".join(f.describe() for f in self.findings[:limit])
         more = f"; and {len(self.findings) - limit} more" if len(self.findings) > limit else ""
         where = f"{len(tables)} table{'s' if len(tables) != 1 else ''} ({', '.join(tables)})"
-        if self.removed:
-            return f"{self.path}: repaired: removed {self.removed:,} rows in {where} that belonged to nothing stored: " \
-                   f"{shown}{more}"
+        if self.tables or self.removed:
+            removed = {t: n for t, n in sorted(self.tables.items()) if n}
+            where = f"{len(removed)} table{'s' if len(removed) != 1 else ''} (" + \
+                ", ".join(f"{t} {n:,}" for t, n in removed.items()) + ")"
+            return f"{self.path}: repaired: removed {self.removed:,} rows in {where} that belonged to nothing stored " \
+                   f"or to a torn write: {shown}{more}"
+        if self.repaired:
+            return f"{self.path}: repaired: removed no rows; recounted what stored_counts records: {shown}{more}"
         return f"{self.path}: torn: {self.rows:,} rows in {where} belong to nothing stored: {shown}{more}"
 
 
@@ -197,11 +227,65 @@ def _nonempty(con, tables: Iterable[str]) -> set[str]:
     return {names[k] for (k,) in con.execute(query).fetchall()}
 
 
+def _key(values) -> tuple:
+    return tuple(None if v is None else str(v) for v in values)
+
+
+def recorded_counts(con) -> dict[tuple[str, str], dict[tuple, int]]:
+    """What ``stored_counts`` records: (kind, table) -> key -> rows, for the tables counted (those with a
+    total row); nothing when the warehouse has no such table (one made before it, opened read-only)."""
+    try:
+        rows = con.execute(f"SELECT kind, table_name, key, rows FROM {COUNTS}").fetchall()
+    except duckdb.CatalogException:
+        return {}
+    out: dict[tuple[str, str], dict[tuple, int]] = {}
+    totals = set()
+    for kind, table, key, n in rows:
+        if key is None:
+            totals.add((kind, table))
+        else:
+            out.setdefault((kind, table), {})[_key(key)] = n
+    return {t: out.get(t, {}) for t in totals}
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def record(con, stored: Mapping[str, Stored], tables: Iterable[str]) -> None:
+    """Record in ``stored_counts`` the rows of every thing of every kind in each of ``tables`` (the tables a
+    write touched), replacing what was recorded for them: one grouped count per table and kind, in three
+    statements whatever their number (a statement costs about 0.5 ms: 45 of them were a tenth of a small
+    ingest). Call it in the write's transaction, after its last change and before COMMIT."""
+    tables = set(tables)
+    pairs = [(name, kind, table, condition) for name, kind in stored.items()
+             for table, condition in kind.table_list() if table in tables]
+    if not pairs:
+        return
+    values = ", ".join(f"({_literal(name)}, {_literal(table)})" for name, _, table, _ in pairs)
+    counted = " UNION ALL ".join(
+        f"SELECT {_literal(name)}, {_literal(table)}, "
+        f"[{', '.join(f'{ident(c)}::VARCHAR' for c in kind.key)}], count(*) FROM {ident(table)}"
+        + (f" WHERE {condition}" if condition else "") + " GROUP BY ALL"
+        for name, kind, table, condition in pairs)
+    con.execute(f"DELETE FROM {COUNTS} WHERE (kind, table_name) IN (SELECT * FROM (VALUES {values}))").fetchall()
+    con.execute(f"INSERT INTO {COUNTS} {counted}").fetchall()
+    con.execute(f"INSERT INTO {COUNTS} SELECT v.kind, v.table_name, NULL, coalesce(sum(s.rows), 0) "
+                f"FROM (VALUES {values}) AS v(kind, table_name) LEFT JOIN {COUNTS} AS s "
+                "ON s.kind = v.kind AND s.table_name = v.table_name AND s.key IS NOT NULL "
+                "GROUP BY v.kind, v.table_name").fetchall()
+
+
 def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckReport:
     """Find the rows that belong to nothing stored, and the things whose rows disagree with the counts
-    their owner row records (see the module docstring). One grouped count per table of every kind that has rows
-    (one query first finds the empty tables)."""
+    their owner row or ``stored_counts`` records (see the module docstring). One grouped count per table of
+    every kind that has rows (one query first finds the empty tables), and one read of ``stored_counts``."""
     report = CheckReport(path)
+    snapshots = recorded_counts(con)
+    # a table that a kind of a longer key also holds (the systems of a translation corpus) is compared with
+    # stored_counts by that kind: its counts add up to the coarser ones, and its repair removes less
+    finer = {name: {t for other in stored.values() if set(other.key) > set(kind.key) for t in other.table_list()}
+             for name, kind in stored.items()}
     nonempty = _nonempty(con, [t for kind in stored.values() for t, _ in kind.table_list()]
                          + [kind.owner for kind in stored.values() if kind.owned])
     owners: dict[str, set[tuple]] = {}
@@ -221,12 +305,14 @@ def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckRe
             is_owner = kind.owned and table == kind.owner
             found: dict[tuple, int] = {}
             stale: dict[tuple, tuple[int, str]] = {}
+            orphaned: set[tuple] = set()
             for *values, rows in _grouped(con, table, condition, columns, nonempty):
                 key = tuple(values[:n])
                 found[key] = found.get(key, 0) + rows
                 named = dict(zip(columns, values))
                 if kind.owned and not is_owner and key not in owners[name]:
                     report.findings.append(Finding("orphan", name, table, condition, named, rows, kind.owner))
+                    orphaned.add(key)
                     continue
                 for parent in kind.parents:
                     pkey = tuple(named[c] for c in parent.columns)
@@ -238,6 +324,7 @@ def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckRe
                     else:
                         report.findings.append(Finding("orphan", name, table, condition, named, rows,
                                                        stored[parent.kind].owner))
+                        orphaned.add(key)
                     break
             for key, (rows, owner) in stale.items():
                 report.findings.append(Finding("stale", name, table, condition, dict(zip(kind.key, key)), rows, owner))
@@ -246,9 +333,24 @@ def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckRe
                 for key, recorded in owner_rows[name].items():
                     expected = recorded[column]
                     if expected is not None and found.get(key, 0) != expected:
+                        orphaned.add(key)  # found once is enough
                         report.findings.append(Finding("incomplete", name, table, condition,
                                                        dict(zip(kind.key, key)), found.get(key, 0), kind.owner,
                                                        expected))
+            counted = snapshots.get((name, table))
+            if counted is None or (table, condition) in finer.get(name, ()):
+                continue  # not counted yet (no write has touched it since stored_counts came), or counted finer
+            have = {_key(k): (k, v) for k, v in found.items()}
+            for key in sorted(set(have) | set(counted), key=repr):
+                rows, expected = have.get(key, (key, 0))[1], counted.get(key, 0)
+                original = have.get(key, (key, 0))[0]
+                if rows == expected or original in orphaned or original in stale:
+                    continue
+                gone = kind.owned and original not in owners[name]
+                if gone and rows:
+                    continue  # rows of no owner row: orphans, found above
+                report.findings.append(Finding("counted" if gone else "incomplete", name, table, condition,
+                                               dict(zip(kind.key, original)), rows, COUNTS, expected))
     return report
 
 
@@ -259,44 +361,70 @@ def _delete_rows(con, table: str, condition: str | None, key: Mapping[str, objec
     return con.execute(f"DELETE FROM {ident(table)} WHERE {where}", dict(key)).fetchall()[0][0]
 
 
-def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> None:
+def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> dict[str, int]:
     """Delete every thing of ``kind`` named by one of ``keys`` from all the tables that hold it.
 
     One DELETE per key and table, with the key's values as constants (``column = $value``, or ``IS NULL``
     for a NULL value: IS NOT DISTINCT FROM): DuckDB then skips the row groups whose min/max rule the key
     out. A semi-join against a table of keys scanned every row of every table instead, so that ingesting
-    n submissions in one transaction cost O(n^2) (issue 18's campaign: 0.75 s a submission at 10 runs)."""
+    n submissions in one transaction cost O(n^2) (issue 18's campaign: 0.75 s a submission at 10 runs).
+    Returns the rows deleted per table."""
+    deleted: dict[str, int] = {}
     for key in keys:
         values = {f"k{i}": key[c] for i, c in enumerate(kind.key)}
         where = " AND ".join(f"{ident(c)} IS NULL" if key[c] is None else f"{ident(c)} = $k{i}"
                              for i, c in enumerate(kind.key))
         params = {name: v for name, v in values.items() if v is not None}
         for table, condition in kind.table_list():
-            con.execute(f"DELETE FROM {ident(table)} WHERE {where}" + (f" AND {condition}" if condition else ""),
-                        params).fetchall()
+            n = con.execute(f"DELETE FROM {ident(table)} WHERE {where}" + (f" AND {condition}" if condition else ""),
+                            params).fetchall()[0][0]
+            deleted[table] = deleted.get(table, 0) + n
+    return deleted
 
 
-def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5) -> CheckReport:
+def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5,
+           drop_judgements: bool = False) -> CheckReport:
     """Remove what :func:`check` finds, in one transaction: orphan rows, and every row of an incomplete
-    thing. Repeats until the check finds nothing (removing a submission of no corpus orphans its
-    tokens). Returns everything removed (``findings``) and the number of rows deleted (``removed``)."""
-    removed = CheckReport(path)
+    thing; then count again the tables it deleted from (:func:`record`). Repeats until the check finds
+    nothing (removing a submission of no corpus orphans its tokens). Returns everything found
+    (``findings``), the rows deleted (``removed``) and the rows deleted per table (``tables``).
+
+    Rows of ``judgements`` and ``pronoun_judgements`` (what a person typed) are deleted only with
+    ``drop_judgements``; without it a repair that would delete any is refused, naming them, and the
+    warehouse is left as it was."""
+    removed = CheckReport(path, repaired=True)
+    typed: list[tuple[str, int, str]] = []  # (table, rows, what they are)
+
+    def tally(table: str, n: int, finding: Finding) -> None:
+        removed.tables[table] = removed.tables.get(table, 0) + n
+        removed.removed += n
+        if table in TYPED and n:
+            typed.append((table, n, finding.describe() if finding.problem == "orphan" else
+                          f"{table} {n:,} of {finding.describe()}"))
+
     con.execute("BEGIN")
     try:
         for _ in range(max_passes):
             found = check(con, stored, path)
             if not found.torn:
                 break
+            touched: set[str] = set()
             for f in found.findings:
                 if f.problem == "orphan":
-                    removed.removed += _delete_rows(con, f.table, f.condition, f.key)
+                    tally(f.table, _delete_rows(con, f.table, f.condition, f.key), f)
+                    touched.add(f.table)
+                elif f.problem == "counted":
+                    touched.add(f.table)
                 else:
-                    before = _total(con, stored[f.kind])
-                    delete(con, stored[f.kind], [f.key])
-                    removed.removed += before - _total(con, stored[f.kind])
+                    for table, n in delete(con, stored[f.kind], [f.key]).items():
+                        tally(table, n, f)
+                        touched.add(table)
+            record(con, stored, touched)
             removed.findings += found.findings
         else:
             raise WarehouseError(f"{path}: still torn after {max_passes} passes of repair: {found.summary()}")
+        if typed and not drop_judgements:
+            raise WarehouseError(_typed_refusal(path, typed), option="drop_judgements")
     except BaseException:
         con.execute("ROLLBACK")
         raise
@@ -304,9 +432,14 @@ def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passe
     return removed
 
 
-def _total(con, kind: Stored) -> int:
-    return sum(con.execute(f"SELECT count(*) FROM {ident(t)}" + (f" WHERE {c}" if c else "")).fetchall()[0][0]
-               for t, c in kind.table_list())
+def _typed_refusal(path: str, typed: list[tuple[str, int, str]]) -> str:
+    total = {t: sum(n for table, n, _ in typed if table == t) for t in TYPED}
+    what = " and ".join(f"{n:,} {t.replace('_', ' ')}" for t, n in total.items() if n)
+    shown = "; ".join(described for _, _, described in typed[:6])
+    more = f"; and {len(typed) - 6} more" if len(typed) > 6 else ""
+    return (f"{path}: the repair would delete {what}, which a person typed ({shown}{more}); nothing was changed: "
+            f"export them first (the tables judgements and pronoun_judgements) if you need them, then pass "
+            f"`drop_judgements=True` to delete them with the rest")
 
 
 # --- replacement -----------------------------------------------------------------------------------

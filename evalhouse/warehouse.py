@@ -303,6 +303,10 @@ def _arrow(rows):
 SANDBOX = ("SET enable_external_access = false", "SET lock_configuration = true")  # in this order
 
 
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
 def is_sandbox_refusal(err: Exception) -> bool:
     """Whether a DuckDB error is the sandbox (:data:`SANDBOX`) refusing a statement."""
     text = str(err)
@@ -391,13 +395,15 @@ class Warehouse:
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
                  memory_limit: str | None = None, verify: bool = True, functions: bool = True,
-                 sandbox: bool = False):
+                 sandbox: bool = False, writable: Sequence[str | os.PathLike] = ()):
         self.path = os.fspath(path)
+        self.sandboxed = False  # confine() ran: the connection reads only the warehouse
         self.functions = False  # whether evalhouse's SQL functions are registered (register_functions)
         # a new in-memory warehouse has nothing to protect (and DuckDB cannot open one read-only)
         read_only = read_only and self.path != ":memory:"
         self.read_only = read_only
         self._rooms: list[Room] | None = None  # the rooms made in the open transaction (make_room)
+        self._touched: set[str] | None = None  # the tables the open transaction changed (stored_counts)
         existed = self.path != ":memory:" and os.path.exists(self.path)
         if read_only and self.path != ":memory:" and not existed:
             raise WarehouseError(f"{self.path}: no such warehouse")
@@ -437,8 +443,8 @@ class Warehouse:
                     report = self.check()
                     if report.torn:
                         raise TornWarehouseError(report)
-            for statement in SANDBOX if sandbox else ():
-                self.con.execute(statement)
+            if sandbox:
+                self.confine(writable)
         except BaseException:
             self.con.close()
             raise
@@ -452,6 +458,29 @@ class Warehouse:
 
     def close(self) -> None:
         self.con.close()
+
+    def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
+        """Confine the connection to the warehouse file (:data:`SANDBOX`), for good: no other file or URL is
+        read, none written but ``writable`` (files, and directories with everything under them: what an
+        export writes), no database attached, no extension loaded, no setting changed. A view or macro that a
+        warehouse file brought with it then runs in the same sandbox as ``evalhouse sql`` (issue 37: a shared
+        file whose ``corpus_complexity`` read /etc/hostname copied it into an export). DuckDB's own spill
+        files (its temp_directory) stay writable. Statements refused raise what :func:`is_sandbox_refusal`
+        recognises."""
+        if self.sandboxed:
+            raise WarehouseError("the connection is confined already: open the warehouse again to confine it "
+                                 "with other writable paths")
+        paths = [os.path.abspath(p) for p in writable]
+        directories = [os.path.join(p, "") for p in paths if os.path.isdir(p)]
+        files = [p for p in paths if not os.path.isdir(p)]
+        if directories:  # beside what DuckDB allows itself (its temp directory)
+            allowed = self.con.execute("SELECT current_setting('allowed_directories')").fetchall()[0][0] or []
+            self.con.execute("SET allowed_directories = [" + ", ".join(map(_sql_string, allowed + directories)) + "]")
+        if files:
+            self.con.execute("SET allowed_paths = [" + ", ".join(map(_sql_string, files)) + "]")
+        for statement in SANDBOX:
+            self.con.execute(statement)
+        self.sandboxed = True
 
     def register_functions(self) -> None:
         """Register evalhouse's SQL functions (:mod:`evalhouse.analysis.udfs`) on the connection, once.
@@ -506,18 +535,25 @@ class Warehouse:
         """One transaction: committed when the block ends, rolled back (and the error re-raised) when
         anything in it fails, so the warehouse is exactly as it was; the connection's ``threads`` and
         ``memory_limit`` are then put back too (an ingest lowers them for a while: :mod:`evalhouse.memory`).
-        Settings changed in a transaction that commits are kept."""
+        Settings changed in a transaction that commits are kept.
+
+        Before it commits, the rows of every stored thing in each table the transaction changed through
+        :meth:`insert`, :meth:`delete` or :meth:`make_room` (or named with :meth:`touched`) are recorded in
+        ``stored_counts``, which :meth:`check` compares the tables with (:func:`evalhouse.stored.record`)."""
         settings = memory.snapshot(self.con)  # an ingest lowers threads and memory for a while (evalhouse.memory)
         self.con.execute("BEGIN")
         self._rooms = []
+        self._touched = set()
         try:
             yield self
             for room in self._rooms:  # what still applies to the new versions goes back in (evalhouse.stored)
                 room.finish()
+            _stored.record(self.con, STORED, self._touched)  # in the same commit as the rows it counts
         except BaseException as err:
             for room in self._rooms:
                 room.discard()
             self._rooms = None
+            self._touched = None
             try:
                 self.con.execute("ROLLBACK")
             except duckdb.Error as rollback_error:
@@ -527,6 +563,7 @@ class Warehouse:
             self._put_back(settings, err)
             raise
         self._rooms = None
+        self._touched = None
         try:
             self.con.execute("COMMIT")
         except BaseException as err:
@@ -557,11 +594,15 @@ class Warehouse:
         row mappings, or a pandas or Arrow frame. Columns are matched by name (DuckDB casts each value
         to its column's type); a column not given takes its default (NULL).
         """
+        if self._touched is None:  # its own transaction, so that stored_counts counts the rows in the same commit
+            with self.transaction():
+                return self.insert(table, rows)
         rows = _arrow(rows)
         names = list(rows.column_names if hasattr(rows, "column_names") else rows.columns)
         count = rows.num_rows if hasattr(rows, "num_rows") else len(rows)
         if not count:
             return 0
+        self._touched.add(table)
         columns = ", ".join(_ident(n) for n in names)
         # not con.register: a registered table is held until COMMIT (evalhouse.loaders.arrow_rows)
         execute_on_rows(self.con, f"INSERT INTO {_ident(table)} ({columns}) SELECT {columns} FROM eh_rows", rows)
@@ -576,8 +617,30 @@ class Warehouse:
 
     def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
         """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the
-        tables that hold it. Call it inside :meth:`transaction`."""
+        tables that hold it, in :meth:`transaction` (its own one when none is open)."""
+        if self._touched is None:
+            with self.transaction():
+                return self.delete(kind, keys)
+        self.touched(*(t for t, _ in STORED[kind].table_list()))
         _stored.delete(self.con, STORED[kind], keys)
+
+    def touched(self, *tables: str) -> None:
+        """Say that the open :meth:`transaction` changed ``tables`` other than through :meth:`insert`,
+        :meth:`delete` or :meth:`make_room` (an UPDATE or DELETE of your own through :meth:`sql`), so that
+        ``stored_counts`` counts their rows when it commits; otherwise :meth:`check` would find them
+        changed and call the warehouse torn. :meth:`recount` does it for every table at once."""
+        if self._touched is None:
+            raise WarehouseError("touched() names tables changed in an open transaction: call it inside "
+                                 "`with wh.transaction():`")
+        self._touched.update(tables)
+
+    def recount(self) -> None:
+        """Record in ``stored_counts`` the rows of every stored thing in every table, in one transaction:
+        after changing tables outside evalhouse's writes (``evalhouse sql --write``, ``wh.con``), so that
+        :meth:`check` takes the warehouse as it now is. Run :meth:`check` first: what this records is what
+        the check will expect."""
+        with self.transaction():
+            self.touched(*{t for kind in STORED.values() for t, _ in kind.table_list()})
 
     def check_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str) -> bool:
         """Whether a ``kind`` named by ``key`` is stored; refused unless ``replace`` (``what`` names it), and
@@ -608,6 +671,9 @@ class Warehouse:
         if exists and not replace:
             raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
                                  option="replace")
+        if self._touched is None:
+            raise WarehouseError("make_room() stores a new version: call it inside `with wh.transaction():`")
+        self.touched(*(t for t, _ in STORED[kind].table_list()))
         room = _stored.make_room(self.con, STORED[kind], key, exists, replace, what, allowed)
         if getattr(self, "_rooms", None) is not None:
             self._rooms.append(room)  # finished before COMMIT, if the caller has not left it already
@@ -617,9 +683,11 @@ class Warehouse:
         """Rows that belong to nothing stored, left by a write killed during COMMIT (:func:`evalhouse.stored.check`)."""
         return _stored.check(self.con, STORED, self.path)
 
-    def repair(self) -> CheckReport:
-        """Remove what :meth:`check` finds, in one transaction; returns what was removed."""
-        return _stored.repair(self.con, STORED, self.path)
+    def repair(self, drop_judgements: bool = False) -> CheckReport:
+        """Remove what :meth:`check` finds, in one transaction; returns what was removed, per table. Refused,
+        changing nothing, when it would delete human judgements or pronoun judgements, unless
+        ``drop_judgements`` (:func:`evalhouse.stored.repair`)."""
+        return _stored.repair(self.con, STORED, self.path, drop_judgements=drop_judgements)
 
     # --- queries -------------------------------------------------------------------------------
     def sql(self, query: str, params: Sequence | dict | None = None) -> "Result | None":
@@ -723,7 +791,7 @@ class Warehouse:
 
 def connect(path: str | os.PathLike | None = None, read_only: bool = False,
             memory_limit: str | None = None, verify: bool = True, functions: bool = True,
-            sandbox: bool = False) -> Warehouse:
+            sandbox: bool = False, writable: Sequence[str | os.PathLike] = ()) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -740,10 +808,13 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
     other file or URL is read or written, no database attached, no extension installed or loaded, no
     setting changed (:data:`SANDBOX`); such statements raise ``duckdb.PermissionException`` or
     ``duckdb.InvalidInputException`` (:func:`is_sandbox_refusal`). Queries, views and SQL functions work as usual.
+    Every command that only reads (``export``, ``export-dataset``, ``report``, ``views``, ...) opens the warehouse
+    so, with ``writable`` naming what it writes (:meth:`Warehouse.confine`): a view stored in a shared warehouse
+    file cannot read local files into what it exports.
     """
     return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
                      memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
-                     functions=functions, sandbox=sandbox)
+                     functions=functions, sandbox=sandbox, writable=writable)
 
 
 __all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",

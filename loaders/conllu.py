@@ -309,7 +309,7 @@ def _split_numpy(buf: np.ndarray):
     first_tab = t_end.copy()
     has_tab = n_fields > 1
     first_tab[has_tab] = tabs[tab_first[tok[has_tab]]]
-    id_kind, major, minor = _parse_ids(buf, t_start, first_tab)
+    id_kind, major, minor = parse_ids(buf, t_start, first_tab)
 
     ten = np.flatnonzero(n_fields == 10)
     fields = np.zeros((len(tok), 10, 2), dtype=np.int64)
@@ -342,7 +342,7 @@ def _digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     return m, length
 
 
-def _parse_ids(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
+def parse_ids(buf: np.ndarray, start: np.ndarray, end: np.ndarray):
     """Type IDs as the UD format allows them: ``[1-9][0-9]{0,8}`` (word), ``[1-9][0-9]{0,8}-[1-9][0-9]{0,8}``
     (range), ``(0|[1-9][0-9]{0,8})\\.[1-9][0-9]{0,8}`` (empty node), anything else bad."""
     n = len(start)

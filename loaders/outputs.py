@@ -198,6 +198,18 @@ class SubmissionFile:
     team: str
     run: str
     format: str = "auto"
+    manifest: str | None = None  # the manifest that lists it, and on which line
+    line: int | None = None
+
+    def read(self) -> "OutputFile":
+        """:func:`read_output_file` of this file; a problem with the file as a whole (missing, unreadable, not
+        text) is reported at the manifest's line that lists it, when a manifest does (issue 37)."""
+        try:
+            return read_output_file(self.path, self.format)
+        except InputError as err:
+            if self.manifest is None or err.line is not None or err.path != self.path:
+                raise
+            raise InputError(self.manifest, self.line, f"{self.path}: {err.problem}", err.more) from None
 
 
 def campaign_files(directory: str | os.PathLike) -> list[SubmissionFile]:
@@ -241,7 +253,7 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
             if why is not None:
                 raise InputError(name, k, why)
         p = Path(rec["path"])
-        out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt))
+        out.append(SubmissionFile(str(p if p.is_absolute() else base / p), rec["team"], rec["run"], fmt, name, k))
     if not out:
         raise InputError(name, 2, "manifest lists no files")
     return out
@@ -249,6 +261,9 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
 
 # --- human judgements ------------------------------------------------------------------------
 JUDGEMENT_COLUMNS = ("team", "run", "corpus", "sent_id", "annotator", "criterion", "score")
+# the largest score magnitude a judgement may have (issue 37: scores of ±1e300 gave an infinite sd and every z
+# 0.0, silently); beyond 1e15 a double no longer holds every integer, and human rating scales are far smaller
+MAX_SCORE = 1e15
 
 
 @dataclass
@@ -275,6 +290,14 @@ def read_judgements(path: str | os.PathLike) -> tuple[str, str, list[Judgement]]
         if score is None:
             infinite = re.fullmatch(r"[+-]?(nan|inf|infinity)", rec["score"], re.IGNORECASE)
             raise InputError(name, k, f"score {shown(rec['score'])} is not a {'finite ' if infinite else ''}number")
+        if abs(score) > MAX_SCORE:
+            raise InputError(name, k, f"score {shown(rec['score'])} is beyond ±{MAX_SCORE:.0e}: judgement_z squares "
+                                      "the scores of an annotator (its sd would be infinite and every z 0), and no "
+                                      "rating scale is that wide")
+        for column in ("annotator", "criterion"):  # shown in the report: refused as team and run names are
+            why = name_problem(column, rec[column])
+            if why is not None:
+                raise InputError(name, k, why)
         out.append(Judgement(k, rec["team"], rec["run"], rec["corpus"], rec["sent_id"], rec["annotator"],
                              rec["criterion"], score))
     if not out:

@@ -180,12 +180,31 @@ class ByteStream:
         self.ends_with_newline = last_byte == b"\n"
 
 
+def shown_path(path: str | bytes | os.PathLike) -> str:
+    """``path`` as text an error message can print: bytes that are not UTF-8 as ``\\xff`` escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def check_path_name(path: str | bytes | os.PathLike, where: str | None = None, line: int | None = None) -> None:
+    """Refuse a file whose name is not UTF-8 text: evalhouse stores file names as text (``corpora.source_files``,
+    ``submissions.source_file``, a corpus named after its file), and DuckDB refused such a name with an internal
+    "Python Conversion Failure" naming neither file nor line (issue 37). ``where``/``line``: the file that gave
+    the name (a manifest), named in the message instead."""
+    try:
+        os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
+        named = f" {shown_path(path)}" if where else ""
+        problem = f"the file name{named} is not UTF-8 text (evalhouse stores file names as text): rename the file"
+        raise InputError(where or shown_path(path), line, problem) from None
+
+
 @contextmanager
 def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None,
                kind: str = "CoNLL-U") -> Iterator[ByteStream]:
     """A :class:`ByteStream` over a path (opened and closed here) or a binary handle (left open);
     ``kind`` names what the file should be in the messages (a NUL byte: "this is not a CoNLL-U text file")."""
     if isinstance(path_or_handle, (str, os.PathLike)):
+        check_path_name(path_or_handle)
         name = name or os.fspath(path_or_handle)
         try:
             handle = open(path_or_handle, "rb")

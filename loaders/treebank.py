@@ -58,8 +58,8 @@ from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
 from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, SENT_ID, TEXT, WORD, Blocks,
                                       Chunk, ProblemTally, captured, chunks, first_per_block, in_block_rank,
-                                      sentence_blocks)
-from evalhouse.loaders.source import ByteStream, open_bytes
+                                      parse_ids, sentence_blocks)
+from evalhouse.loaders.source import ByteStream, check_path_name, open_bytes
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
 Bounded = Callable[[], ContextManager]
@@ -96,10 +96,13 @@ def expand_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
     files: list[str] = []
     for p in paths:
         p = os.fspath(p)
+        check_path_name(p)
         if p != "-" and os.path.isdir(p):
             found = sorted(str(f) for f in Path(p).rglob("*.conllu"))
             if not found:
                 raise InputError(p, None, "directory holds no *.conllu file")
+            for f in found:
+                check_path_name(f)
             files.extend(found)
         else:
             files.append(p)
@@ -143,6 +146,11 @@ CHECKS = (
     "empty node {id}: expected {major}.{expected}",
     "range {id} must come just before word {major} | empty node {id} must come after word {major} and before word {next}",
     "second sent_id comment in one sentence",
+    "invalid DEPS '{deps}' (expected _ or head:relation pairs separated by |, such as 2:nsubj|4:conj)",
+    "DEPS of {id} points to {head}, which is not a word or empty node of the sentence (it has {words} words)",
+    "DEPS of {id} points to itself ('{deps}')",
+    "DEPS not sorted by head: '{deps}' | DEPS pointing to head {head} not sorted by relation: '{deps}' | "
+    "DEPS repeat the relation '{head}:{relation}': '{deps}'",
 )
 CYCLE = "cycle: word {word} is not connected to the root (its heads loop)"
 
@@ -307,10 +315,58 @@ class _Checker(ProblemTally):
         sid = comments[sent_id_comment]
         sid_rank = in_block_rank(b.of_line[sid])
         self._add(19, line_no[sid[sid_rank > 1]], lambda i: CHECKS[19])
+        # 20-23: DEPS (the enhanced graph), as UD's validate.py checks it at level 2
+        self._check_deps(c, b, token_no, n_words_tok)
         # cycles, in the sentences before the first problem (only while none was found in earlier chunks)
         if not had_problem:
             limit = self.first[0] if self.first is not None else None
             self._find_cycle(c, b, words, limit)
+
+    def _check_deps(self, c: Chunk, b: Blocks, token_no: np.ndarray, n_words_tok: np.ndarray) -> None:
+        """DEPS of words and empty nodes (:func:`deps_pairs`), as UD's validate.py checks them at level 2
+        (``check_id_references``, ``check_deps_format``): each pair ``head:relation`` with a head that is 0, a
+        word or an empty node of the sentence and a relation that is not empty (20: 'invalid-deps',
+        'invalid-ehead'; 21: 'unknown-ehead'); no pair pointing to the node itself (22: 'deps-self-loop');
+        pairs sorted by head, then by relation, none twice (23: 'unsorted-deps', 'unsorted-deps-2',
+        'repeated-deps'). Relation names are not checked against UD's list, as DEPREL is not."""
+        d = deps_pairs(c)
+        text = lambda t: c.field_text(int(t), 8)  # noqa: E731
+        ident = lambda t: c.field_text(int(t), 0)  # noqa: E731
+        self._add(20, token_no[d.invalid], lambda i: CHECKS[20].format(deps=text(d.invalid[i])))
+        ok = d.ok
+        tok = d.token[ok]
+        kind, major, minor = d.kind[ok], d.major[ok], d.minor[ok]
+        block = b.of_token[tok]
+        exists = major <= n_words_tok[tok]  # 0 (the root) always exists
+        to_empty = np.flatnonzero(kind == EMPTY)
+        if len(to_empty):
+            empties = np.flatnonzero(c.id_kind == EMPTY)
+            exists[to_empty] = np.isin(_node_key(block[to_empty], major[to_empty], minor[to_empty]),
+                                       _node_key(b.of_token[empties], c.major[empties], c.minor[empties]))
+        unknown = np.flatnonzero(~exists)
+        self._add(21, token_no[tok[unknown]], lambda i: CHECKS[21].format(
+            id=ident(tok[unknown[i]]), head=_node_name(major[unknown[i]], minor[unknown[i]]),
+            words=int(n_words_tok[tok[unknown[i]]])))
+        own = (major == c.major[tok]) & (minor == np.where(c.id_kind[tok] == EMPTY, c.minor[tok], 0))
+        looped = tok[own]  # in line order: one entry per node
+        loops = looped[np.r_[True, looped[1:] != looped[:-1]]] if len(looped) else looped
+        self._add(22, token_no[loops], lambda i: CHECKS[22].format(id=ident(loops[i]), deps=text(loops[i])))
+        # adjacent pairs of one node: heads in order; with the same head, relations in order and not repeated
+        same = np.flatnonzero(tok[1:] == tok[:-1])
+        back = same[(major[same + 1] < major[same]) | ((major[same + 1] == major[same]) & (minor[same + 1] < minor[same]))]
+        tied = same[(major[same + 1] == major[same]) & (minor[same + 1] == minor[same])]
+        unsorted, repeated = CHECKS[23].split(" | ")[0], CHECKS[23].split(" | ")[1:]
+        disorder = {int(tok[k + 1]): unsorted.format(deps=text(tok[k + 1])) for k in back[::-1]}
+        for k in tied[::-1]:  # rare: relations of one head compared as validate.py does, as strings
+            t = int(tok[k + 1])
+            first, second = d.relation(c, np.flatnonzero(ok)[k]), d.relation(c, np.flatnonzero(ok)[k + 1])
+            head = _node_name(major[k], minor[k])
+            if second < first:
+                disorder.setdefault(t, repeated[0].format(head=head, deps=text(t)))
+            elif second == first:
+                disorder.setdefault(t, repeated[1].format(head=head, relation=first, deps=text(t)))
+        rows = np.fromiter(disorder, dtype=np.int64, count=len(disorder))
+        self._add(23, token_no[rows], lambda i: disorder[int(rows[i])])
 
     def _find_cycle(self, c: Chunk, b: Blocks, words: np.ndarray, limit: int | None) -> None:
         clean = np.ones(len(b.first_line), dtype=bool) if limit is None else b.last_line < limit
@@ -331,6 +387,82 @@ class _Checker(ProblemTally):
         if self.cycle is not None:
             raise InputError(self.name, self.cycle[0], self.cycle[1], self.total)
         self.raise_first()
+
+
+@dataclass
+class DepsPairs:
+    """The ``head:relation`` pairs of the DEPS of every word and empty node of a chunk that has ten columns and
+    DEPS other than ``_``, in line order: per pair its token line (``token``), whether it reads
+    (``ok``: a head typed as an ID or 0, a colon, a relation that is not empty), the head's ``kind`` (WORD for 0
+    and words, EMPTY) with ``major``/``minor``, and the byte offsets of its relation; ``invalid``: the token lines
+    whose DEPS does not read (one entry each)."""
+
+    token: np.ndarray
+    ok: np.ndarray
+    kind: np.ndarray
+    major: np.ndarray
+    minor: np.ndarray
+    relation_start: np.ndarray
+    relation_end: np.ndarray
+    invalid: np.ndarray
+
+    def relation(self, c: Chunk, pair: int) -> str:
+        return c.data[int(self.relation_start[pair]):int(self.relation_end[pair])].decode("utf-8")
+
+
+def deps_pairs(c: Chunk) -> DepsPairs:
+    """Split the DEPS of chunk ``c`` into pairs with a few numpy passes over their bytes (:class:`DepsPairs`)."""
+    nodes = np.flatnonzero((c.n_fields == 10) & ((c.id_kind == WORD) | (c.id_kind == EMPTY)))
+    start, end = c.fields[nodes, 8, 0], c.fields[nodes, 8, 1]
+    plain = (end - start == 1) & (c.buf[np.minimum(start, len(c.buf) - 1)] == ord("_"))
+    nodes, start, end = nodes[~plain], start[~plain], end[~plain]
+    length = end - start
+    empty = np.zeros(0, np.int64)
+    if not len(nodes):
+        return DepsPairs(empty, np.zeros(0, bool), np.zeros(0, np.int8), empty, empty, empty, empty, empty)
+    # every byte of these DEPS fields, with the field it is in
+    field_of = np.repeat(np.arange(len(nodes)), length)
+    pos = start[field_of] + np.arange(len(field_of)) - np.repeat(np.cumsum(length) - length, length)
+    byte = c.buf[pos]
+    bar = byte == ord("|")
+    # pairs: a field's first byte, or the byte after a bar, starts one; a bar ends one
+    first_of_field = np.r_[True, field_of[1:] != field_of[:-1]]
+    opens = first_of_field | np.r_[False, bar[:-1]]
+    pair_of = np.cumsum(opens) - 1
+    n_pairs = int(pair_of[-1]) + 1
+    pair_start = pos[opens]
+    pair_field = field_of[opens]
+    last_of_field = np.r_[field_of[1:] != field_of[:-1], True]
+    pair_end = np.empty(n_pairs, np.int64)  # a bar's position, or the field's end
+    closes = bar | last_of_field
+    pair_end[pair_of[closes]] = np.where(bar[closes], pos[closes], pos[closes] + 1)
+    # a pair that ends at a bar opening the next one (an empty pair, as in "2:x||3:y") has no bytes
+    pair_end = np.maximum(pair_end, pair_start)
+    trailing = np.zeros(len(nodes), bool)  # a bar as the last byte: one more, empty, pair
+    trailing[field_of[bar & last_of_field]] = True
+    colon = np.full(n_pairs, -1, np.int64)
+    colons = np.flatnonzero(byte == ord(":"))
+    of_colon = pair_of[colons]  # in order: a pair's first colon is where the pair changes
+    first = np.r_[True, of_colon[1:] != of_colon[:-1]] if len(colons) else np.zeros(0, bool)
+    colon[of_colon[first]] = pos[colons[first]]
+    root = (colon - pair_start == 1) & (c.buf[pair_start] == ord("0"))
+    has_colon = (colon >= 0) & (colon < pair_end)
+    kind, major, minor = parse_ids(c.buf, pair_start, np.where(has_colon, colon, pair_start))
+    kind = np.where(root, np.int8(WORD), kind).astype(np.int8)
+    major = np.where(root, 0, major)
+    ok = has_colon & ((kind == WORD) | (kind == EMPTY)) & (pair_end > colon + 1)
+    bad_fields = np.unique(np.r_[pair_field[~ok], np.flatnonzero(trailing)])
+    return DepsPairs(nodes[pair_field], ok, kind, major, minor, colon + 1, pair_end, nodes[bad_fields])
+
+
+def _node_key(block: np.ndarray, major: np.ndarray, minor: np.ndarray) -> np.ndarray:
+    """One integer per node (block, major, minor); IDs beyond 2**21 (never those of a node) share a key."""
+    cap = (1 << 21) - 1
+    return (block.astype(np.int64) << 42) | (np.minimum(major, cap) << 21) | np.minimum(minor, cap)
+
+
+def _node_name(major, minor) -> str:
+    return f"{int(major)}.{int(minor)}" if minor else str(int(major))
 
 
 def _comments(c: Chunk, b: Blocks):

@@ -20,6 +20,7 @@ def harness():
 
 
 def test_before_after_and_torn(tmp_path):
+    """(The states compare rows, not what stored_counts records of them: evalhouse check judges that.)"""
     h = harness()
     words = sum(line.split("\t", 1)[0].isdigit() for line in SAMPLE.read_text(encoding="utf-8").splitlines())
     db = tmp_path / "w.duckdb"
@@ -67,3 +68,31 @@ def test_treebank_builder_renames_sent_ids(tmp_path, monkeypatch):
     assert h.build_treebank(out, target_words=3) == 3
     assert [line for line in out.read_text().splitlines() if line.startswith("#")] == \
         ["# sent_id = c1-xx_t-a", "# sent_id = c2-xx_t-a", "# sent_id = c3-xx_t-a"]
+
+
+def test_whole_submissions_tells_a_repaired_mixture_from_a_torn_one():
+    """After a torn replacement of several submissions and its repair, each submission must be whole: as before,
+    as after, or gone from every table; anything else is still torn."""
+    h = harness()
+    before = {"submissions": {"c/a/1": (1, "a"), "c/b/1": (1, "b")}, "output_tokens": {"c/a/1": (9, "ta"), "c/b/1": (8, "tb")},
+              "sentences": {"c": (3, "s")}, "stored_counts": {"*": (5, "k")}}
+    after = {"submissions": {"c/a/1": (1, "A"), "c/b/1": (1, "B")}, "output_tokens": {"c/a/1": (7, "TA"), "c/b/1": (6, "TB")},
+             "sentences": {"c": (3, "s")}, "stored_counts": {"*": (5, "K")}}
+
+    def state(a, b, sentences=(3, "s")):
+        out = {"submissions": {}, "output_tokens": {}, "sentences": {"c": sentences}, "stored_counts": {"*": (4, "z")}}
+        for key, side in (("c/a/1", a), ("c/b/1", b)):
+            for table in ("submissions", "output_tokens"):
+                if isinstance(side, dict):
+                    value = side.get(table)
+                else:
+                    value = {"old": before, "new": after}.get(side, {}).get(table, {}).get(key)
+                if value is not None:
+                    out[table][key] = value
+        return out
+
+    assert h.whole_submissions(state("new", "old"), before, after) == {"old": ["c/b/1"], "new": ["c/a/1"], "gone": []}
+    assert h.whole_submissions(state("gone", "new"), before, after) == {"old": [], "new": ["c/b/1"], "gone": ["c/a/1"]}
+    # old owner row beside new tokens (the tear of issue 37), or a corpus that changed: not whole
+    assert h.whole_submissions(state({"submissions": (1, "a"), "output_tokens": (7, "TA")}, "old"), before, after) is None
+    assert h.whole_submissions(state("old", "old", sentences=(2, "s")), before, after) is None

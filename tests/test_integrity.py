@@ -105,7 +105,7 @@ def db(built, tmp_path):
 def test_every_base_table_belongs_to_a_kind_of_stored_thing():
     """The check covers a table only through STORED: a new table must be registered there."""
     registered = {t if isinstance(t, str) else t[0] for kind in STORED.values() for t in kind.tables}
-    assert {f.name for f in schema_files()} - registered == set()
+    assert {f.name for f in schema_files()} - registered == {"stored_counts"}  # the counts the check compares with
 
 
 def test_a_whole_warehouse_passes_the_check(db):
@@ -194,8 +194,17 @@ def test_incomplete_and_orphaned_things_are_found(db):
         report = wh.check()
         found = {(f.kind, f.table) for f in report.findings if f.problem == "orphan"}
         assert {("submission", "judgements"), ("submission", "alignments"), ("analysis", "metric_correlations"),
-                ("analysis", "dea_relation_intervals"), ("submission significance", "score_significance"), ("submission intervals", "score_intervals")} <= found
-        removed = wh.repair()
+                ("analysis", "dea_relation_intervals"), ("submission significance", "score_significance"),
+                ("submission intervals", "score_intervals")} <= found
+        # the judgements of t/1 would go: refused, named with the flag that allows it, nothing changed
+        with pytest.raises(WarehouseError, match=r"the repair would delete 3 judgements, which a person typed "
+                                                 r"\(judgements 3 of submission t/1/sample \(no submissions row\)\); "
+                                                 r"nothing was changed") as refused:
+            wh.repair()
+        assert refused.value.option == "drop_judgements"
+    assert rows(db) == torn
+    with evalhouse.connect(db, verify=False) as wh:
+        removed = wh.repair(drop_judgements=True)
         assert not wh.check().torn
     # what is left: exactly the rows of neither t/1 nor baseline/random (an independent filter)
     gone = {("t", "1"), ("baseline", "random")}
@@ -212,8 +221,13 @@ def test_incomplete_and_orphaned_things_are_found(db):
     # the corpus's ensemble was computed from all three submissions (t/1 is its best single system): stale
     assert ("t", "1") in {r[2:4] for r in original["ensemble_scores"]}
     expected["ensemble_choice"] = expected["ensemble_scores"] = []
-    assert rows(db) == expected
+    left = rows(db)
+    del left["stored_counts"], expected["stored_counts"], torn["stored_counts"]  # counted again by the repair
+    assert left == expected
     assert removed.removed == sum(map(len, torn.values())) - sum(map(len, expected.values()))
+    # every table it deleted from, with its count (issue 37: it said "1 table" of rows in 7)
+    assert removed.tables == {t: len(torn[t]) - len(expected[t]) for t in torn if len(torn[t]) != len(expected[t])}
+    assert "judgements 3" in removed.summary() and f"in {len(removed.tables)} tables (" in removed.summary()
 
 
 @pytest.fixture(scope="module")
@@ -264,6 +278,63 @@ def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_ta
     assert torn_tables <= torn_by_emptying, " ".join(sorted(torn_by_emptying))
 
 
+def test_rows_added_to_any_table_are_found(every_kind, tmp_path):
+    """Issue 37 point 1: DuckDB 1.5.6 killed during the COMMIT of ``ingest outputs --replace`` left the old and
+    the new ``output_tokens`` and ``alignments`` of a submission side by side, and the check said "whole": it
+    counted only the tables whose owner row records a count. With stored_counts every table is counted: the
+    rows of one thing written twice into any base table (each in a transaction rolled back after) are found,
+    in that table. A table whose key forbids a second copy cannot be torn that way and is left out."""
+    db = tmp_path / "checked.duckdb"
+    shutil.copy(every_kind, db)
+    found, missed, unique = [], [], []
+    with evalhouse.connect(db) as wh:  # whole: connect checks it
+        for table in sorted({t if isinstance(t, str) else t[0] for kind in STORED.values() for t in kind.tables}):
+            if not wh.sql(f'SELECT count(*) FROM "{table}"').fetchone()[0]:
+                continue
+            wh.con.execute("BEGIN")
+            try:
+                first = wh.sql(f'SELECT * FROM "{table}" LIMIT 1').fetchone()
+                columns = [c for c, _, _ in wh.columns(table)]
+                key = [c for c in ("corpus", "team", "run", "pronoun_set", "config") if c in columns]
+                match = " AND ".join(f'"{c}" IS NOT DISTINCT FROM ${c}' for c in key) or "true"
+                values = {c: first[columns.index(c)] for c in key}
+                try:
+                    wh.con.execute(f'INSERT INTO "{table}" SELECT * FROM "{table}" WHERE {match}', values)
+                except duckdb.ConstraintException:
+                    unique.append(table)
+                    continue
+                tables = {f.table for f in wh.check().findings}
+                (found if table in tables else missed).append(table)
+            finally:
+                wh.con.execute("ROLLBACK")
+    assert missed == [], f"rows added to {missed} were not found"
+    assert {"output_tokens", "alignments", "sentence_tree_metrics", "la_word_scores", "judgements",
+            "geig_counts", "dependency_word_scores", "metric_correlations"} <= set(found)
+    assert len(found) >= 28 and len(found) + len(unique) >= 38, (found, unique)
+
+
+def test_a_torn_replacement_of_a_submission_is_found_and_repaired_only_when_asked(db):
+    """The torn state of issue 37 point 1 (old and new output_tokens and alignments of a submission side by
+    side, its other tables as before) on a submission that holds judgements: found, and the repair asks."""
+    original = rows(db)
+    sql(db, "INSERT INTO output_tokens SELECT * FROM output_tokens WHERE team = 't' AND run = '1'",
+        "INSERT INTO alignments SELECT * FROM alignments WHERE team = 't' AND run = '1'")
+    r = runner.invoke(app, ["--db", str(db), "check"])
+    assert r.exit_code == 5 and "submission t/1/sample incomplete (output_tokens has" in r.output, r.output
+    r = runner.invoke(app, ["--db", str(db), "check", "--repair"])
+    assert r.exit_code == 3 and len(r.stderr.strip().splitlines()) == 1, r.output
+    assert "the repair would delete 3 judgements, which a person typed (judgements 3 of submission t/1/sample " \
+           "incomplete" in r.stderr and "pass --drop-judgements to delete them" in r.stderr, r.stderr
+    r = runner.invoke(app, ["--db", str(db), "check", "--drop-judgements"])
+    assert r.exit_code == 2 and "--drop-judgements goes with --repair" in r.stderr, r.output
+    r = runner.invoke(app, ["--db", str(db), "check", "--repair", "--drop-judgements"])
+    assert r.exit_code == 0 and "judgements 3" in r.output and "output_tokens " in r.output, r.output
+    assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0
+    left = rows(db)
+    assert not [r for r in left["judgements"] if r[:2] == ("t", "1")]
+    assert [r for r in left["nodes"]] == original["nodes"]
+
+
 def test_a_check_of_no_kinds_finds_nothing():
     assert stored_check(duckdb.connect(), {}).findings == []
 
@@ -275,8 +346,13 @@ def test_pronoun_tables_are_checked_too(tmp_path):
     sql(db, "DELETE FROM translation_systems")
     with evalhouse.connect(db, verify=False) as wh:
         tables = {f.table for f in wh.check().findings}
-        assert tables == {"pronoun_analyses", "pronoun_judgements", "translation_outputs", "alignments"}
-        wh.repair()
+        # the owner rows' own table too: stored_counts records rows there that are gone
+        assert tables == {"pronoun_analyses", "pronoun_judgements", "translation_outputs", "alignments",
+                          "translation_systems"}
+        with pytest.raises(WarehouseError, match=r"would delete \d+ pronoun judgements, which a person typed "
+                                                 r"\(pronoun_judgements \d+ of translation system "):
+            wh.repair()
+        wh.repair(drop_judgements=True)
         assert wh.sql("SELECT count(*) FROM alignments WHERE pair = 'source-reference'").fetchone()[0] > 0
 
 
@@ -462,3 +538,21 @@ def test_replacing_a_reference_drops_the_links_of_inputs_that_no_longer_fit(tmp_
         s = wh.ingest_treebank([write(tmp_path, "one.conllu", first)], corpus="ref", replace=True)[0]
         assert s.links_dropped == ("inp (the new ref has no sentence 2)", "inp2 (the new ref has no sentence 2)")
         assert wh.sql("SELECT count(*) FROM corpus_inputs").fetchone() == (0,)
+
+
+def test_changes_made_on_purpose_are_counted_again(db):
+    """A user's own change through `sql --write` is counted again after the statement; one made through a
+    connection evalhouse does not see is found by the check, until Warehouse.recount() takes it."""
+    r = runner.invoke(app, ["--db", str(db), "sql", "--write", "DELETE FROM judgements WHERE position = 1"])
+    assert r.exit_code == 0, r.output
+    assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0
+    sql(db, "DELETE FROM judgements WHERE position = 2")
+    r = runner.invoke(app, ["--db", str(db), "check"])
+    assert r.exit_code == 5 and "submission t/1/sample incomplete (judgements has 1 rows, stored_counts records 2)" \
+        in r.output, r.output
+    with evalhouse.connect(db, verify=False) as wh:
+        wh.recount()
+    assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0
+    # a query changes nothing, and counts nothing again
+    r = runner.invoke(app, ["--db", str(db), "sql", "--write", "SELECT count(*) FROM judgements"])
+    assert r.exit_code == 0 and "1" in r.output

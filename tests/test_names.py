@@ -48,6 +48,12 @@ BAD = {
     "empty": ("", "a name cannot be empty or only white space"),
     "blank": ("  ", "a name cannot be empty or only white space"),
     "newline": ("a\nb", "a name cannot contain a control character"),
+    # issue 37: visual spoofing in the report and the terminal
+    "right-to-left override": ("team\u202eevil", "a name cannot contain an invisible formatting character "
+                                                 "(here U+202E RIGHT-TO-LEFT OVERRIDE): it would display as another name"),
+    "zero-width space": ("adapt\u200b", "a name cannot contain an invisible formatting character (here U+200B ZERO "
+                                        "WIDTH SPACE)"),
+    "line separator": ("a\u2028b", "a name cannot contain a control character or line separator"),
 }
 
 
@@ -88,7 +94,7 @@ def test_an_empty_name_is_refused_and_nothing_is_stored(db, built, command):
     _refused(db, _commands(built[1])[command], *BAD["empty"])
 
 
-@pytest.mark.parametrize("bad", ["blank", "newline"])
+@pytest.mark.parametrize("bad", ["blank", "newline", "right-to-left override", "zero-width space", "line separator"])
 @pytest.mark.parametrize("command", ["treebank --corpus", "outputs --team", "translations --corpus"])
 def test_a_blank_or_unprintable_name_is_refused(db, built, command, bad):
     _refused(db, _commands(built[1])[command], *BAD[bad])
@@ -142,6 +148,7 @@ def rename_submissions(con, team: str, new_team: str, new_run: str | None = None
             both = new_run is not None and "run" in columns
             con.execute(f'UPDATE "{table}" SET team = $new' + (", run = $run" if both else "") + " WHERE team = $old",
                         {"old": team, "new": new_team, **({"run": new_run} if both else {})})
+    con.execute("DELETE FROM stored_counts")  # an older evalhouse recorded no counts
 
 
 def _rename_team(db, old, new, run=None):

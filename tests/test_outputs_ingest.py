@@ -596,6 +596,12 @@ def test_manifest_with_one_bad_file_ingests_nothing(db, tmp_path):
     r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
     assert r.exit_code == 1 and r.stderr.startswith(f"evalhouse: {manifest}:3: unknown format"), r.stderr
     assert counts(db) == before
+    # a file the manifest lists that is not there: the manifest's line names it (issue 37)
+    manifest = write(root, "manifest3.csv", "path,team,run\nalpha/run1/out.txt,alpha,run1\nmissing.txt,gamma,1\n")
+    r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"evalhouse: {manifest}:3: {root / 'missing.txt'}: cannot read: No such file or directory\n"
+    assert counts(db) == before
 
 
 # --- human judgements ----------------------------------------------------------------------
@@ -662,6 +668,13 @@ def test_judgement_z_equals_an_independent_computation(db, tmp_path):
     (("t", "nope", "c", "s1", "ann1", "fluency", "1"), 3, "no submission team t run nope"),
     (("t", "good", "c", "s2", "", "fluency", "1"), 3, "empty annotator"),
     (("t", "good", "c", "s1", "ann1", "FLUENCY", "2"), 3, "annotator ann1 already scored"),
+    # issue 37: scores whose squares overflow gave judgement_z an infinite sd and every z 0.0, silently
+    (("t", "good", "c", "s2", "ann1", "fluency", "1e300"), 3, "score '1e300' is beyond ±1e+15: judgement_z squares"),
+    (("t", "good", "c", "s2", "ann1", "fluency", "-1e300"), 3, "score '-1e300' is beyond ±1e+15"),
+    # names shown in the report, refused as team names are (evalhouse/names.py)
+    (("t", "good", "c", "s2", "ann\u202e1", "fluency", "1"), 3, "annotator 'ann\\u202e1': a name cannot contain an "
+                                                              "invisible formatting character (here U+202E"),
+    (("t", "good", "c", "s2", "ann1", "flu\u200bency", "1"), 3, "criterion 'flu\\u200bency': a name cannot contain"),
 ])
 def test_bad_judgements_are_rejected_with_line(db, tmp_path, row, line, problem):
     path = _csv(tmp_path / "j.csv", [("t", "good", "c", "s1", "ann1", "fluency", "5"), row])

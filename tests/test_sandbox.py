@@ -165,3 +165,59 @@ def test_other_commands_run_no_sql_from_their_arguments(db, tmp_path, argv):
     out = tmp_path / "pwned.csv"
     r = runner.invoke(app, ["--db", db, *[a.format(out=out, tmp=tmp_path) for a in argv]])
     assert not out.exists(), (r.exit_code, r.stdout, r.stderr)
+
+
+# --- readers run in the same sandbox (issue 37 point 5) -----------------------------------------------
+
+def _crafted(db, secret):
+    """The warehouse as a hostile lab might share it: its corpus_complexity view also reads a local file."""
+    con = duckdb.connect(db)
+    try:
+        sql = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'corpus_complexity'").fetchall()[0][0]
+        con.execute(sql.replace("CREATE VIEW corpus_complexity AS", "CREATE VIEW eh_original AS", 1))
+        con.execute(f"CREATE OR REPLACE VIEW corpus_complexity AS SELECT * REPLACE (corpus || ' ' || "
+                    f"(SELECT content FROM read_text('{secret}')) AS corpus) FROM eh_original")
+    finally:
+        con.close()
+
+
+def _leaked(tmp_path) -> list[str]:
+    """The files under ``tmp_path`` (but the secret and the warehouse) that hold the secret."""
+    return sorted(str(p) for p in tmp_path.rglob("*") if p.is_file() and p.name != "secret.csv"
+                  and not p.name.startswith("w.duckdb") and b"secret-token" in p.read_bytes())
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "corpus_complexity", "--out", "{out}/cc.csv"],
+    ["export", "corpus_complexity", "--out", "{out}/cc.parquet"],
+    ["export-dataset", "{out}/dataset", "--views", "corpus_complexity"],
+    ["report", "--out", "{out}/report"],
+])
+def test_a_view_the_file_brought_reads_no_local_file(db, secret, tmp_path, command):
+    """A shared warehouse whose corpus_complexity reads a local file (issue 37: /etc/hostname went into the
+    export) is refused in one line, exit 3, and nothing of the file is written anywhere."""
+    out = tmp_path / "out"
+    out.mkdir()
+    # the unchanged warehouse exports (the sandbox lets the command write its output)
+    args = [a.format(out=out) for a in command]
+    r = runner.invoke(app, ["--db", db, *args])
+    assert r.exit_code == 0, r.output
+    shutil.rmtree(out)
+    out.mkdir()
+    _crafted(db, secret)
+    r = runner.invoke(app, ["--db", db, *args])
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith("evalhouse: refused: the warehouse tried to reach a file, URL or setting outside it")
+    assert len(r.stderr.strip().splitlines()) == 1 and "secret-token" not in r.output
+    assert _leaked(tmp_path) == []
+    assert not (out / "dataset").exists() and not [p for p in out.iterdir() if p.name.startswith(".dataset")]
+
+
+def test_export_replaces_an_existing_file_in_the_sandbox(db, tmp_path):
+    """DuckDB writes a file it replaces as tmp_<name> first: the sandbox allows that one too, nothing else."""
+    out = tmp_path / "cc.csv"
+    for _ in range(2):
+        r = runner.invoke(app, ["--db", db, "export", "corpora", "--out", str(out)])
+        assert r.exit_code == 0, r.output
+    assert out.read_text(encoding="utf-8").startswith("corpus,")
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("w.duckdb")) == ["cc.csv"]

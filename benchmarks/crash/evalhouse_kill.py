@@ -27,6 +27,10 @@ Scenarios (built in ``--workdir`` from ``../shared/data``; nothing is written in
   team names) against that EWT corpus;
 * ``analyze``: ``analyze --resamples 200`` over those ten runs, replacing an earlier analysis made with
   another seed (deletes and inserts in eight tables);
+* ``replace``: ``ingest outputs --manifest --replace --drop-judgements``: those ten submissions, one of which
+  holds 2,077 human judgements (one per sentence), each replaced by another run's outputs (the manifest
+  rotated by one run); the judgements of the sentences whose text is unchanged are kept, the others
+  deleted (issue 37 point 1);
 * ``export``: ``export-dataset --partition-by corpus`` of that warehouse over an existing dataset of
   an older one. The warehouse must stay exactly as it was; the dataset directory must be exactly the
   old dataset or the new one at every kill (never missing or mixed), and the next export must give
@@ -47,6 +51,20 @@ Usage (run it with the interpreter of the venv whose DuckDB you test; it runs th
 
 ``--focus`` puts every kill in the 0.3 s window (more torn states per hour of machine time);
 ``--no-retry`` skips the retry (half the time).
+
+``--wal-cuts N`` cuts the write-ahead log instead of killing: the command runs once to its end with
+DuckDB's checkpoint on shutdown disabled (and no automatic checkpoint), so that its whole transaction
+stays in ``<db>.wal`` beside a database file that is exactly as the command left it; then each trial
+copies that file with the WAL cut to its first k bytes (the state a crash while DuckDB wrote the WAL
+leaves, the tail of the log never reaching the disk), for N values of k drawn uniformly from the
+WAL's length plus the last byte, 16 and 256 bytes before its end, and its full length; and judges the
+result as a kill's (a cut WAL must give ``before``; the full one ``after``).
+
+A torn ``replace`` may hold human judgements, which ``check --repair`` refuses to delete (exit 3, naming
+them and ``--drop-judgements``): the harness records the refusal and repairs with
+``--drop-judgements``, which deletes the torn submissions whole; then a warehouse whose every submission is
+whole, exactly as before or after (``mixed``) or gone with its judgements (``removed``), is a repaired
+state too, and ``after`` without the judged submission's judgements a right retry. A repair that deletes judgements without the flag is a failure.
 
 Exits 1 when any trial failed (a tear not found by the check, a false alarm, a repair that does not
 give before or after, a retry that differs, an unopenable warehouse, a dataset missing or mixed);
@@ -104,8 +122,9 @@ def build_treebank(path: Path, target_words: int = TARGET_WORDS) -> int:
     return words
 
 
-def build_campaign(path: Path) -> Path:
-    """A manifest of 10 runs: the five ADAPT outputs under two team names."""
+def build_campaign(path: Path, rotate: int = 0) -> Path:
+    """A manifest of 10 runs: the five ADAPT outputs under two team names; with ``rotate`` = k, run i stored
+    under the name of run i - k (every submission gets another run's outputs: ``replace``)."""
     runs = sorted((SHARED.joinpath(*ADAPT)).glob("*/en_out.txt"))
     if len(runs) != 5:
         raise SystemExit(f"REAL DATA MISSING: expected 5 runs under {SHARED.joinpath(*ADAPT)}")
@@ -113,8 +132,8 @@ def build_campaign(path: Path) -> Path:
         w = csv.writer(f)
         w.writerow(["path", "team", "run"])
         for team in ("adapt", "adapt-copy"):
-            for run in runs:
-                w.writerow([str(run), team, run.parent.name])
+            for i, run in enumerate(runs):
+                w.writerow([str(run), team, runs[(i - rotate) % len(runs)].parent.name])
     return path
 
 
@@ -127,6 +146,18 @@ SCORES = {
     "outputs": "SELECT team, run, corpus, dea, mean_bleu, corpus_bleu FROM submission_scores ORDER BY ALL",
     "analyze": "SELECT team, run, metric_a, metric_b, rho, p_holm FROM metric_correlations ORDER BY ALL",
 }
+SCORES["replace"] = SCORES["outputs"]
+REPLACED = ("adapt", "majority_rules_test_12-Oct_17-06")  # the submission that ``replace`` stores again
+
+
+def build_judgements(path: Path, team: str, run: str, sentences: int = 2077) -> Path:
+    """One fluency judgement per sentence of ``team``/``run`` on en_ewt-test (scores 1-5 by position)."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["team", "run", "corpus", "sent_id", "annotator", "criterion", "score"])
+        for position in range(1, sentences + 1):
+            w.writerow([team, run, "en_ewt-test", position, "a1", "fluency", 1 + position % 5])
+    return path
 
 
 def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
@@ -152,6 +183,15 @@ def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
     if not scored.exists():
         shutil.copy(base, scored)
         subprocess.run(evalhouse(scored, *outputs), check=True)
+    if scenario == "replace":
+        judged = work / "judged.duckdb"
+        if not judged.exists():
+            shutil.copy(scored, judged)
+            subprocess.run(evalhouse(judged, "ingest", "judgements", str(build_judgements(
+                work / "judgements.csv", *REPLACED))), check=True, stdout=subprocess.DEVNULL)
+        rotated = build_campaign(work / "campaign-rotated.csv", rotate=1)
+        return judged, ["ingest", "outputs", "--manifest", str(rotated), "--reference", "en_ewt-test", "--replace",
+                        "--drop-judgements", "-q"]
     if scenario == "analyze":
         analysed = work / "analysed.duckdb"
         if not analysed.exists():
@@ -226,15 +266,30 @@ def diff(state, expected) -> list[str]:
     return out
 
 
-def classify(db: Path, before, after) -> dict:
+def data_only(state):
+    """A fingerprint without ``stored_counts``: what evalhouse recorded of the rows, not the rows. A repair
+    counts the tables it deleted from again (an empty table then has a total of 0 where it had none), so the
+    harness judges the rows, and ``evalhouse check`` (which must say whole of every state but a torn one, and
+    of every repaired one) judges the counts."""
+    return {t: v for t, v in state.items() if t != "stored_counts"}
+
+
+def classify(db: Path, before, after, extra: dict | None = None) -> dict:
+    """``before``, ``after``, the name of one of the ``extra`` states (name -> fingerprint), ``torn`` or
+    ``unopenable``."""
     try:
         state = fingerprint(db)
     except duckdb.Error as err:
         return {"state": "unopenable", "detail": str(err).splitlines()[0][:300]}
+    state, before, after = (data_only(x) for x in (state, before, after))
+    extra = {name: data_only(x) for name, x in (extra or {}).items()}
     if state == before:
         return {"state": "before"}
     if state == after:
         return {"state": "after"}
+    for name, expected in (extra or {}).items():
+        if state == expected:
+            return {"state": name}
     return {"state": "torn", "differs_from_before": diff(state, before)[:12],
             "differs_from_after": diff(state, after)[:12], "orphans": orphans(db)}
 
@@ -335,9 +390,20 @@ def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
             "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "timeline": timeline}
 
 
-def evalhouse_check(db: Path, repair: bool = False) -> tuple[int, str]:
-    r = subprocess.run(evalhouse(db, "check", *(["--repair"] if repair else [])), capture_output=True, text=True)
+def evalhouse_check(db: Path, repair: bool = False, drop_judgements: bool = False) -> tuple[int, str]:
+    flags = (["--repair"] if repair else []) + (["--drop-judgements"] if drop_judgements else [])
+    r = subprocess.run(evalhouse(db, "check", *flags), capture_output=True, text=True)
     return r.returncode, (r.stdout + r.stderr).strip()[:600]
+
+
+def judgement_rows(db: Path) -> int:
+    """Rows of ``judgements`` and ``pronoun_judgements``: what a person typed."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return sum(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+                   for t in ("judgements", "pronoun_judgements"))
+    finally:
+        con.close()
 
 
 def scores(db: Path, scenario: str):
@@ -354,9 +420,11 @@ def scores(db: Path, scenario: str):
 
 
 def judge(db: Path, scenario: str, command: list[str], before, after, after_scores, retry: bool,
-          dataset: Path | None, old_fp, new_fp) -> dict:
-    """What the kill left, what the check says of it, its repair and the retry (see the module docstring)."""
-    verdict = classify(db, before, after)
+          dataset: Path | None, old_fp, new_fp, extra: dict | None = None) -> dict:
+    """What the kill left, what the check says of it, its repair and the retry (see the module docstring).
+    ``extra``: the state the retry after a repair with ``--drop-judgements`` may leave (``after-unjudged``),
+    for ``replace``."""
+    verdict = classify(db, before, after, extra)
     if dataset is not None:  # export: the warehouse is only read; the dataset is the thing
         fp = dataset_fingerprint(dataset)
         verdict["dataset"] = "before" if fp == old_fp else "after" if fp == new_fp else \
@@ -376,32 +444,120 @@ def judge(db: Path, scenario: str, command: list[str], before, after, after_scor
     code, said = evalhouse_check(db)
     verdict["check"] = {0: "whole", 5: "torn"}.get(code, f"exit {code}: {said}")
     torn = verdict["state"] == "torn"
+    dropped = False
     if torn and verdict["check"] == "whole":
         verdict["problem"] = "undetected"
     elif not torn and verdict["check"] != "whole":
         verdict["problem"] = "false alarm"
     elif torn:
+        typed = judgement_rows(db)
         code, said = evalhouse_check(db, repair=True)
+        if code == 3 and "--drop-judgements" in said:  # the repair asks before deleting what a person typed
+            verdict["repair_refused"] = said
+            if judgement_rows(db) != typed or classify(db, before, after, extra)["state"] != "torn":
+                verdict["problem"] = "a refused repair changed the warehouse"
+            code, said = evalhouse_check(db, repair=True, drop_judgements=True)
+            dropped = True
+        elif judgement_rows(db) < typed:
+            verdict["problem"] = f"the repair deleted {typed - judgement_rows(db):,} judgements without --drop-judgements"
         verdict["repair"] = said
-        repaired = classify(db, before, after)["state"]
+        repaired = classify(db, before, after, extra)["state"]
+        whole = whole_submissions(fingerprint(db), before, after) if repaired == "torn" else None
+        if whole is not None:  # every submission whole, old or new, or gone with its judgements
+            repaired = "removed" if whole["gone"] else "mixed"
+            verdict["submissions"] = {k: len(v) for k, v in whole.items()}
         verdict["repaired"] = repaired
-        if code != 0 or repaired not in ("before", "after"):
+        if code != 0 or repaired not in ("before", "after", "removed", "mixed"):
             verdict["problem"] = "repair failed"
+        elif evalhouse_check(db)[0] != 0:
+            verdict["problem"] = "still torn after the repair"
+        dropped = dropped or repaired == "removed"
     if retry and "problem" not in verdict:
         r = subprocess.run(evalhouse(db, *command), capture_output=True, text=True)
-        state = classify(db, before, after)["state"]
-        same = state == "after" and scores(db, scenario) == after_scores
+        state = classify(db, before, after, extra)["state"]
+        same = state in (("after", "after-unjudged") if dropped else ("after",)) and \
+            scores(db, scenario) == after_scores
         # an ingest whose result is stored already is refused: that is the natural end of a retry
         if r.returncode not in (0, 3) or not same:
             verdict["problem"] = f"retry gives {state} (exit {r.returncode}: {r.stderr.strip()[-300:]})"
-        verdict["retry"] = "same" if same else state
+        elif evalhouse_check(db)[0] != 0:
+            verdict["problem"] = "the retry left a warehouse the check calls torn"
+        verdict["retry"] = "same" if state == "after" and same else state
     verdict["ok"] = "problem" not in verdict
     return verdict
 
 
+def whole_submissions(state, before, after) -> dict[str, list[str]] | None:
+    """When every submission (``corpus/team/run`` key) of ``state`` is whole, exactly as ``before``, exactly as
+    ``after`` or gone from every table, and everything else is as before (``stored_counts`` aside: a repair
+    counts again), which submissions are which (``old``, ``new``, ``gone``); else None."""
+    tables = [t for t in set(state) | set(before) | set(after) if t != "stored_counts"]
+    keys = {k for t in tables for side in (state, before, after) for k in side.get(t, {})}
+    out: dict[str, list[str]] = {"old": [], "new": [], "gone": []}
+    for key in sorted(keys):
+        mine = [state.get(t, {}).get(key) for t in tables]
+        if key.count("/") != 2:  # a corpus: as before
+            if mine != [before.get(t, {}).get(key) for t in tables]:
+                return None
+            continue
+        if mine == [before.get(t, {}).get(key) for t in tables]:
+            out["old"].append(key)
+        elif mine == [after.get(t, {}).get(key) for t in tables]:
+            out["new"].append(key)
+        elif all(v is None for v in mine):
+            out["gone"].append(key)
+        else:
+            return None
+    return out
+
+
+def without_judgements(base: Path, out: Path) -> Path:
+    """A copy of ``base`` without the judgements of the submission :data:`REPLACED` (``after-unjudged``), deleted
+    in one evalhouse transaction, which counts the table again as a repair does."""
+    shutil.copy(base, out)
+    import evalhouse  # the evalhouse of this interpreter, as the commands run
+    key = {"team": REPLACED[0], "run": REPLACED[1], "corpus": "en_ewt-test"}
+    with evalhouse.connect(out, verify=False) as wh, wh.transaction():
+        wh.sql("DELETE FROM judgements WHERE team = $team AND run = $run AND corpus = $corpus", key)
+        wh.touched("judgements")
+    return out
+
+
+# The WAL-cut runs: the command to its end, its transaction left in the WAL (see the module docstring).
+NO_CHECKPOINT = r"""
+import sys, duckdb
+_connect = duckdb.connect
+def connect(database=":memory:", *args, **kwargs):
+    con = _connect(database, *args, **kwargs)
+    if str(database) not in (":memory:", "") and not kwargs.get("read_only"):
+        con.execute("PRAGMA disable_checkpoint_on_shutdown")
+        con.execute("SET checkpoint_threshold = '1TB'")
+    return con
+duckdb.connect = connect
+from evalhouse.cli import main
+sys.argv[0] = "evalhouse"
+main()
+"""
+
+
+def run_without_checkpoint(db: Path, command: list[str]) -> tuple[bytes, bytes]:
+    """Run ``command`` to its end leaving its transaction in the WAL; (database file, WAL) as it left them."""
+    r = subprocess.run([sys.executable, "-c", NO_CHECKPOINT, "--db", str(db), *command], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({r.returncode}): {r.stderr[-2000:]}")
+    return db.read_bytes(), Path(f"{db}.wal").read_bytes()
+
+
+def wal_cut_offsets(size: int, cuts: int, rng: random.Random) -> list[int]:
+    """``cuts`` offsets drawn uniformly from [0, size), the last byte, 16 and 256 bytes before the end, and
+    ``size`` (the whole WAL)."""
+    drawn = {rng.randrange(size) for _ in range(cuts)} if size else set()
+    return sorted(drawn | {k for k in (size - 256, size - 16, size - 1, size) if k >= 0})
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", choices=("treebank", "outputs", "analyze", "export"), required=True)
+    ap.add_argument("--scenario", choices=("treebank", "outputs", "replace", "analyze", "export"), required=True)
     ap.add_argument("--kills", type=int, default=20)
     ap.add_argument("--calibrate", type=int, default=2, help="unkilled runs (timing and the 'after' state)")
     ap.add_argument("--seed", type=int, default=17)
@@ -411,7 +567,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-retry", dest="retry", action="store_false", help="skip the retry after each kill")
     ap.add_argument("--focus", action="store_true",
                     help="every kill within 0.3 s of the COMMIT's WAL growth (where torn states appear)")
+    ap.add_argument("--wal-cuts", type=int, default=0, metavar="N",
+                    help="cut the WAL of one complete run at N random points (and 4 fixed ones) instead of killing")
     args = ap.parse_args(argv)
+    if args.wal_cuts and args.scenario == "export":
+        ap.error("--wal-cuts: export writes no WAL (the warehouse is only read)")
     rng = random.Random(args.seed)
     work = Path(args.workdir or tempfile.mkdtemp(prefix=f"evalhouse-kill-{args.scenario}-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -441,6 +601,9 @@ def main(argv=None) -> int:
             new_fp = fp
         after_scores = scores(db, args.scenario)
         calibration.append(r)
+    extra = None
+    if args.scenario == "replace":  # a repair may remove the torn submissions whole (fewer_submissions)
+        extra = {"after-unjudged": fingerprint(without_judgements(db, work / "after-unjudged.duckdb"))}
     # the WAL size the schema step leaves: the largest size seen in the first half of every run
     schema_wal = max(max([s for t, s in r["timeline"] if t < r["exit_s"] / 2] or [-1]) for r in calibration)
     anchors = []
@@ -461,45 +624,66 @@ def main(argv=None) -> int:
     trials = []
     anchor = "file" if anchor_glob else "commit"
     window = 0.05 if anchor_glob else 0.3
-    for k in range(args.kills):
-        if args.focus:  # only the window where torn warehouses were found
-            kill = (anchor, rng.uniform(0, min(window, commit_span)))
-        elif k % 3 == 0:
-            kill = ("start", rng.uniform(0, duration * 1.02))
-        elif k % 3 == 1:  # the plain-DuckDB repro tears within ~30 ms of the WAL growing
-            kill = (anchor, rng.uniform(0, min(window, commit_span)))
-        else:
-            kill = (anchor, rng.uniform(0, commit_span * 1.1))
+    if args.wal_cuts:
+        fresh_copy(base, db)
+        database, wal = run_without_checkpoint(db, command)
+        cuts = wal_cut_offsets(len(wal), args.wal_cuts, rng)
+        print(f"WAL of the whole run: {len(wal):,} bytes (database file {len(database):,}); {len(cuts)} cuts",
+              flush=True)
+        plan = [("wal", k) for k in cuts]
+        anchor = "wal"
+    else:
+        plan = []
+        for k in range(args.kills):
+            if args.focus:  # only the window where torn warehouses were found
+                plan.append((anchor, rng.uniform(0, min(window, commit_span))))
+            elif k % 3 == 0:
+                plan.append(("start", rng.uniform(0, duration * 1.02)))
+            elif k % 3 == 1:  # the plain-DuckDB repro tears within ~30 ms of the WAL growing
+                plan.append((anchor, rng.uniform(0, min(window, commit_span))))
+            else:
+                plan.append((anchor, rng.uniform(0, commit_span * 1.1)))
+    for k, kill in enumerate(plan):
         fresh_copy(base, db, dataset, old_dataset)
-        r = run(db, command, kill, schema_wal, anchor_glob=anchor_glob)
-        verdict = judge(db, args.scenario, command, before, after, after_scores, args.retry, dataset, old_fp, new_fp)
+        if kill[0] == "wal":
+            db.write_bytes(database)
+            Path(f"{db}.wal").write_bytes(wal[:kill[1]])
+            r = {"killed": True, "wal_bytes": kill[1], "wal_of": len(wal)}
+        else:
+            r = run(db, command, kill, schema_wal, anchor_glob=anchor_glob)
+        verdict = judge(db, args.scenario, command, before, after, after_scores, args.retry, dataset, old_fp, new_fp,
+                        extra)
         trials.append({"trial": k, "anchor": kill[0], "delay_s": round(kill[1], 4), **r, **verdict})
-        extra = ""
+        shown = ""
         if verdict["state"] == "torn":
-            extra = f" orphans={verdict['orphans']} vs before: {verdict['differs_from_before'][:4]}"
+            shown = f" orphans={verdict['orphans']} vs before: {verdict['differs_from_before'][:4]}"
         elif verdict["state"] == "unopenable":
-            extra = " " + verdict["detail"]
-        for key in ("dataset", "leftovers", "check", "repaired", "retry", "problem"):
+            shown = " " + verdict["detail"]
+        for key in ("dataset", "leftovers", "check", "repair_refused", "repaired", "retry", "problem"):
             if key in verdict:
-                extra += f" {key}={verdict[key]}"
-        print(f"trial {k:3d} kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}: "
-              f"{verdict['state']}{extra}{'' if verdict['ok'] else '  <-- FAILED'}", flush=True)
+                shown += f" {key}={verdict[key]}"
+        at = f"WAL cut at {kill[1]:,} of {len(wal):,} bytes" if kill[0] == "wal" else \
+            f"kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}"
+        print(f"trial {k:3d} {at}: {verdict['state']}{shown}{'' if verdict['ok'] else '  <-- FAILED'}", flush=True)
     states = ("before", "after", "torn", "unopenable")
     summary = {s: sum(t["state"] == s for t in trials) for s in states}
+    summary["undetected"] = sum(t.get("problem") == "undetected" for t in trials)
+    summary["repair_asked"] = sum("repair_refused" in t for t in trials)
     summary["repaired"] = sum("repaired" in t and "problem" not in t for t in trials)
     summary["failed"] = sum(not t["ok"] for t in trials)
     if dataset is not None:
         summary["dataset"] = {d: sum(t.get("dataset") == d for t in trials) for d in ("before", "after", "missing", "mixed")}
     by_anchor = {a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials) for s in states}
                  for a in ("start", anchor)}
-    print(f"duckdb {duckdb.__version__}, {args.scenario}: {args.kills} kills: "
+    trials_named = f"{len(plan)} WAL cuts" if args.wal_cuts else f"{len(plan)} kills"
+    print(f"duckdb {duckdb.__version__}, {args.scenario}: {trials_named}: "
           + ", ".join(f"{k} {v}" for k, v in summary.items())
           + f" (kills anywhere: {by_anchor['start']}; kills from {anchor} on: {by_anchor[anchor]}); "
             f"load {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({
             "duckdb": duckdb.__version__, "scenario": args.scenario, "command": command, "seed": args.seed,
-            "focus": args.focus, "retry": args.retry,
+            "focus": args.focus, "retry": args.retry, "wal_cuts": args.wal_cuts,
             "calibration": [{k: v for k, v in r.items() if k != "timeline"} for r in calibration],
             "schema_wal_bytes": schema_wal, "summary": summary, "by_anchor": by_anchor, "trials": trials},
             indent=1, default=str) + "\n")

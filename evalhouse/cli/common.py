@@ -137,12 +137,13 @@ def main_options(
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True, sandbox: bool = False):
+def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True, sandbox: bool = False,
+                   writable: Sequence[str | os.PathLike] = ()):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
-    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False`` and ``sandbox``: see
-    :func:`evalhouse.warehouse.connect`."""
+    warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False``, ``sandbox`` and ``writable``:
+    see :func:`evalhouse.warehouse.connect`; every command that only reads opens it confined."""
     return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify,
-                             functions=functions, sandbox=sandbox)
+                             functions=functions, sandbox=sandbox, writable=writable)
 
 
 class _RichTask(Task):
@@ -235,6 +236,12 @@ def execute(action: Callable[[], object]):
         if isinstance(err, ValueError):
             _fail(str(err), EXIT_USAGE)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
+        if "duckdb" in type(err).__module__ and sys.modules.get("evalhouse.warehouse") is not None \
+                and warehouse.is_sandbox_refusal(err):
+            # a reader is confined: what tried to reach outside is a view or macro stored in the warehouse file
+            _fail(f"refused: the warehouse tried to reach a file, URL or setting outside it (a view or macro "
+                  f"stored in the file?); commands that read run sandboxed: {str(err).splitlines()[0]}",
+                  EXIT_WAREHOUSE)
         # a full disk or another I/O failure is the system's, not the input's (issue 17): exit 4
         system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
         _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",

@@ -104,7 +104,7 @@ def augment(
     """
     def action():
         thresholds = augment_module.parse_complexity(complexity)
-        with open_warehouse(read_only=True) as wh:
+        with open_warehouse(read_only=True, sandbox=True) as wh:
             s = augment_module.augment(wh, submission, source, top, out, corpus=corpus, weak_relations=weak_relations,
                                        min_edges=min_edges, forms=forms, view=view, complexity=thresholds,
                                        allow_reference=allow_reference)
@@ -133,7 +133,7 @@ def report(
     """
     def action():
         selection.Selection.of(submission, team, corpus, exclusive=True)  # bad options before the warehouse
-        with open_warehouse(read_only=True) as wh:
+        with open_warehouse(read_only=True, sandbox=True) as wh:
             summary = html.build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples,
                                         test=test.value)
         typer.echo(f"wrote {summary.path} ({summary.bytes / 1e6:.1f} MB, {summary.submissions} submission(s) with "

@@ -14,6 +14,7 @@ from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
 dataset = lazy_module("evalhouse.export.dataset")
+relation = lazy_module("evalhouse.export.relation")
 transpile = lazy_module("evalhouse.export.transpile")
 
 commands = typer.Typer()
@@ -53,8 +54,8 @@ def export(
             raise OptionError("`--corpus` filters a view; with --query, write the filter in the query")
         options = dict(format=format.value if format else None, neutralise_formulas=neutralise_formulas,
                        caption=caption, digits=digits)
-        # a query reads only the warehouse, as `evalhouse sql` without --write does
-        with open_warehouse(read_only=True, sandbox=query is not None) as wh:
+        # confined (as `sql`): a query, or a view the file brought, reads no other file and writes only the output
+        with open_warehouse(read_only=True, sandbox=True, writable=relation.written_paths(out)) as wh:
             if query is not None:
                 n = wh.export_query(query, out, **options)
             else:
@@ -74,7 +75,7 @@ def export_conllu(
     Example: evalhouse export-conllu en_ewt-test --out en_ewt-test.conllu
     """
     def action():
-        with open_warehouse(read_only=True) as wh:
+        with open_warehouse(read_only=True, sandbox=True) as wh:  # the CoNLL-U is written by Python
             n = wh.export_conllu(corpus, out)
         typer.echo(f"wrote {n:,} sentences of {corpus} to {out}", err=True)
 
@@ -94,10 +95,12 @@ def export_dataset(
     Example: evalhouse export-dataset pg/ --format postgres && cd pg && psql -v ON_ERROR_STOP=1 -1 -d mydb -f load.psql
     """
     def action():
-        with open_warehouse(read_only=True) as wh, progress() as bars:
+        # confined (as `sql`): the warehouse may write only into the dataset's temporary directory
+        with dataset.stage(out_dir) as staging, \
+                open_warehouse(read_only=True, sandbox=True, writable=[staging.path]) as wh, progress() as bars:
             manifest = dataset.export_dataset(wh, out_dir, views=views, format=format.value,
                                               partition_by=partition_by.value if partition_by else None,
-                                              progress=bars)
+                                              progress=bars, staging=staging)
         rows = sum(e["rows"] for e in manifest["relations"].values())
         typer.echo(f"wrote {len(manifest['relations'])} relations ({rows:,} rows) to {out_dir}", err=True)
 

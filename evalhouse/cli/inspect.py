@@ -17,7 +17,8 @@ from typing import Annotated
 
 import typer
 
-from evalhouse.cli.common import EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse, state, warehouse
+from evalhouse.cli.common import (EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse,
+                                  state, warehouse)
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
 
@@ -54,6 +55,9 @@ def sql(
                 rel = wh.sql(query)
                 if rel is not None:
                     _print_relation(rel, format, neutralise_formulas)
+                if write and _changes_rows(wh, query):
+                    # the user changed tables on purpose: the check takes them as they now are (stored_counts)
+                    wh.recount()
             except Exception as err:
                 if write or not warehouse.is_sandbox_refusal(err):
                     raise
@@ -63,6 +67,11 @@ def sql(
                     f"{str(err).splitlines()[0]}") from None
 
     execute(action)
+
+
+def _changes_rows(wh, query: str) -> bool:
+    """Whether ``query`` has a statement that may change rows (anything but a query)."""
+    return any(st.type.name not in ("SELECT", "EXPLAIN", "PRAGMA", "CALL") for st in wh.con.extract_statements(query))
 
 
 def _print_relation(rel, format: TableFormat, neutralise_formulas: bool = False) -> None:
@@ -101,7 +110,7 @@ def views(
     """
     def action():
         path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
-        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True)) as wh:
+        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True, sandbox=True)) as wh:
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:
@@ -114,14 +123,21 @@ def views(
 @commands.command("check")
 def check(
     repair: Annotated[bool, typer.Option("--repair", help="Remove the rows that belong to nothing stored (one transaction).")] = False,
+    drop_judgements: Annotated[bool, typer.Option(
+        "--drop-judgements", help="With --repair: allow deleting human judgements and pronoun judgements of what "
+                                  "is removed; without it such a repair is refused and changes nothing.")] = False,
 ) -> None:
     """Check that every row belongs to a stored corpus, submission, run, system or analysis (a write killed
-    during COMMIT can leave rows that do not); exit 5 when the warehouse is torn. --repair removes them.
-    Every write command runs this check first and refuses a torn warehouse.
+    during COMMIT can leave rows that do not, or counts that disagree with what the write recorded); exit 5
+    when the warehouse is torn. --repair removes them and reports every table and row count it removed; it
+    never deletes judgements without --drop-judgements. Every write command runs this check first and
+    refuses a torn warehouse.
 
     Example: evalhouse check && evalhouse check --repair
     """
     def action():
+        if drop_judgements and not repair:
+            raise OptionError("`drop_judgements` goes with `repair`: it allows the repair to delete judgements")
         with open_warehouse(verify=False) as wh:
             if not repair:
                 report = wh.check()
@@ -129,7 +145,7 @@ def check(
                 if report.torn:
                     raise typer.Exit(EXIT_TORN)
                 return
-            removed = wh.repair()
+            removed = wh.repair(drop_judgements=drop_judgements)
         typer.echo(removed.summary())
 
     execute(action)

@@ -68,7 +68,11 @@ FORMATS = ("parquet", "postgres")
 
 
 def _relations(wh) -> list[tuple[str, str]]:
-    return [(f.name, "table") for f in schema_files()] + [(f.name, "view") for f in view_files()]
+    """The base tables the warehouse has (one written by an older evalhouse and opened read-only may lack a
+    newer one, such as stored_counts), then the views."""
+    have = {t for (t,) in wh.con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+                                         "AND NOT temporary").fetchall()}
+    return [(f.name, "table") for f in schema_files() if f.name in have] + [(f.name, "view") for f in view_files()]
 
 
 def _description(wh, name: str, kind: str) -> str:
@@ -240,12 +244,15 @@ def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | Non
 
 
 def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
-                   partition_by: str | None = None, format: str = "parquet", progress=None) -> dict:
+                   partition_by: str | None = None, format: str = "parquet", progress=None,
+                   staging: "Staging | None" = None) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
     with ``format="postgres"``, the base tables as CSV with the script that loads them into PostgreSQL.
 
     Returns the manifest (also written to ``out_dir/manifest.json``). ``progress``
-    (:class:`evalhouse.progress.Progress`) is moved on per relation written.
+    (:class:`evalhouse.progress.Progress`) is moved on per relation written. ``staging``: the directory of
+    :func:`stage` to write into (made before a confined warehouse was opened, with it writable); by default
+    one is made here, and removed with what is left in it at the end, as a given one is by its owner.
     """
     if format not in FORMATS:
         raise OptionError(f"unknown dataset format '{format}'; valid: {', '.join(FORMATS)}")
@@ -264,16 +271,13 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
         wanted = set(views)
         relations = [(n, k) for n, k in relations if k == "table" or n in wanted]
 
-    out = Path(out_dir).resolve()
-    recover(out)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MANIFEST).exists())):
-        raise WarehouseError(f"{out}: exists and is not an evalhouse dataset (no {MANIFEST}); not replacing it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale(out)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    lock = _lock(tmp)
+    own = staging is None
+    if own:
+        staging = stage(out_dir)
+    elif staging.out != Path(out_dir).resolve():
+        raise OptionError(f"`staging` was made for {staging.out}, not {Path(out_dir).resolve()}")
+    out, tmp = staging.out, staging.path
     try:
-        os.chmod(tmp, _directory_mode())  # mkdtemp makes it 0700: the dataset is for other users to read too
         tables = [n for n, k in relations if k == "table"]
         with as_progress(progress).task("exporting", total=len(tables) if format == "postgres" else len(relations),
                                         unit="relations") as task:
@@ -290,12 +294,54 @@ def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None =
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         _put_in_place(tmp, out)
+    finally:
+        if own:
+            staging.close()
+    return manifest
+
+
+class Staging:
+    """The temporary directory ``.DIR.tmp-*`` an export of ``DIR`` is written into (``path``), made and locked by
+    :func:`stage`; :meth:`close` (or leaving it as a context manager) removes what is left of it and lets the
+    lock go. Made before the warehouse is opened, it is the one directory a confined reader may write
+    (:meth:`evalhouse.warehouse.Warehouse.confine`)."""
+
+    def __init__(self, out: Path, path: Path, lock: int):
+        self.out, self.path, self._lock = out, path, lock
+
+    def __enter__(self) -> "Staging":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._lock is None:
+            return
+        shutil.rmtree(self.path, ignore_errors=True)  # gone already once the dataset is in place
+        os.close(self._lock)
+        self._lock = None
+
+
+def stage(out_dir: str | os.PathLike) -> Staging:
+    """Make the locked temporary directory of an export of ``out_dir``, after putting back a dataset a killed
+    export moved aside, refusing an ``out_dir`` that is not an evalhouse dataset, and removing the leftovers
+    of killed exports."""
+    out = Path(out_dir).resolve()
+    recover(out)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MANIFEST).exists())):
+        raise WarehouseError(f"{out}: exists and is not an evalhouse dataset (no {MANIFEST}); not replacing it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale(out)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    lock = _lock(tmp)
+    try:
+        os.chmod(tmp, _directory_mode())  # mkdtemp makes it 0700: the dataset is for other users to read too
     except BaseException:
+        os.close(lock)
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    finally:
-        os.close(lock)
-    return manifest
+    return Staging(out, tmp, lock)
 
 
 # --- putting a dataset in place, and cleaning up after killed runs -------------------------------------

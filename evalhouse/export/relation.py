@@ -84,6 +84,15 @@ def _write_latex(result, out: str, caption: str, label: str, digits: int | None)
     return len(rows)
 
 
+def written_paths(out: str | os.PathLike) -> list[str]:
+    """The files exporting to ``out`` writes: ``out``, and the ``tmp_<name>`` beside it that DuckDB writes first
+    and renames when ``out`` exists (duckdb 1.5 and 2.0): what a confined reader must be allowed to write
+    (:meth:`evalhouse.warehouse.Warehouse.confine`)."""
+    out = os.path.abspath(out)
+    folder, name = os.path.split(out)
+    return [out, os.path.join(folder, "tmp_" + name)]
+
+
 def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = None,
                     corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
                     caption: str | None = None, digits: int | None = None) -> int:
@@ -95,6 +104,7 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
 
     out = os.fspath(out)
     fmt = _format_for(out, format)
+    out = os.path.abspath(out)  # as written_paths() names it
     known = {r[0] for r in wh.con.execute(
         "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
         "UNION SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()}

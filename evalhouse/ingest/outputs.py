@@ -47,7 +47,7 @@ from evalhouse.names import check_names
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
-                                       read_manifest, read_output_file)
+                                       read_manifest)
 from evalhouse.progress import as_progress
 from evalhouse.version import __version__, signature
 
@@ -532,7 +532,7 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
     with task, wh.transaction():
         now = _dt.datetime.now(_dt.timezone.utc)
-        items = [(f, read_output_file(f.path, f.format)) for f in files]
+        items = [(f, f.read()) for f in files]
         # the rows are inserted under the streaming memory limit, as a treebank's chunks are (evalhouse/memory.py):
         # DuckDB otherwise keeps every block the ingest writes in its buffer pool (lowered once: each lowering
         # makes DuckDB spill what it holds, so lowering it per file cost 0.8 s of CPU for 50 runs)
