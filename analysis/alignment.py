@@ -8,10 +8,30 @@ A surface realiser's output is text; DEA and lemma BLEU need output words with l
 sentence the output realises, which is deterministic and language-independent. Words are compared
 by :func:`~evalhouse.analysis.text.fold` (canonical caseless match) throughout.
 
-Tokenisation (:func:`tokenise`). The text is split at white space into chunks. A chunk that is a
-reference form (or the surface form of a multiword token), compared case-insensitively, stays whole.
-Any other chunk is segmented into reference forms where it can be, by dynamic programming that
-covers as many characters as possible with reference forms and then uses as few pieces as possible.
+Tokenisation (:func:`tokenise`). The text is split at white space into chunks, and each chunk into
+pieces, each a reference form (or the surface of a multiword token), compared case-insensitively,
+where it can be. A piece realises a *slot* of the reference: a word, or a multiword token as its
+surface. Among the segmentations of a chunk, by dynamic programming, evalhouse takes the one that
+
+1. covers the most characters with reference forms; then
+2. has the fewest *breaks*: a piece breaks when it does not continue the reference where the
+   previous piece (of this chunk or of the previous one) ends, i.e. its slot's first word is not the
+   word after the previous piece's slot (the first piece of the text continues from before the
+   first word); then
+3. uses the fewest pieces.
+
+Rule 2 is what makes the reference realised as itself come back as itself in every tokenisation (its
+``# text``, its words joined by spaces, its multiword tokens contracted, with any spacing): its own
+segmentation has no break, and a segmentation without break that starts where the previous piece
+ended is the run of slots that follow, which spells the chunk one way only. "Fewest pieces" alone
+read the Japanese 連続である as 連続|である when the reference wrote 連続|で|ある and also had
+である elsewhere (likewise でした for でし|た, でも for で|も), and it kept an English "i'm" whole as
+the multiword token "I'm" of a later clause when the reference wrote "i" + "'m" at that place. The
+continuation is followed from one chunk to the next (the set of slots the previous piece may realise).
+A chunk that is a form stays whole without the search when it continues the reference, or when no
+slot that would continue it spells a prefix of it (then nothing can beat it); a form the output has
+already used up as often as the reference has it is not offered again ("ch." once whole, once "ch" +
+"."), but a chunk that is such a form without punctuation in it stays whole.
 A split between two word characters (letters, marks, digits) is allowed only where the reference
 itself writes words without a space between them: after a reference word marked ``SpaceAfter=No``
 somewhere in the sentence (``do|n't``), or anywhere in scripts written without spaces (Han, kana,
@@ -19,6 +39,9 @@ Thai, Lao, Khmer, Myanmar, Tibetan), which makes Chinese and Japanese outputs wo
 any other character is always allowed (``GoogleOS|?``, ``full|-|fledged``, ``.|:)``). Characters
 that no reference form covers are split Unicode-wise: runs of word characters stay together (with
 apostrophes inside or before them: ``n't``, ``'s``), every other character is a token of its own.
+The states of the search are the slots whose form ends at a position of the chunk, so its work and
+memory grow with the places where reference forms occur in the chunk (as the candidate links of the
+alignment do), not with chunk length x sentence length.
 Known limit: a contraction the reference writes in full ("haven't" for "have not") stays one
 unaligned token.
 
@@ -26,7 +49,8 @@ Alignment (:func:`align`): one alignment of the whole sentence, chosen by an obj
 
 Output words. A token that is the surface of one of the reference's multiword tokens ("ao", "du",
 "cannot") is read as that token's syntactic words, as UD does ("a" + "o"); when the token is also a
-plain reference form ("des" is both the article and de + les in French), both readings are tried.
+plain reference form ("des" is both the article and de + les in French), both readings are tried; a
+surface the sentence analyses in two ways ("I'm" as I + 'm and as I + am) gives one reading per analysis.
 Each output word links to at most one reference word and vice versa. A link's method is the
 strongest that applies:
 
@@ -87,7 +111,7 @@ of contested surfaces are all tried up to MAX_BRANCHES combinations, else by ste
 Guarantees (tests/test_alignment.py checks each against brute force): 1-4 are always optimal, so a
 shuffled reference links every word exactly once; 5 is optimal (zero) whenever some alignment
 optimal on 1-4 has no crossing, and then so is 6; otherwise no single component can lower 5. The
-exceptions are bounded searches: more than log2(MAX_BRANCHES) contested surfaces in one sentence
+exceptions are bounded searches: more than MAX_BRANCHES combinations of readings in one sentence
 (steepest ascent over readings; at most 5 in the test treebanks, fr_gsd) and a component past
 ENUMERATION_LIMIT (its crossings are then not reduced).
 Minimising crossings over all optimal matchings at once is a quadratic assignment problem, which is
@@ -100,6 +124,8 @@ relation ``punct``, or, unlinked, when all its characters are Unicode punctuatio
 
 from __future__ import annotations
 
+import itertools
+import math
 import unicodedata
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
@@ -161,8 +187,26 @@ class ReferenceSentence:
         return counts
 
     @cached_property
-    def units(self) -> list[tuple[str, list[int]]]:
-        return _units(self)
+    def slots(self) -> tuple[list[tuple[str, int, int]], dict[str, list[int]]]:
+        """What a piece of the output may realise, (folded form, first word, last word) by word position:
+        every word, and every multiword token as its surface; and folded form -> its slots."""
+        slots = [(k, p, p) for p, k in enumerate(self.keys)]
+        for first, last, form, _ in self.multiword:
+            positions = [self.position(i) for i in range(first, last + 1) if i in self._index]
+            if positions:
+                slots.append((fold(form), positions[0], positions[-1]))
+        by_key: dict[str, list[int]] = {}
+        for s, (key, _, _) in enumerate(slots):
+            by_key.setdefault(key, []).append(s)
+        return slots, by_key
+
+    @cached_property
+    def starting(self) -> dict[int, list[int]]:
+        """First word position -> the slots that start there."""
+        out: dict[int, list[int]] = {}
+        for s, (_, first, _) in enumerate(self.slots[0]):
+            out.setdefault(first, []).append(s)
+        return out
 
     @cached_property
     def index(self) -> "_Index":
@@ -243,23 +287,50 @@ def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
 def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
     """Split an output text into tokens, guided by the reference sentence (see module docstring)."""
     d = ref.dictionary
-    # how often each form (or multiword surface) may still be kept whole
+    slots, by_key = ref.slots
+    # how often each form (or multiword surface) may still be a piece of its own
     remaining = dict(ref.form_counts)
     tokens: list[str] = []
+    entry: frozenset[int] = frozenset((-1,))  # where the previous piece may end in the reference (-1: before it)
     for chunk in _chunks(text, ref):
         key = fold(chunk)
-        if remaining.get(key, 0) > 0 or (key in d and not any(c in _SPLITTABLE for c in chunk)):
-            pieces = [chunk]
+        if " " in chunk:  # a reference form with a space in it ("6 20 30")
+            pieces, entry = [chunk], _continued(by_key.get(key, ()), slots, entry)
+        elif remaining.get(key, 0) > 0 and not _may_continue_inside(key, slots, ref.starting, entry):
+            # a whole form that no segmentation could beat: it continues the reference, or no piece of it could
+            pieces, entry = [chunk], _continued(by_key[key], slots, entry)
+        elif remaining.get(key, 0) <= 0 and key in d and not any(c in _SPLITTABLE for c in chunk):
+            pieces, entry = [chunk], frozenset()  # a form used up: it stays whole, realising nothing known
         else:
             # forms the output has already used up are not offered again ("ch." once whole, once "ch" + ".")
-            available = {f: glued for f, glued in d.items() if remaining.get(f, 0) > 0}
-            pieces = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True)) if " " not in chunk else [chunk]
+            available = {f: d[f] for f in by_key if remaining.get(f, 0) > 0}
+            pieces, entry = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True),
+                                     slots, by_key, entry)
         for piece in pieces:
             k = fold(piece)
             if remaining.get(k, 0) > 0:
                 remaining[k] -= 1
         tokens.extend(pieces)
     return tokens
+
+
+def _continued(candidates, slots: list[tuple[str, int, int]], entry: frozenset[int]) -> frozenset[int]:
+    """Where a piece that may be any of the slots ``candidates`` ends: the slot that continues ``entry``
+    when there is one, else any of them."""
+    following = [s for s in candidates if slots[s][1] - 1 in entry]
+    return frozenset(slots[s][2] for s in (following or candidates))
+
+
+def _may_continue_inside(key: str, slots, starting: dict[int, list[int]], entry: frozenset[int]) -> bool:
+    """Could a segmentation of the chunk ``key`` into several pieces continue the reference where the
+    whole chunk does not? Only if a slot that continues ``entry`` spells a proper prefix of it."""
+    for e in entry:
+        for s in starting.get(e + 1, ()):
+            form = slots[s][0]
+            if form == key:
+                return False  # the whole chunk continues: nothing beats it
+    return any(len(slots[s][0]) < len(key) and key.startswith(slots[s][0])
+               for e in entry for s in starting.get(e + 1, ()))
 
 
 _SPLITTABLE = ".,;:!?()[]{}\"'«»“”„‘’-–—/…"
@@ -286,52 +357,74 @@ def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
     return out
 
 
-def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
+_START, _UNCOVERED = -2, -1  # states of the segmentation besides the slots (>= 0)
+
+
+def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tuple[str, int, int]],
+             by_key: dict[str, list[int]], entry: frozenset[int]) -> tuple[list[str], frozenset[int]]:
+    """The pieces of ``chunk`` (module docstring: fewest uncovered characters, then fewest breaks, then
+    fewest pieces) and where the last one may end in the reference (the next chunk's ``entry``).
+
+    A state is the slot the last piece realises (its key is the piece, its last word says what may
+    follow), or the start, or an uncovered run. The states at a position are the slots whose form ends
+    there, so the work grows with the places where a reference form occurs in the chunk, not with
+    chunk length x sentence length."""
     n = len(chunk)
     # ASCII folds character by character; anything else may change length or composition under
     # fold() ("ß" -> "ss"), so its pieces are folded one by one
     folded = chunk.lower() if chunk.isascii() else None
-    # state: (position, kind) kind 0 start, 1 glued word, 2 plain word, 3 uncovered run
-    inf = (n + 1, n + 1)
-    best: list[dict[int, tuple[int, int]]] = [dict() for _ in range(n + 1)]
+    # best[i][state] = (uncovered characters, breaks, pieces); back[(i, state)] = (start, previous state, is a slot)
+    best: list[dict[int, tuple[int, int, int]]] = [dict() for _ in range(n + 1)]
     back: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    best[0][0] = (0, 0)
+    best[0][_START] = (0, 0, 0)
 
-    def boundary_ok(i: int, kind: int) -> bool:
-        if i == 0 or kind == 1:
+    def boundary_ok(i: int, state: int) -> bool:
+        if i == 0 or (state >= 0 and d[slots[state][0]]):  # after a word the reference writes glued
             return True
         a, b = chunk[i - 1], chunk[i]
         return not (_word_char(a) and _word_char(b)) or _spaceless(a) or _spaceless(b)
 
     for i in range(n):
-        for kind, (unc, pieces) in list(best[i].items()):
-            can_break = boundary_ok(i, kind)
+        for state, (unc, breaks, pieces) in list(best[i].items()):
+            can_break = boundary_ok(i, state)
             if can_break:
+                ends = entry if state == _START else (slots[state][2],) if state >= 0 else ()
                 for length in lengths:
                     j = i + length
                     if j > n:
                         continue
                     piece = folded[i:j] if folded is not None else fold(chunk[i:j])
-                    glued = d.get(piece)
-                    if glued is None:
+                    if piece not in d:
                         continue
-                    new_kind = 1 if glued else 2
-                    cand = (unc, pieces + 1)
-                    if cand < best[j].get(new_kind, inf):
-                        best[j][new_kind] = cand
-                        back[(j, new_kind)] = (i, kind, True)
-            if kind == 3 or can_break:
-                cand = (unc + 1, pieces + (0 if kind == 3 else 1))
-                if cand < best[i + 1].get(3, inf):
-                    best[i + 1][3] = cand
-                    back[(i + 1, 3)] = (i, kind, False)
-    end_kind = min(best[n], key=lambda k: best[n][k])
+                    for s in by_key[piece]:
+                        cand = (unc, breaks + (0 if slots[s][1] - 1 in ends else 1), pieces + 1)
+                        old = best[j].get(s)
+                        if old is None or cand < old:
+                            best[j][s] = cand
+                            back[(j, s)] = (i, state, True)
+            if state == _UNCOVERED:  # an uncovered run goes on
+                cand = (unc + 1, breaks, pieces)
+            elif can_break:  # or starts: a piece that continues nothing
+                cand = (unc + 1, breaks + 1, pieces + 1)
+            else:
+                continue
+            old = best[i + 1].get(_UNCOVERED)
+            if old is None or cand < old:
+                best[i + 1][_UNCOVERED] = cand
+                back[(i + 1, _UNCOVERED)] = (i, state, False)
+    final = best[n]
+    end = min(final, key=lambda s: (final[s], s))
+    if end >= 0:  # the next chunk may continue any slot with this form that ends as well
+        key = slots[end][0]
+        following = frozenset(slots[s][2] for s in by_key[key] if final.get(s) == final[end])
+    else:
+        following = frozenset()
     spans: list[tuple[int, int, bool]] = []
-    j, kind = n, end_kind
+    j, state = n, end
     while j > 0:
-        i, prev_kind, is_word = back[(j, kind)]
+        i, prev, is_word = back[(j, state)]
         spans.append((i, j, is_word))
-        j, kind = i, prev_kind
+        j, state = i, prev
     spans.reverse()
     out: list[str] = []
     run_start = None
@@ -345,27 +438,7 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
             run_start = i
     if run_start is not None:
         out.extend(_unicode_split(chunk[run_start:]))
-    return out
-
-
-
-def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
-    """The reference's surface units in order: multiword tokens (with their word positions) and the
-    words outside them."""
-    starts = {first: (last, form) for first, last, form, _ in ref.multiword}
-    units: list[tuple[str, list[int]]] = []
-    skip_to = 0
-    for p, node_id in enumerate(ref.ids):
-        if node_id <= skip_to:
-            continue
-        if node_id in starts:
-            last, form = starts[node_id]
-            units.append((form, [ref.position(i) for i in range(node_id, last + 1) if i in ref._index]))
-            skip_to = last
-        else:
-            units.append((ref.forms[p], [p]))
-    return units
-
+    return out, following
 
 
 
@@ -434,7 +507,8 @@ def _written(token: str, surface: str, forms: list[str]) -> list[str]:
 
 def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> list[list[list[_Piece]]]:
     """Per output token, its readings (each a list of pieces): the token itself, or its syntactic words
-    when it is a multiword surface of the reference, or both when it is also a reference word form."""
+    when it is a multiword surface of the reference (one reading per distinct analysis of that surface in
+    the sentence, the one spelled as the token first), or both when it is also a reference word form."""
     index = ref.index
     out = []
     for k, t in enumerate(tokens):
@@ -444,11 +518,16 @@ def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> lis
         if not groups:
             out.append([plain])
             continue
-        surface, positions = next((g for g in groups if g[0] == t), groups[0])
-        forms = [ref.forms[p] for p in positions]
-        written = _written(t, surface, forms)
-        words = [(forms[q], ref.keys[p], key, written[q], q, k) for q, p in enumerate(positions)]
-        out.append([plain, words] if key in index.by_form else [words])
+        alts = [plain] if key in index.by_form else []
+        seen = set()
+        for surface, positions in sorted(groups, key=lambda g: g[0] != t):  # stable: reference order otherwise
+            forms = [ref.forms[p] for p in positions]
+            if tuple(forms) in seen:
+                continue
+            seen.add(tuple(forms))
+            written = _written(t, surface, forms)
+            alts.append([(forms[q], ref.keys[p], key, written[q], q, k) for q, p in enumerate(positions)])
+        out.append(alts)
     return out
 
 
@@ -926,7 +1005,7 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
           lexicon: LemmaLexicon | None = None) -> list[OutputToken]:
     """Link output tokens one-to-one to reference words (see the module docstring)."""
     readings = _readings(tokens, ref, split=lemmas is None)
-    span = len(tokens) + len(ref.ids) + 1 + sum(len(alts[-1]) - 1 for alts in readings if len(alts[-1]) > 1)
+    span = len(tokens) + len(ref.ids) + 1 + sum(max(len(r) for r in alts) - 1 for alts in readings)
     contested = [k for k, alts in enumerate(readings) if len(alts) > 1]
     choice = [0] * len(readings)
 
@@ -936,11 +1015,13 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
         return (k, -crossings, near), pieces, links
 
     best = run(choice)
-    if contested and 2 ** len(contested) <= MAX_BRANCHES:
-        for bits in range(1, 2 ** len(contested)):
+    if contested and math.prod(len(readings[k]) for k in contested) <= MAX_BRANCHES:
+        for trial_choice in itertools.product(*(range(len(readings[k])) for k in contested)):
+            if not any(trial_choice):
+                continue  # the first reading of every token: already run
             trial = list(choice)
-            for n, k in enumerate(contested):
-                trial[k] = (bits >> n) & 1
+            for k, c in zip(contested, trial_choice):
+                trial[k] = c
             result = run(trial)
             if result[0] > best[0]:
                 best = result
@@ -948,11 +1029,14 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
         while True:
             step = None
             for k in contested:
-                trial = list(choice)
-                trial[k] = 1 - trial[k]
-                result = run(trial)
-                if result[0] > (step or best)[0]:
-                    step, step_choice = result, trial
+                for c in range(len(readings[k])):
+                    if c == choice[k]:
+                        continue
+                    trial = list(choice)
+                    trial[k] = c
+                    result = run(trial)
+                    if result[0] > (step or best)[0]:
+                        step, step_choice = result, trial
             if step is None:
                 break
             best, choice = step, step_choice

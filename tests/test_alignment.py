@@ -219,6 +219,97 @@ def test_given_lemmas_are_kept_and_multiword_surfaces_not_split():
         (6, "emissora", "reference")]
 
 
+# --- the reference realised as itself, in every tokenisation (issue 36) ------------------------------
+
+def glued(words: list[str], spaces: list[bool] | None = None,
+          multiword: list[tuple[int, int, str, bool]] = ()) -> ReferenceSentence:
+    """Words (lemma = form) written without spaces unless ``spaces`` says otherwise."""
+    n = len(words)
+    return ReferenceSentence(list(range(1, n + 1)), list(words), list(words), ["dep"] * n,
+                             list(spaces) if spaces is not None else [False] * n, list(multiword))
+
+
+@pytest.mark.parametrize("words", [
+    # the issue's three ja_gsd patterns: the reference writes the pieces apart at one place and the
+    # longer form at another; "fewest pieces" read the first place as the longer form too
+    ["これ", "は", "連続", "で", "ある", "が", "、", "それ", "である", "。"],
+    ["雨", "でし", "た", "が", "、", "晴れ", "でした", "。"],
+    ["それ", "で", "も", "、", "雨", "でも", "いい", "。"],
+    # the longer form first
+    ["それ", "である", "が", "、", "これ", "は", "連続", "で", "ある", "。"],
+])
+def test_spaceless_text_keeps_the_references_segmentation(words):
+    ref = glued(words)
+    text = "".join(words)
+    assert tokenise(text, ref) == words
+    assert [t.reference_id for t in align(tokenise(text, ref), ref)] == list(range(1, len(words) + 1))
+    # the same words joined by spaces
+    assert [t.reference_id for t in align(tokenise(" ".join(words), ref), ref)] == list(range(1, len(words) + 1))
+
+
+def test_glued_words_are_not_read_as_a_later_multiword_token():
+    """The reference writes "i" + "'m" glued as words, then the multiword token "I'm" (I + 'm). Kept
+    whole, the first "i'm" took the multiword token and the second was split onto the first place:
+    two crossing links. The first continues the reference as "i" + "'m", the second as the token."""
+    ref = glued(["i", "'m", "I", "'m", "its"], [False, True, False, True, True], [(3, 4, "I'm", True)])
+    for text in ("i'm I'm its", "i 'm I'm its", "i'm I 'm its"):
+        out = align(tokenise(text, ref), ref)
+        assert [t.reference_id for t in out] == [1, 2, 3, 4, 5], text
+    assert tokenise("i'm I'm its", ref) == ["i", "'m", "I'm", "its"]
+
+
+def test_one_surface_with_two_analyses_reads_each_as_its_own():
+    """"I'm" is I + am at one place and I + 'm at another: each output "I'm" may take either analysis."""
+    ref = glued(["I", "am", "so", "I", "'m", "well"], [False, True, True, False, True, True],
+                [(1, 2, "I'm", True), (4, 5, "I'm", True)])
+    out = align(tokenise("I'm so I'm well", ref), ref)
+    assert links(out) == [("I", 1, "multiword"), ("am", 2, "multiword"), ("so", 3, "exact"),
+                          ("I", 4, "multiword"), ("'m", 5, "multiword"), ("well", 6, "exact")]
+
+
+_UNITS = [("I'm", ("I", "'m")), ("I'm", ("I", "am")), ("its", ("it", "s")), ("don't", ("do", "n't")),
+          ("cannot", ("can", "not")), ("des", ("de", "les"))]
+_WORDS = ["I", "i", "am", "'m", "it", "its", "s", "do", "n't", "not", "can", "des", "de", "les", ",", "."]
+
+
+@st.composite
+def self_realisations(draw):
+    """A reference of words and multiword tokens from a small vocabulary (so forms repeat and surfaces
+    are also plain words), with random spacing, and one of its realisations: its text as written, its
+    words joined by spaces, its surface tokens joined by spaces, or its text lower-cased."""
+    ids, forms, spaces, mwt, surfaces = [], [], [], [], []
+    for _ in range(draw(st.integers(1, 8))):
+        space = draw(st.booleans())
+        if draw(st.booleans()):
+            surface, words = draw(st.sampled_from(_UNITS))
+            first = len(ids) + 1
+            for w in words:
+                ids.append(len(ids) + 1)
+                forms.append(w)
+                spaces.append(False)
+            spaces[-1] = True  # the space after a multiword token is the token's
+            mwt.append((first, len(ids), surface, space))
+        else:
+            surface = draw(st.sampled_from(_WORDS))
+            ids.append(len(ids) + 1)
+            forms.append(surface)
+            spaces.append(space)
+        surfaces.append((surface, space))
+    ref = ReferenceSentence(ids, forms, [fold(f) for f in forms], ["dep"] * len(ids), spaces, mwt)
+    text = "".join(s + (" " if sp else "") for s, sp in surfaces).strip()
+    kind = draw(st.sampled_from(["text", "words", "surfaces", "lower"]))
+    realised = {"text": text, "words": " ".join(forms), "surfaces": " ".join(s for s, _ in surfaces),
+                "lower": text.lower()}[kind]
+    return ref, realised
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(self_realisations())
+def test_the_reference_realised_as_itself_links_every_word_to_itself(case):
+    ref, text = case
+    assert [t.reference_id for t in align(tokenise(text, ref), ref)] == ref.ids, text
+
+
 # --- an independent brute-force oracle ------------------------------------------------------------
 
 class Oracle:

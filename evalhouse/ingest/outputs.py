@@ -54,7 +54,7 @@ from evalhouse.version import __version__, signature
 # how every submission is scored (submissions.configuration, built by scoring_configuration(); a
 # baseline adds how it was made). The keys: evalhouse.analysis.text.KEY_SIGNATURE.
 SCORING = (
-    "tokenisation:reference-guided", alignment.ALIGNMENT_VERSION,
+    "tokenisation:reference-guided,fewest-breaks", alignment.ALIGNMENT_VERSION,
     "dea:keys,punct-stripped",
     "bleu:" + bleu.SIGNATURE + ",tokens:keys,punct:removed",
     "bleu_surface:tokens:forms,case:preserved,punct:kept",
