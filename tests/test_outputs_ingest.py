@@ -343,7 +343,9 @@ METHODS_TREE = tree("methods", """
 
 
 def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
-    ingest_text(wh, tmp_path, "methods", METHODS_TREE)
+    # English, "enjoyed" a VERB: the English inflection rules apply to it
+    text = METHODS_TREE.replace("enjoyed\tenjoy\tX", "enjoyed\tenjoy\tVERB")
+    wh.ingest_treebank([write(tmp_path, "methods.conllu", text)], corpus="methods", language="en")
     ingest_output(wh, tmp_path, "methods", "the student cannot enjoys lessons banana.\n")
     rows = wh.sql("""select o.token, o.form, o.lemma, o.lemma_source, o.punct, a.to_index, a.method
                      from output_tokens o join alignments a on a.team = o.team and a.run = o.run
@@ -354,14 +356,39 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
         (2, "student", "student", "reference", False, 2, "lemma"),    # lemma of "students"
         (3, "can", "can", "reference", False, 3, "multiword"),        # "cannot" -> can + not
         (4, "not", "not", "reference", False, 4, "multiword"),
-        (5, "enjoys", "enjoy", "reference", False, 5, "fuzzy"),       # common prefix "enjoy"
+        (5, "enjoys", "enjoy", "reference", False, 5, "inflection"),  # -s of the verb enjoy (English rules)
         (6, "lessons", "lesson", "reference", False, 6, "exact"),
         (7, "banana", "banana", "form", False, None, "unaligned"),    # nothing left: its own lemma
         (8, ".", ".", "reference", True, 7, "exact"),
     ]
-    # every method but lexicon (no inflection here): tests/test_outputs_lemmas.py has it through ingest
-    assert {m for *_, m in rows} == set(METHODS) - {"lexicon"}
+    # every method but lexicon (no inflection the treebank attests) and contraction (tested below):
+    # tests/test_outputs_lemmas.py has the lexicon through ingest
+    assert {m for *_, m in rows} == set(METHODS) - {"lexicon", "contraction"}
     assert wh.sql("select count(*) from output_tokens where lemma is null or lemma = ''").fetchone()[0] == 0
+    # without the rules (--no-inflection) "enjoys" is linked to nothing, and the configuration says so
+    ingest_output(wh, tmp_path, "methods", "the student cannot enjoys lessons banana.\n", run="bare", inflection=False)
+    assert wh.sql("select a.method from output_tokens o join alignments a on a.run = o.run and a.position = o.position "
+                  "and a.from_index = o.token and a.pair = 'output-reference' where o.run = 'bare' and o.form = 'enjoys'"
+                  ).fetchone()[0] == "unaligned"
+    configs = dict(wh.sql("select run, configuration from submissions").fetchall())
+    assert "inflection:en-regular" in configs["r"] and "inflection:none" in configs["bare"]
+
+
+def test_a_negative_contraction_links_to_its_host(wh, tmp_path):
+    """"wasn't" where the reference writes "was not": the output word contracts "was" with "not" (English
+    rules); it takes "was" and its lemma, and "not" is not realised."""
+    text = tree("neg", """
+1 It it 3 nsubj
+2 was be 3 cop
+3 not not 0 root
+4 there there 3 advmod
+""")
+    wh.ingest_treebank([write(tmp_path, "neg.conllu", text)], corpus="neg", language="en")
+    ingest_output(wh, tmp_path, "neg", "It wasn't there\n")
+    rows = wh.sql("""select o.form, o.lemma, a.to_index, a.method from output_tokens o join alignments a
+                     on a.run = o.run and a.position = o.position and a.from_index = o.token
+                     and a.pair = 'output-reference' order by o.token""").fetchall()
+    assert rows == [("It", "it", 1, "exact"), ("wasn't", "be", 2, "contraction"), ("there", "there", 4, "exact")]
 
 
 def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
