@@ -42,8 +42,10 @@ apostrophes inside or before them: ``n't``, ``'s``), every other character is a 
 The states of the search are the slots whose form ends at a position of the chunk, so its work and
 memory grow with the places where reference forms occur in the chunk (as the candidate links of the
 alignment do), not with chunk length x sentence length.
-Known limit: a contraction the reference writes in full ("haven't" for "have not") stays one
-unaligned token.
+A contraction the reference writes in full ("haven't" for "have not") is cut where the language's
+tokenisation cuts it when the rules of the reference's language are given (``rules``, English:
+have|n't, :meth:`evalhouse.analysis.inflection.EnglishInflection.joints`); otherwise it stays one
+token.
 
 Alignment (:func:`align`): one alignment of the whole sentence, chosen by an objective, not by passes.
 
@@ -327,8 +329,9 @@ def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
     return d
 
 
-def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
-    """Split an output text into tokens, guided by the reference sentence (see module docstring)."""
+def tokenise(text: str, ref: ReferenceSentence, rules: EnglishInflection | None = None) -> list[str]:
+    """Split an output text into tokens, guided by the reference sentence (see module docstring);
+    ``rules``: the language's rules, whose contractions may be cut between two letters ("do|n't")."""
     d = ref.dictionary
     slots, by_key = ref.slots
     # how often each form (or multiword surface) may still be a piece of its own
@@ -349,7 +352,8 @@ def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
             # forms the output has already used up are not offered again ("ch." once whole, once "ch" + ".")
             available = {f: d[f] for f in by_key if remaining.get(f, 0) > 0}
             pieces, entry = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True),
-                                     slots, by_key, entry, carve)
+                                     slots, by_key, entry, carve,
+                                     rules.joints(chunk) if rules is not None else frozenset())
         for piece in pieces:
             k = fold(piece)
             if remaining.get(k, 0) > 0:
@@ -412,9 +416,12 @@ _START, _UNCOVERED = -2, -1  # states of the segmentation besides the slots (>= 
 
 
 def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tuple[str, int, int]],
-             by_key: dict[str, list[int]], entry: frozenset[int], carve: bool = True) -> tuple[list[str], frozenset[int]]:
-    """The pieces of ``chunk`` (module docstring: fewest uncovered characters, then fewest breaks, then
-    fewest pieces) and where the last one may end in the reference (the next chunk's ``entry``).
+             by_key: dict[str, list[int]], entry: frozenset[int], carve: bool = True,
+             joints: frozenset[int] = frozenset()) -> tuple[list[str], frozenset[int]]:
+    """The pieces of ``chunk`` (module docstring: fewest uncovered letters, then fewest other uncovered
+    characters, then fewest breaks, then fewest pieces) and where the last one may end in the reference
+    (the next chunk's ``entry``). A hyphen between two uncovered runs of letters is given back to them:
+    "e-mails" is one word, not e|-|mails.
 
     A state is the slot the last piece realises (its key is the piece, its last word says what may
     follow), or the start, or an uncovered run. The states at a position are the slots whose form ends
@@ -424,28 +431,25 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
     # ASCII folds character by character; anything else may change length or composition under
     # fold() ("ß" -> "ss"), so its pieces are folded one by one
     folded = chunk.lower() if chunk.isascii() else None
-    # best[i][state] = (uncovered characters, breaks, pieces); back[(i, state)] = (start, previous state, is a slot)
-    best: list[dict[int, tuple[int, int, int]]] = [dict() for _ in range(n + 1)]
+    # best[i][state] = (uncovered letters, other uncovered characters, breaks, pieces);
+    # back[(i, state)] = (start, previous state, is a slot)
+    best: list[dict[int, tuple[int, int, int, int]]] = [dict() for _ in range(n + 1)]
     back: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    best[0][_START] = (0, 0, 0)
+    best[0][_START] = (0, 0, 0, 0)
 
     for i in range(n):
         # a split between two word characters: between two reference forms only after a form the
         # reference writes glued to a word, or in a script written without spaces; next to an
         # uncovered run only in such a script, and only when the output is not written with spaces
         # between its words (then a run of letters is one word of its own: "anyways" is no "anyway")
-        # (a hyphen between two letters belongs to its word here: "e-mails" is not e|-|mails)
-        inside = 0 < i and _word_char(chunk[i - 1]) and _word_char(chunk[i])
-        hyphen = 0 < i and not inside and (_inner_hyphen(chunk, i - 1) and _word_char(chunk[i])
-                                           or _word_char(chunk[i - 1]) and _inner_hyphen(chunk, i))
+        inside = 0 < i and _word_char(chunk[i - 1]) and _word_char(chunk[i]) and i not in joints
         spaceless = inside and (_spaceless(chunk[i - 1]) or _spaceless(chunk[i]))
-        for state, (unc, breaks, pieces) in list(best[i].items()):
-            if not inside and not hyphen:
+        letter = _word_char(chunk[i])
+        for state, (unc, other, breaks, pieces) in list(best[i].items()):
+            if not inside:
                 can_break = cut = True
             elif state == _UNCOVERED:
                 can_break, cut = spaceless and carve, False
-            elif not inside:  # between a form and a hyphen: forms on both sides only
-                can_break, cut = True, False
             else:
                 can_break, cut = spaceless or d[slots[state][0]], spaceless and carve
             if can_break:
@@ -458,15 +462,15 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
                     if piece not in d:
                         continue
                     for s in by_key[piece]:
-                        cand = (unc, breaks + (0 if slots[s][1] - 1 in ends else 1), pieces + 1)
+                        cand = (unc, other, breaks + (0 if slots[s][1] - 1 in ends else 1), pieces + 1)
                         old = best[j].get(s)
                         if old is None or cand < old:
                             best[j][s] = cand
                             back[(j, s)] = (i, state, True)
             if state == _UNCOVERED:  # an uncovered run goes on
-                cand = (unc + 1, breaks, pieces)
+                cand = (unc + letter, other + (not letter), breaks, pieces)
             elif cut:  # or starts: a piece that continues nothing
-                cand = (unc + 1, breaks + 1, pieces + 1)
+                cand = (unc + letter, other + (not letter), breaks + 1, pieces + 1)
             else:
                 continue
             old = best[i + 1].get(_UNCOVERED)
@@ -487,6 +491,10 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
         spans.append((i, j, is_word))
         j, state = i, prev
     spans.reverse()
+    for k in range(1, len(spans) - 1):
+        i, j, is_word = spans[k]
+        if is_word and j == i + 1 and _inner_hyphen(chunk, i) and not spans[k - 1][2] and not spans[k + 1][2]:
+            spans[k] = (i, j, False)
     out: list[str] = []
     run_start = None
     for i, j, is_word in spans:

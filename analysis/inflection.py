@@ -28,7 +28,11 @@ English (``en``, the rules named in any English grammar: Quirk et al. 1985, appe
   (or "n’t") is the contraction of X and "not" ("wasn't", "doesn't"), with the irregular "won't"
   (will), "can't" (can), "shan't" (shall), "ain't" (no host) and the one-word "cannot" (can); it links
   to a reference word spelled as its host or whose lemma is the host (the "ca" of "ca n't", lemma can);
-  the "not" it contains is then a deletion.
+  the "not" it contains is then a deletion. Before that, the tokeniser cuts a contraction where the
+  Penn Treebank tokenisation (which UD English follows) cuts it (:meth:`EnglishInflection.joints`:
+  do|n't, was|n't, ca|n't, can|not), so "wasn't" against "was not" is two words, "was" and "n't"
+  (linked to "not" by the lexicon), and only a contraction whose first part is no reference word
+  ("won't" against "will not") is linked whole.
 
 A rule link ranks below a lexicon link, and is made whatever the lexicon says about the output word:
 "building" is a regular form of the verb "build" even where the treebanks attest only the noun
@@ -108,6 +112,27 @@ class EnglishInflection:
         else:
             return frozenset()
         return frozenset(out | {lemma})
+
+    @staticmethod
+    def joints(chunk: str) -> frozenset[int]:
+        """Where a chunk of output text may be cut between two letters as the language's tokenisation
+        cuts a contraction (the Penn Treebank's, which UD English follows): before the "n't" of
+        "don't", "wasn't", "can't" (ca + n't) and between the "can" and "not" of "cannot"."""
+        folded = chunk.lower().replace("\u2019", "'")
+        out = set()
+        at = folded.find("n't")
+        while at > 0:
+            end = at + 3
+            if folded[at - 1].isalpha() and (end == len(folded) or not folded[end].isalnum()):
+                out.add(at)
+            at = folded.find("n't", at + 1)
+        at = folded.find("cannot")
+        while at >= 0:
+            end = at + 6
+            if (at == 0 or not folded[at - 1].isalnum()) and (end == len(folded) or not folded[end].isalnum()):
+                out.add(at + 3)
+            at = folded.find("cannot", at + 1)
+        return frozenset(out)
 
     @staticmethod
     def contraction_host(form: str) -> str | None:

@@ -91,7 +91,7 @@ def _ref(s: dict):
 def _linked_to(text: str, s: dict, p: int, lexicon, rules) -> bool:
     """Is reference word p (0-based) linked to any output token of ``text``?"""
     ref = _ref(s)
-    return any(t.reference_id == s["words"][p][0] for t in align(tokenise(text, ref), ref, lexicon=lexicon,
+    return any(t.reference_id == s["words"][p][0] for t in align(tokenise(text, ref, rules), ref, lexicon=lexicon,
                                                                    rules=rules))
 
 
