@@ -375,20 +375,29 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
 
 
 def test_a_negative_contraction_links_to_its_host(wh, tmp_path):
-    """"wasn't" where the reference writes "was not": the output word contracts "was" with "not" (English
-    rules); it takes "was" and its lemma, and "not" is not realised."""
+    """English rules. "wasn't" where the reference writes "was not" is cut as the Penn Treebank cuts it,
+    was + n't: "was" keeps its link and "n't" is a word of its own. "won't" for "will not" cannot be cut
+    into reference words (wo + n't): the whole word contracts "will" with "not", so it takes "will" and
+    its lemma, and "not" is not realised."""
     text = tree("neg", """
 1 It it 3 nsubj
 2 was be 3 cop
 3 not not 0 root
 4 there there 3 advmod
+""") + tree("fut", """
+1 It it 3 nsubj
+2 will will 3 aux
+3 not not 4 advmod
+4 go go 0 root
 """)
     wh.ingest_treebank([write(tmp_path, "neg.conllu", text)], corpus="neg", language="en")
-    ingest_output(wh, tmp_path, "neg", "It wasn't there\n")
-    rows = wh.sql("""select o.form, o.lemma, a.to_index, a.method from output_tokens o join alignments a
+    ingest_output(wh, tmp_path, "neg", "It wasn't there\nIt won't go\n", fmt="lines")
+    rows = wh.sql("""select o.position, o.form, o.lemma, a.to_index, a.method from output_tokens o join alignments a
                      on a.run = o.run and a.position = o.position and a.from_index = o.token
-                     and a.pair = 'output-reference' order by o.token""").fetchall()
-    assert rows == [("It", "it", 1, "exact"), ("wasn't", "be", 2, "contraction"), ("there", "there", 4, "exact")]
+                     and a.pair = 'output-reference' order by o.position, o.token""").fetchall()
+    assert rows == [(1, "It", "it", 1, "exact"), (1, "was", "be", 2, "exact"), (1, "n't", "n't", None, "unaligned"),
+                    (1, "there", "there", 4, "exact"),
+                    (2, "It", "it", 1, "exact"), (2, "won't", "will", 2, "contraction"), (2, "go", "go", 4, "exact")]
 
 
 def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
@@ -423,8 +432,9 @@ def test_missing_sentences_are_scored_empty_and_reported(tmp_path):
         rows = wh.sql("""select position, sent_id, missing, edges, matched_edges, dea, bleu, ssa, gsa,
                                 string_deletions, string_reference_length
                          from sentence_scores order by position""").fetchall()
-        # sentence 2 "I do n't know ." has 4 non-punct words and 3 edges: an empty output deletes all 4
-        assert rows[1] == (2, "s2", True, 3, 0, 0.0, 0.0, 0.0, 0.0, 4, 4)
+        # sentence 2 "I do n't know ." has 5 words (seed 003 counts the punctuation) and 3 edges: an empty
+        # output deletes all 5
+        assert rows[1] == (2, "s2", True, 3, 0, 0.0, 0.0, 0.0, 0.0, 5, 5)
         assert [r[2] for r in rows] == [False, True, False]
         assert wh.sql("select missing_sentences from submission_scores").fetchone()[0] == 1
 

@@ -42,7 +42,7 @@ def given_sentences(wh, corpus: str, n: int) -> None:
                             "comments": [[] for _ in range(n)], "first_line": list(range(1, n + 1))})
 
 
-ZERO_COUNTS = {f"{p}_{c}": 0 for p in ("string", "tree")
+ZERO_COUNTS = {f"{p}_{c}": 0 for p in ("string", "tree", "lemma_string", "lemma_tree")
                for c in ("insertions", "deletions", "substitutions", "moves", "reference_length")}
 
 

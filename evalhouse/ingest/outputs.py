@@ -41,7 +41,7 @@ from typing import Sequence
 
 from evalhouse.analysis import accuracy, alignment, bleu, inflection, sacrebleu_scores, sr_metrics
 from evalhouse.analysis.lexicon import LemmaLexicon
-from evalhouse.analysis.text import KEY_SIGNATURE, word_key
+from evalhouse.analysis.text import KEY_SIGNATURE, fold, word_key
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.names import check_names
 from evalhouse.loaders import arrow_arrays
@@ -58,7 +58,8 @@ SCORING = (
     "dea:keys,punct-stripped",
     "bleu:" + bleu.SIGNATURE + ",tokens:keys,punct:removed",
     "bleu_surface:tokens:forms,case:preserved,punct:kept",
-    "accuracy:" + accuracy.SIGNATURE + ",tokens:keys,punct:removed,tree:stripped-reference",
+    "accuracy:" + accuracy.SIGNATURE + ",tokens:words,case:folded,punct:kept,tree:whole-reference",
+    "lemma-accuracy:" + accuracy.LEMMA_SIGNATURE + ",tokens:keys,punct:removed,tree:stripped-reference",
     "understandability/quality:STA+string-substitutions",
 )
 # the SR shared-task metrics as one field: sr_metrics.SIGNATURE with its own fields joined by ";"
@@ -281,7 +282,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         [] for _ in range(10))
     lexicon = ref.lexicon
     lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
-    string_counts, tree_counts = [], []
+    string_counts, tree_counts = [], []  # seed 003 as the paper defines it
+    lemma_string_counts, lemma_tree_counts = [], []  # the lemma-key variant
     missing = []
     for pos in range(1, n + 1):
         if tick is not None and pos % 100 == 0:
@@ -298,7 +300,7 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
             texts.append(" ".join(o.forms))
             lines.append(o.line)
         else:
-            toks = alignment.align(alignment.tokenise(o.text, rs), rs, lexicon=lexicon, rules=ref.rules)
+            toks = alignment.align(alignment.tokenise(o.text, rs, ref.rules), rs, lexicon=lexicon, rules=ref.rules)
             texts.append(o.text)
             lines.append(o.line)
         missing_flags.append(o is None)
@@ -338,9 +340,17 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         lemma_r.append(ref_keys)
         surf_h.append(forms[len(forms) - k:])
         surf_r.append(rs.forms)
-        string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
-        tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
-                                                output_length=stripped))
+        # seed 003: the words of the output and of the reference (folded; punctuation kept); in the tree, a
+        # reference word is realised by the output word linked to it when that word is the same token
+        words = [fold(t.form) for t in toks]
+        string_counts.append(accuracy.edit_counts(rs.keys, words))
+        placed = {t.reference_id: n for n, (t, w) in enumerate(zip(toks, words))
+                  if t.reference_id is not None and w == rs.keys[rs.position(t.reference_id)]}
+        tree_counts.append(accuracy.tree_counts(ref.heads[pos - 1], [placed.get(i) for i in rs.ids]))
+        # the variant: keys (lemmas) without punctuation, unlinked output words as tree insertions
+        lemma_string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
+        lemma_tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
+                                                      output_length=stripped))
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)
@@ -360,7 +370,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
         "surface_matches": surf_stats.matches, "surface_totals": surf_stats.totals,
     }
-    for prefix, counts in (("string", string_counts), ("tree", tree_counts)):
+    for prefix, counts in (("string", string_counts), ("tree", tree_counts), ("lemma_string", lemma_string_counts),
+                           ("lemma_tree", lemma_tree_counts)):
         stats[f"{prefix}_insertions"] = [c.insertions for c in counts]
         stats[f"{prefix}_deletions"] = [c.deletions for c in counts]
         stats[f"{prefix}_substitutions"] = [c.substitutions for c in counts]
