@@ -3,6 +3,13 @@
     $ evalhouse --db warehouse.duckdb.example sql "select team, run, round(avg(ssa), 4) as ssa,
           round(avg(gsa), 4) as gsa, round(avg(sta), 4) as sta, round(avg(gta), 4) as gta
           from sentence_scores group by all order by all"
+    team      run     ssa     gsa     sta     gta
+    --------  ------  ------  ------  ------  ------
+    baseline  lr      0.934   0.967   0.9764  0.9871
+    baseline  random  0.2731  0.4025  0.2893  0.5435
+
+(seed 003's accuracies; the lemma-key variant, ``lemma_ssa`` ... ``lemma_gta``, gives 0.953, 0.9765, 1
+and 1 for lr: it ignores the punctuation the LR baseline misplaces.)
 
 Counts come from a minimum-cost alignment of the output tokens to the reference tokens with
 unit-cost insertion (I), deletion (D) and substitution (S): a substitution (1) is cheaper than a

@@ -37,9 +37,7 @@ from evalhouse.analysis import inflection
 from evalhouse.analysis.alignment import align, tokenise
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import fold
-from tests.conftest import shared
-from tests.test_alignment_real import TREEBANKS, reference
-from tests.test_outputs_metrics import reference_sentences
+from tests.test_alignment_real import TREEBANKS, reference, treebank_sentences
 
 pytestmark = pytest.mark.realdata
 
@@ -51,30 +49,10 @@ BE_HAVE_DO = ("be", "have", "do")
 @lru_cache(maxsize=None)
 def _treebank(name: str):
     """Sentences (with each word's UPOS), the lexicon learned from them, and the language's rules."""
-    path = shared(*name.split("/"))
-    sentences = reference_sentences(path)
-    upos = _upos(path)
-    for s, tags in zip(sentences, upos):
-        s["upos"] = tags
+    sentences = treebank_sentences(name, "as-is")
     lexicon = LemmaLexicon.from_pairs(((w[1], w[2], 1) for s in sentences for w in s["words"]), corpora=[name])
     rules = inflection.for_language("en") if name in ENGLISH else None
     return sentences, lexicon, rules
-
-
-def _upos(path) -> list[list[str]]:
-    out, cur = [], []
-    for line in open(path, encoding="utf-8"):
-        if not line.strip():
-            if cur:
-                out.append(cur)
-            cur = []
-        elif not line.startswith("#"):
-            cols = line.split("\t")
-            if cols[0].isdigit():
-                cur.append(cols[3])
-    if cur:
-        out.append(cur)
-    return out
 
 
 def _plain(form: str) -> bool:
@@ -82,15 +60,9 @@ def _plain(form: str) -> bool:
     return all(unicodedata.category(c)[0] in "LMN" for c in form)
 
 
-def _ref(s: dict):
-    ref = reference(s)
-    ref.upos = s["upos"]
-    return ref
-
-
 def _linked_to(text: str, s: dict, p: int, lexicon, rules) -> bool:
     """Is reference word p (0-based) linked to any output token of ``text``?"""
-    ref = _ref(s)
+    ref = reference(s)
     return any(t.reference_id == s["words"][p][0] for t in align(tokenise(text, ref, rules), ref, lexicon=lexicon,
                                                                    rules=rules))
 
