@@ -3,10 +3,13 @@
     $ evalhouse --db warehouse.duckdb.example sql "select team, run, round(avg(ssa), 4) as ssa,
           round(avg(gsa), 4) as gsa, round(avg(sta), 4) as sta, round(avg(gta), 4) as gta
           from sentence_scores group by all order by all"
-    team      run     ssa    gsa     sta     gta
-    --------  ------  -----  ------  ------  ------
-    baseline  lr      0.953  0.9765  1       1
-    baseline  random  0.356  0.4788  0.3504  0.5831
+    team      run     ssa     gsa     sta     gta
+    --------  ------  ------  ------  ------  ------
+    baseline  lr      0.934   0.967   0.9764  0.9871
+    baseline  random  0.2731  0.4025  0.2893  0.5435
+
+(seed 003's accuracies; the lemma-key variant, ``lemma_ssa`` ... ``lemma_gta``, gives 0.953, 0.9765, 1
+and 1 for lr: it ignores the punctuation the LR baseline misplaces.)
 
 Counts come from a minimum-cost alignment of the output tokens to the reference tokens with
 unit-cost insertion (I), deletion (D) and substitution (S): a substitution (1) is cheaper than a
@@ -34,29 +37,37 @@ counts do not depend on the direction of a backtrace. Consequences, all tested:
 
 * reference "the big red dog barked", output "the red big dog barked": one move, I = D = M = 1,
   S = 0, SSA = 0.6, GSA = 0.8 (two substitutions cost the same 2 but credit no move);
-* the paper's example (reference "There was no cost estimate for the second phase", output "There
-  was estimate for phase the second no cost"): "no" is one move; cost and phase give one deletion,
-  one substitution and one insertion; I + D + S = 5 and M + I' + D' + S = 4, as the paper says.
+* the paper's example (2) (reference "There was no cost estimate for the second phase", output
+  "There was estimate for phase the second no cost"): "no" is one move; cost and phase give one
+  deletion, one substitution and one insertion; I + D + S = 5 and M + I' + D' + S = 4 errors, as
+  the paper says (footnote 5), so SSA = 1 - 5/9 and GSA = 1 - 4/9 over its R = 9 words.
 
 Tree accuracy (section 3.2). "For each treelet (i.e., non-leaf node with all of its daughters) of
 the reference dependency tree, we construct strings of the head and its dependents in the order they
 appear in the reference string, and in the order they appear in the result string", count I, D, S
 and M for each treelet as above, and "sum these scores, and then use the values obtained in the
-formulas given above": STA and GTA are SSA and GSA of the summed counts. Choices where the paper is
-silent (docs/system-outputs.md, "String and tree accuracy"):
+formulas given above": STA and GTA are SSA and GSA of the summed counts (:func:`tree_counts`).
+Choices where the paper is silent (docs/system-outputs.md, "String and tree accuracy"):
 
-* Output words that realise no reference word belong to no treelet; each counts as one insertion
-  (never a move: no reference word can pair with it). Without this, appending words to a perfect
-  output left STA = GTA = 1.
+* An output word that realises no reference word belongs to no treelet, so it counts in no treelet
+  string: the tree accuracies do not see it (``output_length=None``, the paper's procedure). The
+  variant that counts each such word as one insertion (``output_length`` = the number of output
+  words) is evalhouse's own (issue 16), kept under its own name (``lemma_sta``, ``lemma_gta``).
 * Denominator R: the number of reference words (``denominator="reference"``, the default). The paper
   defines R once, as "the number of tokens in the target string", and says the tree metrics use the
   summed values "in the formulas given above". On the paper's own tree (XTAG analysis, headed by
   "estimate"; treelets {There was no cost estimate for}, {for phase}, {the second phase}) and its
   LR output, the counts are I = D = M = 3, S = 0: STA = 1 - 6/9 = 0.333 and GTA = 1 - 3/9 = 0.667
-  with R = 9; the summed treelet lengths (``denominator="treelets"``, 11 here: what evalhouse did
-  before) give 0.455 and 0.727. Table 1, which printed these two numbers, is lost in the seed's OCR.
+  with R = 9; the summed treelet lengths (``denominator="treelets"``, 11 here) give 0.455 and 0.727.
+  Table 1, which printed these numbers, is lost in the seed's OCR.
 * A tree of a single word has no non-leaf node; it is taken as one treelet of that word, so a
   missing word counts as a deletion.
+
+What a token is, and which reference word an output word realises, is decided by the caller
+(:mod:`evalhouse.ingest.outputs`): by default the paper's tokens, the words of the two strings
+(case-folded, punctuation kept), the whole reference tree, and an output word realises the reference
+word it is aligned to when it is the same word; the lemma-key variant compares the keys of the
+alignment without punctuation on the punctuation-stripped tree (:data:`LEMMA_SIGNATURE`).
 
 Understandability and quality accuracy (section 4.2; coefficients from ``../shared/seeds/README.md``)
 use STA and S, the substitutions of the string alignment (the paper regresses human scores on
@@ -72,17 +83,20 @@ from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 DENOMINATORS = ("reference", "treelets")
-SIGNATURE = ("edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets+unlinked-insertions,R:reference"
-             "|evalhouse-accuracy:2")
+# seed 003: unlinked output words in no treelet (evalhouse-accuracy:2 counted them, as the variant still does)
+SIGNATURE = "edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets,R:reference|evalhouse-accuracy:3"
+LEMMA_SIGNATURE = ("edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets+unlinked-insertions,"
+                   "R:reference|evalhouse-accuracy:3")
 UNDERSTANDABILITY = (1.3147, 0.1039, 0.4458, 0.8689)
 QUALITY = (1.0192, 0.0869, 0.3553, 0.6639)
 
 
-def signature(denominator: str = "reference") -> str:
-    """The configuration string of the accuracies computed with ``denominator`` (see the docstring)."""
+def signature(denominator: str = "reference", insertions: bool = False) -> str:
+    """The configuration string of the accuracies computed with ``denominator`` (see the docstring);
+    ``insertions``: the tree counts unlinked output words as insertions (the variant)."""
     if denominator not in DENOMINATORS:
         raise ValueError(f"unknown tree denominator '{denominator}' (valid: {', '.join(DENOMINATORS)})")
-    return SIGNATURE.replace("R:reference", f"R:{denominator}")
+    return (LEMMA_SIGNATURE if insertions else SIGNATURE).replace("R:reference", f"R:{denominator}")
 
 
 @dataclass(frozen=True)
@@ -408,16 +422,17 @@ def treelets(heads: Sequence[int]) -> list[list[int]]:
 
 def tree_counts(heads: Sequence[int], output_order: Sequence[int | None], output_length: int | None = None,
                 denominator: str = "reference") -> EditCounts:
-    """Summed edit counts over the treelets of a reference tree, plus the unlinked output words.
+    """Summed edit counts over the treelets of a reference tree (seed 003, section 3.2).
 
     ``heads[k]`` is the head (1-based, 0 = root) of reference word k+1 in reference order;
     ``output_order[k]`` is where that word appears in the output (any sortable key), or None when
     the output does not realise it (it then counts as a deletion from each treelet it belongs to).
     Symbols are the reference words themselves (their positions), so repeated word forms cannot be
-    confused. ``output_length`` is the number of output words (the tokens of the output string that
-    the tree is compared with); the ones that realise no reference word count one insertion each.
-    None means the output has no such word. ``denominator``: "reference" (R = the number of reference
-    words, the default) or "treelets" (R = the summed treelet lengths); see the module docstring.
+    confused. An output word that realises no reference word belongs to no treelet and is not
+    counted: the paper's procedure, with ``output_length`` None (the default). The variant: with
+    ``output_length``, the number of output words, the ones that realise no reference word count one
+    insertion each. ``denominator``: "reference" (R = the number of reference words, the default) or
+    "treelets" (R = the summed treelet lengths); see the module docstring.
     """
     if denominator not in DENOMINATORS:
         raise ValueError(f"unknown tree denominator '{denominator}' (valid: {', '.join(DENOMINATORS)})")

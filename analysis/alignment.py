@@ -8,10 +8,30 @@ A surface realiser's output is text; DEA and lemma BLEU need output words with l
 sentence the output realises, which is deterministic and language-independent. Words are compared
 by :func:`~evalhouse.analysis.text.fold` (canonical caseless match) throughout.
 
-Tokenisation (:func:`tokenise`). The text is split at white space into chunks. A chunk that is a
-reference form (or the surface form of a multiword token), compared case-insensitively, stays whole.
-Any other chunk is segmented into reference forms where it can be, by dynamic programming that
-covers as many characters as possible with reference forms and then uses as few pieces as possible.
+Tokenisation (:func:`tokenise`). The text is split at white space into chunks, and each chunk into
+pieces, each a reference form (or the surface of a multiword token), compared case-insensitively,
+where it can be. A piece realises a *slot* of the reference: a word, or a multiword token as its
+surface. Among the segmentations of a chunk, by dynamic programming, evalhouse takes the one that
+
+1. covers the most characters with reference forms; then
+2. has the fewest *breaks*: a piece breaks when it does not continue the reference where the
+   previous piece (of this chunk or of the previous one) ends, i.e. its slot's first word is not the
+   word after the previous piece's slot (the first piece of the text continues from before the
+   first word); then
+3. uses the fewest pieces.
+
+Rule 2 is what makes the reference realised as itself come back as itself in every tokenisation (its
+``# text``, its words joined by spaces, its multiword tokens contracted, with any spacing): its own
+segmentation has no break, and a segmentation without break that starts where the previous piece
+ended is the run of slots that follow, which spells the chunk one way only. "Fewest pieces" alone
+read the Japanese 連続である as 連続|である when the reference wrote 連続|で|ある and also had
+である elsewhere (likewise でした for でし|た, でも for で|も), and it kept an English "i'm" whole as
+the multiword token "I'm" of a later clause when the reference wrote "i" + "'m" at that place. The
+continuation is followed from one chunk to the next (the set of slots the previous piece may realise).
+A chunk that is a form stays whole without the search when it continues the reference, or when no
+slot that would continue it spells a prefix of it (then nothing can beat it); a form the output has
+already used up as often as the reference has it is not offered again ("ch." once whole, once "ch" +
+"."), but a chunk that is such a form without punctuation in it stays whole.
 A split between two word characters (letters, marks, digits) is allowed only where the reference
 itself writes words without a space between them: after a reference word marked ``SpaceAfter=No``
 somewhere in the sentence (``do|n't``), or anywhere in scripts written without spaces (Han, kana,
@@ -19,14 +39,20 @@ Thai, Lao, Khmer, Myanmar, Tibetan), which makes Chinese and Japanese outputs wo
 any other character is always allowed (``GoogleOS|?``, ``full|-|fledged``, ``.|:)``). Characters
 that no reference form covers are split Unicode-wise: runs of word characters stay together (with
 apostrophes inside or before them: ``n't``, ``'s``), every other character is a token of its own.
-Known limit: a contraction the reference writes in full ("haven't" for "have not") stays one
-unaligned token.
+The states of the search are the slots whose form ends at a position of the chunk, so its work and
+memory grow with the places where reference forms occur in the chunk (as the candidate links of the
+alignment do), not with chunk length x sentence length.
+A contraction the reference writes in full ("haven't" for "have not") is cut where the language's
+tokenisation cuts it when the rules of the reference's language are given (``rules``, English:
+have|n't, :meth:`evalhouse.analysis.inflection.EnglishInflection.joints`); otherwise it stays one
+token.
 
 Alignment (:func:`align`): one alignment of the whole sentence, chosen by an objective, not by passes.
 
 Output words. A token that is the surface of one of the reference's multiword tokens ("ao", "du",
 "cannot") is read as that token's syntactic words, as UD does ("a" + "o"); when the token is also a
-plain reference form ("des" is both the article and de + les in French), both readings are tried.
+plain reference form ("des" is both the article and de + les in French), both readings are tried; a
+surface the sentence analyses in two ways ("I'm" as I + 'm and as I + am) gives one reading per analysis.
 Each output word links to at most one reference word and vice versa. A link's method is the
 strongest that applies:
 
@@ -39,11 +65,17 @@ strongest that applies:
     lemma      the output word equals the reference word's lemma (outputs that are already lemmatised)
     lexicon    a lemma lexicon (:mod:`evalhouse.analysis.lexicon`) lists the reference word's lemma for
                the output form ("was" -> "were": both be); only when a lexicon is given
-    fuzzy      the longest common prefix with the reference form or lemma has at least 3 characters
-               and covers at least 3/4 of the shorter string ("enjoys" -> "enjoyed")
+    inflection the output word is a regular inflection of the reference word's lemma for its part of
+               speech by a rule of the reference's language ("enjoys" -> "enjoyed": both enjoy,
+               VERB; :mod:`evalhouse.analysis.inflection`, English only); only with ``rules``
+    contraction the output word contracts the reference word with "not" ("wasn't" -> "was"; "can't"
+               -> "ca", whose lemma is can), by a rule of the language; only with ``rules``
     unaligned  no link
 
-Missing lemmas (``_``) never match. Words written separately ("a o" for the reference's "ao") link
+A link needs evidence that the output word is a form of the reference word (issue 36): a shared
+prefix alone is none. Until evalhouse-align:3 a ``fuzzy`` method linked words whose common prefix
+had at least 3 characters and covered 3/4 of the shorter one, so "the catalogue sat" scored 1.0
+against "the cat sat" on every metric. Missing lemmas (``_``) never match. Words written separately ("a o" for the reference's "ao") link
 to the words inside the multiword token by exact or casefold links.
 
 Objective, compared lexicographically:
@@ -51,43 +83,42 @@ Objective, compared lexicographically:
 1. the most exact links; then the most that are exact or casefold; then exact, casefold or lemma;
    then up to lexicon; then the most links of any method (a multiword link counts as exact or
    casefold by its spelling). So a stronger link is never given up for any number of weaker ones.
-   Ranking "most links" first instead would let "don't" take "done" by a fuzzy prefix so that "done"
-   could take "do" through the lexicon (ADAPT run, EWT sentence 334): two wrong lemmas instead of
-   one unlinked token. A reference realised as itself, or shuffled, links every word;
-2. then the longest fuzzy prefixes (summed);
-3. then the most multiword links: the words of a multiword surface the output wrote stay on a
+   Ranking "most links" first instead let "don't" take "done" by a (since removed) fuzzy prefix so
+   that "done" could take "do" through the lexicon (ADAPT run, EWT sentence 334): two wrong lemmas
+   instead of one unlinked token. A reference realised as itself, or shuffled, links every word;
+2. then the most multiword links: the words of a multiword surface the output wrote stay on a
    reference multiword token with that surface (Portuguese "à" = a + a keeps the preposition and the
    article apart from the many other "a");
-4. then the most context: a link (i, j) scores one for each side where the output word's neighbour
+3. then the most context: a link (i, j) scores one for each side where the output word's neighbour
    equals (folded) the reference word's neighbour. Among repeated words, this keeps a moved phrase
    together ("des voisins" moved to the front of "Il mange des pommes des voisins" is still de +
    les + voisins, not the article "des" of "pommes"), which crossings alone get wrong: the phrase
    moved as a whole crosses more links than swapping the two "des" does. A reference realised as
    itself has every link's context at its maximum;
-5. then the fewest crossing links (i < i' but j > j');
-6. then links closest to the diagonal (the sum of |i - j| smallest); then the first found.
+4. then the fewest crossing links (i < i' but j > j');
+5. then links closest to the diagonal (the sum of |i - j| smallest); then the first found.
 
-Computation. Candidate links come from hash look-ups (folded form, lemma, lexicon lemmas, 3-letter
-prefix), cached per reference sentence, so the work grows with the candidate links, not with words x
-words. Exact integer weights encode levels 1-4 and 6 (:class:`_Weights`), so alignments compare by
+Computation. Candidate links come from hash look-ups (folded form, lemma, lexicon lemmas, the
+regular inflections of the sentence's lemmas, a contraction's host), cached per reference sentence, so the work grows with the candidate links, not with words x
+words. Exact integer weights encode levels 1-3 and 5 (:class:`_Weights`), so alignments compare by
 sums. (a) When every output word's most valuable link keeps the order, those links are the answer.
 Else a heaviest chain of candidate links increasing on both sides (weighted longest increasing
 subsequence, Fenwick tree) is the best alignment without crossings; (b) it is optimal for the whole
-objective when it reaches an upper bound of 1-4 (every output word, or every reference word, on its
-best link) or the exact optimum of 1-4, which is the sum over the connected components of the
+objective when it reaches an upper bound of 1-3 (every output word, or every reference word, on its
+best link) or the exact optimum of 1-3, which is the sum over the connected components of the
 candidate links (Hungarian method on the components that are neither a single link nor a complete
 set of equally good links). Both cover a reference realised as itself in any of its tokenisations.
 (c) Otherwise crossings are unavoidable (a reordered output): every component takes an optimal
 matching, then, component by component, the one crossing the fewest other links (then closest to
-the diagonal) among those optimal for 1-4 -- in order on the best subset, by dynamic programming,
+the diagonal) among those optimal for 1-3 -- in order on the best subset, by dynamic programming,
 for a component whose links are all equally good; by exhaustive search otherwise (at most
 ENUMERATION_LIMIT nodes, else its Hungarian matching stays) -- until no component changes. Readings
 of contested surfaces are all tried up to MAX_BRANCHES combinations, else by steepest ascent.
 
-Guarantees (tests/test_alignment.py checks each against brute force): 1-4 are always optimal, so a
-shuffled reference links every word exactly once; 5 is optimal (zero) whenever some alignment
-optimal on 1-4 has no crossing, and then so is 6; otherwise no single component can lower 5. The
-exceptions are bounded searches: more than log2(MAX_BRANCHES) contested surfaces in one sentence
+Guarantees (tests/test_alignment.py checks each against brute force): 1-3 are always optimal, so a
+shuffled reference links every word exactly once; 4 is optimal (zero) whenever some alignment
+optimal on 1-3 has no crossing, and then so is 5; otherwise no single component can lower 4. The
+exceptions are bounded searches: more than MAX_BRANCHES combinations of readings in one sentence
 (steepest ascent over readings; at most 5 in the test treebanks, fr_gsd) and a component past
 ENUMERATION_LIMIT (its crossings are then not reduced).
 Minimising crossings over all optimal matchings at once is a quadratic assignment problem, which is
@@ -100,21 +131,24 @@ relation ``punct``, or, unlinked, when all its characters are Unicode punctuatio
 
 from __future__ import annotations
 
+import itertools
+import math
 import unicodedata
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Sequence
 
+from .inflection import EnglishInflection
 from .lexicon import MISSING_LEMMAS, LemmaLexicon
 from .text import fold
 
-ALIGNMENT_VERSION = "evalhouse-align:2"
-METHODS = ("multiword", "exact", "casefold", "lemma", "lexicon", "fuzzy", "unaligned")
-FUZZY_MIN = 3  # characters of common prefix for a fuzzy link
+ALIGNMENT_VERSION = "evalhouse-align:3"
+METHODS = ("multiword", "exact", "casefold", "lemma", "lexicon", "inflection", "contraction", "unaligned")
 MAX_BRANCHES = 64  # readings of contested multiword surfaces: all combinations up to this many, else steepest ascent
 ENUMERATION_LIMIT = 20000  # search nodes for one component's crossing-minimal optimal matching
 _APOSTROPHES = "'\u2019"
+_HYPHENS = "-\u2010\u2011"
 _SPACELESS = ("CJK", "HIRAGANA", "KATAKANA", "HALFWIDTH KATAKANA", "IDEOGRAPHIC", "THAI", "LAO",
               "KHMER", "MYANMAR", "TIBETAN")
 
@@ -129,6 +163,7 @@ class ReferenceSentence:
     deprels: list[str]
     space_after: list[bool]
     multiword: list[tuple[int, int, str, bool]] = field(default_factory=list)  # first, last, form, space_after
+    upos: list[str] | None = None  # universal part of speech of each word (for the inflection rules)
 
     def __post_init__(self) -> None:
         self._index = {i: k for k, i in enumerate(self.ids)}
@@ -161,8 +196,26 @@ class ReferenceSentence:
         return counts
 
     @cached_property
-    def units(self) -> list[tuple[str, list[int]]]:
-        return _units(self)
+    def slots(self) -> tuple[list[tuple[str, int, int]], dict[str, list[int]]]:
+        """What a piece of the output may realise, (folded form, first word, last word) by word position:
+        every word, and every multiword token as its surface; and folded form -> its slots."""
+        slots = [(k, p, p) for p, k in enumerate(self.keys)]
+        for first, last, form, _ in self.multiword:
+            positions = [self.position(i) for i in range(first, last + 1) if i in self._index]
+            if positions:
+                slots.append((fold(form), positions[0], positions[-1]))
+        by_key: dict[str, list[int]] = {}
+        for s, (key, _, _) in enumerate(slots):
+            by_key.setdefault(key, []).append(s)
+        return slots, by_key
+
+    @cached_property
+    def starting(self) -> dict[int, list[int]]:
+        """First word position -> the slots that start there."""
+        out: dict[int, list[int]] = {}
+        for s, (_, first, _) in enumerate(self.slots[0]):
+            out.setdefault(first, []).append(s)
+        return out
 
     @cached_property
     def index(self) -> "_Index":
@@ -173,13 +226,27 @@ class ReferenceSentence:
         """Is each word punctuation (base relation punct)?"""
         return [d.split(":")[0] == "punct" for d in self.deprels]
 
-    def candidate_cache(self, lexicon: LemmaLexicon | None) -> dict:
-        """Candidate links per output word already looked up against this sentence (with this lexicon)."""
+    def candidate_cache(self, lexicon: LemmaLexicon | None, rules: EnglishInflection | None) -> dict:
+        """Candidate links per output word already looked up against this sentence (with this lexicon
+        and these inflection rules)."""
         caches = self.__dict__.setdefault("_candidates", {})
-        cache = caches.get(lexicon)
+        cache = caches.get((lexicon, rules))
         if cache is None:
-            cache = caches[lexicon] = {}
+            cache = caches[(lexicon, rules)] = {}
         return cache
+
+    def inflected(self, rules: EnglishInflection) -> dict[str, list[int]]:
+        """Folded regular inflection -> the positions of the words whose lemma (and part of speech) it
+        inflects, by ``rules`` (:mod:`evalhouse.analysis.inflection`); nothing without parts of speech."""
+        tables = self.__dict__.setdefault("_inflected", {})
+        table = tables.get(rules)
+        if table is None:
+            table = tables[rules] = {}
+            for p, (lemma, upos) in enumerate(zip(self.lemma_keys, self.upos or ())):
+                if lemma is not None:
+                    for form in rules.inflections(lemma, upos):
+                        table.setdefault(form, []).append(p)
+        return table
 
 
 @dataclass
@@ -212,7 +279,8 @@ def _unicode_split(run: str) -> list[str]:
     word = ""
     for k, ch in enumerate(run):
         inner_apostrophe = ch in _APOSTROPHES and (word or (k + 1 < len(run) and _word_char(run[k + 1])))
-        if _word_char(ch) or _spaceless(ch) or inner_apostrophe:
+        inner_hyphen = bool(word) and _inner_hyphen(run, k)
+        if _word_char(ch) or _spaceless(ch) or inner_apostrophe or inner_hyphen:
             word += ch
         else:
             if word:
@@ -224,36 +292,68 @@ def _unicode_split(run: str) -> list[str]:
     return pieces
 
 
+def _inner_hyphen(text: str, k: int) -> bool:
+    """Is ``text[k]`` a hyphen between two word characters?"""
+    return (text[k] in _HYPHENS and 0 < k < len(text) - 1 and _word_char(text[k - 1])
+            and _word_char(text[k + 1]))
+
+
 def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
-    """Case-folded reference forms (and multiword surfaces) -> written without a following space?"""
+    """Case-folded reference forms (and multiword surfaces) -> does the reference write one of them
+    directly before a word character (no space, the next word starting with a letter, mark or digit;
+    or inside a multiword token)? Written before punctuation only ("anyway." ) does not count: it says
+    nothing about where two letters may be split."""
+    n = len(ref.forms)
+    word_next = [p + 1 < n and bool(ref.forms[p + 1]) and _word_char(ref.forms[p + 1][0]) for p in range(n)]
     d: dict[str, bool] = {}
-    covered = set()
+    inner: set[int] = set()  # positions followed by another word of their multiword token
+    last_of: dict[int, bool] = {}  # last position of a multiword token -> written glued to what follows
     for first, last, form, space_after in ref.multiword:
+        positions = [ref.position(i) for i in range(first, last + 1) if i in ref._index]
+        if not positions:
+            continue
+        glued = not space_after and word_next[positions[-1]]
         key = fold(form)
-        d[key] = d.get(key, False) or not space_after
-        covered.update(range(first, last + 1))
-    for node_id, form, space_after in zip(ref.ids, ref.forms, ref.space_after):
+        d[key] = d.get(key, False) or glued
+        inner.update(positions[:-1])
+        last_of[positions[-1]] = glued
+    for p, (form, space_after) in enumerate(zip(ref.forms, ref.space_after)):
         key = fold(form)
-        # words inside a multiword token are written glued to each other
-        glued = (not space_after) or node_id in covered
+        if p in inner:
+            glued = True
+        elif p in last_of:
+            glued = last_of[p]
+        else:
+            glued = not space_after and word_next[p]
         d[key] = d.get(key, False) or glued
     return d
 
 
-def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
-    """Split an output text into tokens, guided by the reference sentence (see module docstring)."""
+def tokenise(text: str, ref: ReferenceSentence, rules: EnglishInflection | None = None) -> list[str]:
+    """Split an output text into tokens, guided by the reference sentence (see module docstring);
+    ``rules``: the language's rules, whose contractions may be cut between two letters ("do|n't")."""
     d = ref.dictionary
-    # how often each form (or multiword surface) may still be kept whole
+    slots, by_key = ref.slots
+    # how often each form (or multiword surface) may still be a piece of its own
     remaining = dict(ref.form_counts)
     tokens: list[str] = []
+    entry: frozenset[int] = frozenset((-1,))  # where the previous piece may end in the reference (-1: before it)
+    carve = not _spaced_spaceless(text)  # reference forms may be cut out of unknown runs of Han, kana...
     for chunk in _chunks(text, ref):
         key = fold(chunk)
-        if remaining.get(key, 0) > 0 or (key in d and not any(c in _SPLITTABLE for c in chunk)):
-            pieces = [chunk]
+        if " " in chunk:  # a reference form with a space in it ("6 20 30")
+            pieces, entry = [chunk], _continued(by_key.get(key, ()), slots, entry)
+        elif remaining.get(key, 0) > 0 and not _may_continue_inside(key, slots, ref.starting, entry):
+            # a whole form that no segmentation could beat: it continues the reference, or no piece of it could
+            pieces, entry = [chunk], _continued(by_key[key], slots, entry)
+        elif remaining.get(key, 0) <= 0 and key in d and not any(c in _SPLITTABLE for c in chunk):
+            pieces, entry = [chunk], frozenset()  # a form used up: it stays whole, realising nothing known
         else:
             # forms the output has already used up are not offered again ("ch." once whole, once "ch" + ".")
-            available = {f: glued for f, glued in d.items() if remaining.get(f, 0) > 0}
-            pieces = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True)) if " " not in chunk else [chunk]
+            available = {f: d[f] for f in by_key if remaining.get(f, 0) > 0}
+            pieces, entry = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True),
+                                     slots, by_key, entry, carve,
+                                     rules.joints(chunk) if rules is not None else frozenset())
         for piece in pieces:
             k = fold(piece)
             if remaining.get(k, 0) > 0:
@@ -262,7 +362,33 @@ def tokenise(text: str, ref: ReferenceSentence) -> list[str]:
     return tokens
 
 
+def _continued(candidates, slots: list[tuple[str, int, int]], entry: frozenset[int]) -> frozenset[int]:
+    """Where a piece that may be any of the slots ``candidates`` ends: the slot that continues ``entry``
+    when there is one, else any of them."""
+    following = [s for s in candidates if slots[s][1] - 1 in entry]
+    return frozenset(slots[s][2] for s in (following or candidates))
+
+
+def _may_continue_inside(key: str, slots, starting: dict[int, list[int]], entry: frozenset[int]) -> bool:
+    """Could a segmentation of the chunk ``key`` into several pieces continue the reference where the
+    whole chunk does not? Only if a slot that continues ``entry`` spells a proper prefix of it."""
+    for e in entry:
+        for s in starting.get(e + 1, ()):
+            form = slots[s][0]
+            if form == key:
+                return False  # the whole chunk continues: nothing beats it
+    return any(len(slots[s][0]) < len(key) and key.startswith(slots[s][0])
+               for e in entry for s in starting.get(e + 1, ()))
+
+
 _SPLITTABLE = ".,;:!?()[]{}\"'«»“”„‘’-–—/…"
+
+
+def _spaced_spaceless(text: str) -> bool:
+    """Does ``text`` put white space between two characters of scripts written without spaces (the
+    output separates its Chinese or Japanese words)?"""
+    words = text.split()
+    return any(_spaceless(x[-1]) and _spaceless(y[0]) for x, y in zip(words, words[1:]))
 
 
 def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
@@ -286,53 +412,89 @@ def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
     return out
 
 
-def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
+_START, _UNCOVERED = -2, -1  # states of the segmentation besides the slots (>= 0)
+
+
+def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tuple[str, int, int]],
+             by_key: dict[str, list[int]], entry: frozenset[int], carve: bool = True,
+             joints: frozenset[int] = frozenset()) -> tuple[list[str], frozenset[int]]:
+    """The pieces of ``chunk`` (module docstring: fewest uncovered letters, then fewest other uncovered
+    characters, then fewest breaks, then fewest pieces) and where the last one may end in the reference
+    (the next chunk's ``entry``). A hyphen between two uncovered runs of letters is given back to them:
+    "e-mails" is one word, not e|-|mails.
+
+    A state is the slot the last piece realises (its key is the piece, its last word says what may
+    follow), or the start, or an uncovered run. The states at a position are the slots whose form ends
+    there, so the work grows with the places where a reference form occurs in the chunk, not with
+    chunk length x sentence length."""
     n = len(chunk)
     # ASCII folds character by character; anything else may change length or composition under
     # fold() ("ß" -> "ss"), so its pieces are folded one by one
     folded = chunk.lower() if chunk.isascii() else None
-    # state: (position, kind) kind 0 start, 1 glued word, 2 plain word, 3 uncovered run
-    inf = (n + 1, n + 1)
-    best: list[dict[int, tuple[int, int]]] = [dict() for _ in range(n + 1)]
+    # best[i][state] = (uncovered letters, other uncovered characters, breaks, pieces);
+    # back[(i, state)] = (start, previous state, is a slot)
+    best: list[dict[int, tuple[int, int, int, int]]] = [dict() for _ in range(n + 1)]
     back: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    best[0][0] = (0, 0)
-
-    def boundary_ok(i: int, kind: int) -> bool:
-        if i == 0 or kind == 1:
-            return True
-        a, b = chunk[i - 1], chunk[i]
-        return not (_word_char(a) and _word_char(b)) or _spaceless(a) or _spaceless(b)
+    best[0][_START] = (0, 0, 0, 0)
 
     for i in range(n):
-        for kind, (unc, pieces) in list(best[i].items()):
-            can_break = boundary_ok(i, kind)
+        # a split between two word characters: between two reference forms only after a form the
+        # reference writes glued to a word, or in a script written without spaces; next to an
+        # uncovered run only in such a script, and only when the output is not written with spaces
+        # between its words (then a run of letters is one word of its own: "anyways" is no "anyway")
+        inside = 0 < i and _word_char(chunk[i - 1]) and _word_char(chunk[i]) and i not in joints
+        spaceless = inside and (_spaceless(chunk[i - 1]) or _spaceless(chunk[i]))
+        letter = _word_char(chunk[i])
+        for state, (unc, other, breaks, pieces) in list(best[i].items()):
+            if not inside:
+                can_break = cut = True
+            elif state == _UNCOVERED:
+                can_break, cut = spaceless and carve, False
+            else:
+                can_break, cut = spaceless or d[slots[state][0]], spaceless and carve
             if can_break:
+                ends = entry if state == _START else (slots[state][2],) if state >= 0 else ()
                 for length in lengths:
                     j = i + length
                     if j > n:
                         continue
                     piece = folded[i:j] if folded is not None else fold(chunk[i:j])
-                    glued = d.get(piece)
-                    if glued is None:
+                    if piece not in d:
                         continue
-                    new_kind = 1 if glued else 2
-                    cand = (unc, pieces + 1)
-                    if cand < best[j].get(new_kind, inf):
-                        best[j][new_kind] = cand
-                        back[(j, new_kind)] = (i, kind, True)
-            if kind == 3 or can_break:
-                cand = (unc + 1, pieces + (0 if kind == 3 else 1))
-                if cand < best[i + 1].get(3, inf):
-                    best[i + 1][3] = cand
-                    back[(i + 1, 3)] = (i, kind, False)
-    end_kind = min(best[n], key=lambda k: best[n][k])
+                    for s in by_key[piece]:
+                        cand = (unc, other, breaks + (0 if slots[s][1] - 1 in ends else 1), pieces + 1)
+                        old = best[j].get(s)
+                        if old is None or cand < old:
+                            best[j][s] = cand
+                            back[(j, s)] = (i, state, True)
+            if state == _UNCOVERED:  # an uncovered run goes on
+                cand = (unc + letter, other + (not letter), breaks, pieces)
+            elif cut:  # or starts: a piece that continues nothing
+                cand = (unc + letter, other + (not letter), breaks + 1, pieces + 1)
+            else:
+                continue
+            old = best[i + 1].get(_UNCOVERED)
+            if old is None or cand < old:
+                best[i + 1][_UNCOVERED] = cand
+                back[(i + 1, _UNCOVERED)] = (i, state, False)
+    final = best[n]
+    end = min(final, key=lambda s: (final[s], s))
+    if end >= 0:  # the next chunk may continue any slot with this form that ends as well
+        key = slots[end][0]
+        following = frozenset(slots[s][2] for s in by_key[key] if final.get(s) == final[end])
+    else:
+        following = frozenset()
     spans: list[tuple[int, int, bool]] = []
-    j, kind = n, end_kind
+    j, state = n, end
     while j > 0:
-        i, prev_kind, is_word = back[(j, kind)]
+        i, prev, is_word = back[(j, state)]
         spans.append((i, j, is_word))
-        j, kind = i, prev_kind
+        j, state = i, prev
     spans.reverse()
+    for k in range(1, len(spans) - 1):
+        i, j, is_word = spans[k]
+        if is_word and j == i + 1 and _inner_hyphen(chunk, i) and not spans[k - 1][2] and not spans[k + 1][2]:
+            spans[k] = (i, j, False)
     out: list[str] = []
     run_start = None
     for i, j, is_word in spans:
@@ -345,27 +507,7 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int]) -> list[str]:
             run_start = i
     if run_start is not None:
         out.extend(_unicode_split(chunk[run_start:]))
-    return out
-
-
-
-def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
-    """The reference's surface units in order: multiword tokens (with their word positions) and the
-    words outside them."""
-    starts = {first: (last, form) for first, last, form, _ in ref.multiword}
-    units: list[tuple[str, list[int]]] = []
-    skip_to = 0
-    for p, node_id in enumerate(ref.ids):
-        if node_id <= skip_to:
-            continue
-        if node_id in starts:
-            last, form = starts[node_id]
-            units.append((form, [ref.position(i) for i in range(node_id, last + 1) if i in ref._index]))
-            skip_to = last
-        else:
-            units.append((ref.forms[p], [p]))
-    return units
-
+    return out, following
 
 
 
@@ -374,28 +516,16 @@ def _units(ref: ReferenceSentence) -> list[tuple[str, list[int]]]:
 class _Index:
     """Per reference sentence: the look-up tables the alignment needs (built once, shared by all outputs)."""
 
-    __slots__ = ("by_form", "by_lemma", "by_prefix", "surfaces", "member", "max_key", "weights")
+    __slots__ = ("by_form", "by_lemma", "surfaces", "member", "weights")
 
     def __init__(self, ref: ReferenceSentence) -> None:
         by_form: dict[str, list[int]] = {}
         by_lemma: dict[str, list[int]] = {}
-        prefix: dict[str, list[int]] = {}
-        max_key = 0
         for p, (key, lemma_key) in enumerate(zip(ref.keys, ref.lemma_keys)):
             by_form.setdefault(key, []).append(p)
-            n = len(key)
-            if n >= FUZZY_MIN:
-                prefix.setdefault(key[:FUZZY_MIN], []).append(p)
             if lemma_key is not None:
                 by_lemma.setdefault(lemma_key, []).append(p)
-                m = len(lemma_key)
-                if m > n:
-                    n = m
-                if m >= FUZZY_MIN and lemma_key[:FUZZY_MIN] != key[:FUZZY_MIN]:
-                    prefix.setdefault(lemma_key[:FUZZY_MIN], []).append(p)
-            if n > max_key:
-                max_key = n
-        self.by_form, self.by_lemma, self.by_prefix, self.max_key = by_form, by_lemma, prefix, max_key
+        self.by_form, self.by_lemma = by_form, by_lemma
         # multiword surfaces: folded surface -> [(surface as written, member positions)], reference order
         self.surfaces: dict[str, list[tuple[str, list[int]]]] = {}
         # member position -> (folded surface of its multiword token, index inside it)
@@ -408,7 +538,7 @@ class _Index:
             self.surfaces.setdefault(key, []).append((form, positions))
             for q, p in enumerate(positions):
                 self.member[p] = (key, q)
-        self.weights = _Weights(len(ref.ids), max_key)
+        self.weights = _Weights(len(ref.ids))
 
 
 # A piece is one output word the alignment links: a token as written, or one syntactic word of a
@@ -434,7 +564,8 @@ def _written(token: str, surface: str, forms: list[str]) -> list[str]:
 
 def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> list[list[list[_Piece]]]:
     """Per output token, its readings (each a list of pieces): the token itself, or its syntactic words
-    when it is a multiword surface of the reference, or both when it is also a reference word form."""
+    when it is a multiword surface of the reference (one reading per distinct analysis of that surface in
+    the sentence, the one spelled as the token first), or both when it is also a reference word form."""
     index = ref.index
     out = []
     for k, t in enumerate(tokens):
@@ -444,34 +575,29 @@ def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> lis
         if not groups:
             out.append([plain])
             continue
-        surface, positions = next((g for g in groups if g[0] == t), groups[0])
-        forms = [ref.forms[p] for p in positions]
-        written = _written(t, surface, forms)
-        words = [(forms[q], ref.keys[p], key, written[q], q, k) for q, p in enumerate(positions)]
-        out.append([plain, words] if key in index.by_form else [words])
+        alts = [plain] if key in index.by_form else []
+        seen = set()
+        for surface, positions in sorted(groups, key=lambda g: g[0] != t):  # stable: reference order otherwise
+            forms = [ref.forms[p] for p in positions]
+            if tuple(forms) in seen:
+                continue
+            seen.add(tuple(forms))
+            written = _written(t, surface, forms)
+            alts.append([(forms[q], ref.keys[p], key, written[q], q, k) for q, p in enumerate(positions)])
+        out.append(alts)
     return out
 
 
-def _fuzzy(f: str, target: str | None) -> int:
-    if target is None:
-        return 0
-    k = 0
-    for x, y in zip(f, target):
-        if x != y:
-            break
-        k += 1
-    return k if k >= FUZZY_MIN and 4 * k >= 3 * min(len(f), len(target)) else 0
-
-
-def _candidates(piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | None) -> list[tuple[int, int, str]]:
+def _candidates(piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | None,
+                rules: EnglishInflection | None) -> list[tuple[int, int, str]]:
     """(reference position, weight, method) for every word the piece may link to, with the strongest
-    method that applies, by reference position. The weight covers objective levels 1-3 (see
+    method that applies, by reference position. The weight covers objective levels 1-2 (see
     :class:`_Weights`); the context level depends on the neighbours and is added by :func:`_solve`."""
     _, key, surface, written, q, _ = piece
     index = ref.index
     forms = ref.forms
     w = index.weights
-    tier, multiword, fuzzy = w.tier, w.multiword, w.fuzzy
+    tier, multiword = w.tier, w.multiword
     found: dict[int, tuple[int, str]] = {}
     for p in index.by_form.get(key, ()):
         exact = written == forms[p]
@@ -491,34 +617,33 @@ def _candidates(piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | N
             for p in index.by_lemma.get(lemma, ()):
                 if p not in found:
                     found[p] = (tier[3], "lexicon")
-    if len(key) >= FUZZY_MIN:
-        bucket = index.by_prefix.get(key[:FUZZY_MIN])
-        if bucket:
-            keys, lemma_keys = ref.keys, ref.lemma_keys
-            for p in bucket:
+    if rules is not None:
+        for p in ref.inflected(rules).get(key, ()):
+            if p not in found:
+                found[p] = (tier[4], "inflection")
+        host = rules.contraction_host(key)
+        if host is not None:  # the host is the word's form, or its lemma ("can't" for the "ca" of "ca n't")
+            for p in (*index.by_form.get(host, ()), *index.by_lemma.get(host, ())):
                 if p not in found:
-                    n = max(_fuzzy(key, keys[p]), _fuzzy(key, lemma_keys[p]))
-                    if n:
-                        found[p] = (tier[4] + n * fuzzy, "fuzzy")
+                    found[p] = (tier[4], "contraction")
     return [(p,) + found[p] for p in sorted(found)]
 
 
 class _Weights:
-    """Integer link weights K whose sums compare like the objective's levels 1-4 (module docstring).
+    """Integer link weights K whose sums compare like the objective's levels 1-3 (module docstring).
 
     From the most significant: five tier levels (level l counts the links of tier <= l: 0 exact, 1
-    casefold, 2 lemma, 3 lexicon, 4 fuzzy; a multiword link is exact or casefold by its spelling),
-    the fuzzy prefix length, the multiword links, the context (0-2 per link). Each level's base
-    exceeds the largest sum the levels below can reach (links are at most the reference words), so no
-    level carries into the next, and a link of tier t weighs sum(B^(4-l) for l >= t) * fuzzy."""
+    casefold, 2 lemma, 3 lexicon, 4 a rule of the language; a multiword link is exact or casefold by
+    its spelling), the multiword links, the context (0-2 per link). Each level's base exceeds the
+    largest sum the levels below can reach (links are at most the reference words), so no level
+    carries into the next, and a link of tier t weighs sum(B^(4-l) for l >= t) * level."""
 
-    __slots__ = ("tier", "fuzzy", "multiword")
+    __slots__ = ("tier", "multiword")
 
-    def __init__(self, words: int, max_key: int) -> None:
+    def __init__(self, words: int) -> None:
         context = 2 * words + 1  # context sums
         self.multiword = context
-        self.fuzzy = (words + 1) * self.multiword
-        level = (words * max_key + 1) * self.fuzzy
+        level = (words + 1) * self.multiword
         b = words + 1
         self.tier = [sum(b ** (4 - lv) for lv in range(t, 5)) * level for t in range(5)]
 
@@ -805,14 +930,14 @@ def _reoptimise_search(c: _Component, fixed: list[tuple[int, int]], limit: int) 
 
 
 def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon | None,
-           span: int) -> tuple[int, int, int, list[tuple[int, int, str]]]:
+           rules: EnglishInflection | None, span: int) -> tuple[int, int, int, list[tuple[int, int, str]]]:
     """Best alignment of one reading of the output: (total K, crossings, closeness, links (i, j, method)).
 
     A link's value is K * d + closeness, closeness = span - |i - j| (span exceeds any |i - j|, d any
     sum of closeness), so sums of values compare on K first."""
     words = len(ref.ids)
     d = words * span + 1
-    cache = ref.candidate_cache(lexicon)
+    cache = ref.candidate_cache(lexicon, rules)
     rows: list[list[tuple[int, int, int, str]]] = []
     bound_pieces = 0
     chain: list[tuple] | None = []  # each output word's most valuable link, while they keep the order
@@ -823,7 +948,7 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
         signature = piece[1:5]
         cands = cache.get(signature)
         if cands is None:
-            cands = cache[signature] = _candidates(piece, ref, lexicon)
+            cands = cache[signature] = _candidates(piece, ref, lexicon, rules)
         if not cands:
             rows.append([])
             continue
@@ -850,7 +975,7 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
                 last = top[0]
             else:
                 chain = None
-    # certificates that no alignment beats a crossing-free one on 1-4: every output word, or every
+    # certificates that no alignment beats a crossing-free one on 1-3: every output word, or every
     # reference word, has its best possible link; else the exact optimum, component by component
     if chain is not None:
         core, core_k = chain, bound_pieces  # every output word on its best link, in order: optimal
@@ -923,24 +1048,28 @@ def _score(links, fixed, c: _Component) -> tuple[int, int]:
 
 
 def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | None] | None = None,
-          lexicon: LemmaLexicon | None = None) -> list[OutputToken]:
-    """Link output tokens one-to-one to reference words (see the module docstring)."""
+          lexicon: LemmaLexicon | None = None, rules: EnglishInflection | None = None) -> list[OutputToken]:
+    """Link output tokens one-to-one to reference words (see the module docstring). ``rules``: the
+    inflection rules of the reference's language (:func:`evalhouse.analysis.inflection.for_language`),
+    used with the words' parts of speech (``ref.upos``)."""
     readings = _readings(tokens, ref, split=lemmas is None)
-    span = len(tokens) + len(ref.ids) + 1 + sum(len(alts[-1]) - 1 for alts in readings if len(alts[-1]) > 1)
+    span = len(tokens) + len(ref.ids) + 1 + sum(max(len(r) for r in alts) - 1 for alts in readings)
     contested = [k for k, alts in enumerate(readings) if len(alts) > 1]
     choice = [0] * len(readings)
 
     def run(choice):
         pieces = [p for alts, c in zip(readings, choice) for p in alts[c]]
-        k, crossings, near, links = _solve(pieces, ref, lexicon, span)
+        k, crossings, near, links = _solve(pieces, ref, lexicon, rules, span)
         return (k, -crossings, near), pieces, links
 
     best = run(choice)
-    if contested and 2 ** len(contested) <= MAX_BRANCHES:
-        for bits in range(1, 2 ** len(contested)):
+    if contested and math.prod(len(readings[k]) for k in contested) <= MAX_BRANCHES:
+        for trial_choice in itertools.product(*(range(len(readings[k])) for k in contested)):
+            if not any(trial_choice):
+                continue  # the first reading of every token: already run
             trial = list(choice)
-            for n, k in enumerate(contested):
-                trial[k] = (bits >> n) & 1
+            for k, c in zip(contested, trial_choice):
+                trial[k] = c
             result = run(trial)
             if result[0] > best[0]:
                 best = result
@@ -948,11 +1077,14 @@ def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | 
         while True:
             step = None
             for k in contested:
-                trial = list(choice)
-                trial[k] = 1 - trial[k]
-                result = run(trial)
-                if result[0] > (step or best)[0]:
-                    step, step_choice = result, trial
+                for c in range(len(readings[k])):
+                    if c == choice[k]:
+                        continue
+                    trial = list(choice)
+                    trial[k] = c
+                    result = run(trial)
+                    if result[0] > (step or best)[0]:
+                        step, step_choice = result, trial
             if step is None:
                 break
             best, choice = step, step_choice

@@ -7,9 +7,11 @@ It reads the reference CoNLL-U and each ``CAMPAIGN_DIR/<team>/<run>/<file>`` (SR
 and ``# text = ...``) with a few lines of Python, tokenises and aligns each output sentence with the same
 functions as ``ingest outputs`` (:func:`evalhouse.analysis.alignment.tokenise` and ``align``, with the
 lemma lexicon ``ingest outputs`` learns when the reference is the only corpus of its language: the
-reference's own form-lemma pairs, :class:`evalhouse.analysis.lexicon.LemmaLexicon`) and counts edits with
-the same :func:`evalhouse.analysis.accuracy.edit_counts` and ``tree_counts``. Words are compared by the
-keys of issue 15: :func:`evalhouse.analysis.text.fold` of the lemma, or of the form where the lemma is
+reference's own form-lemma pairs, :class:`evalhouse.analysis.lexicon.LemmaLexicon`, and the inflection
+rules of the language its UD file name gives) and counts edits with the same
+:func:`evalhouse.analysis.accuracy.edit_counts` and ``tree_counts``: the string and tree accuracies of seed
+003 on the words of the output and of the reference (case-folded, punctuation kept, the whole tree, a
+reference word realised by the same word aligned to it). Words are compared by the keys of issue 15: :func:`evalhouse.analysis.text.fold` of the lemma, or of the form where the lemma is
 ``_``; a linked output word takes its reference word's key. DEA (triples and
 multiset matching in dictionaries), the punctuation-stripped reference tree and sentence BLEU (n-gram
 Counters, NLTK method 2) are its own code, so the comparison in ``tests/test_bench_campaign.py`` checks the
@@ -43,9 +45,10 @@ from pathlib import Path
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from evalhouse.analysis import accuracy, alignment, sr_metrics
+from evalhouse.analysis import accuracy, alignment, inflection, sr_metrics
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import fold
+from evalhouse.loaders.treebank import corpus_name_for
 
 
 def key(lemma: str | None, form: str) -> str:
@@ -56,11 +59,14 @@ def key(lemma: str | None, form: str) -> str:
 class Reference:
     """One reference sentence: the words for the aligner and the punctuation-stripped tree."""
 
-    __slots__ = ("sentence", "keys", "all_keys", "heads", "ids", "edges", "text")
+    __slots__ = ("sentence", "keys", "all_keys", "heads", "ids", "edges", "text", "tree")
 
-    def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword, text=None):
+    def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword, text=None, upos=None):
         self.text = text  # the sentence's # text, or None
-        self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword)
+        self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword,
+                                                    upos=upos)
+        place = {i: p for p, i in enumerate(ids, start=1)}
+        self.tree = [place[h] if h else 0 for h in heads]  # the whole tree, for seed 003's tree accuracy
         punct = [d == "punct" or d.startswith("punct:") for d in deprels]
         where = {i: k for k, i in enumerate(ids)}
         kept = [k for k in range(len(ids)) if not punct[k]]
@@ -89,7 +95,7 @@ def read_reference(path) -> list[Reference]:
                 if rows:
                     out.append(Reference([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
                                          [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows], mwt,
-                                         text))
+                                         text, [r[6] for r in rows]))
                 rows, mwt, text = [], [], None
             elif line.startswith("# text = "):
                 text = line[len("# text = "):]
@@ -100,7 +106,7 @@ def read_reference(path) -> list[Reference]:
                     first, last = c[0].split("-")
                     mwt.append((int(first), int(last), c[1], space))
                 elif "." not in c[0]:
-                    rows.append((int(c[0]), c[1], c[2], c[7], int(c[6]), space))
+                    rows.append((int(c[0]), c[1], c[2], c[7], int(c[6]), space, c[3]))
     return out
 
 
@@ -173,13 +179,13 @@ def score_texts(refs: list[Reference], texts: dict[int, str], team: str, run: st
 
 
 def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
-              lexicon: LemmaLexicon | None = None) -> None:
+              lexicon: LemmaLexicon | None = None, rules=None) -> None:
     sentences, relations = [], {}
     corpus = [0, 0, [0] * 4, [0] * 4]
     for pos, ref in enumerate(refs, start=1):
         text = texts.get(pos)
-        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence), ref.sentence,
-                                                       lexicon=lexicon)
+        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence, rules), ref.sentence,
+                                                       lexicon=lexicon, rules=rules)
         words = [t for t in toks if not t.punct]
         keys = [ref.all_keys[t.reference_id] if t.lemma_source == "reference" else key(t.lemma, t.form)
                 for t in words]
@@ -205,8 +211,13 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
         for n in range(4):
             corpus[2][n] += lemma[2][n]
             corpus[3][n] += max(lemma[3][n], 1)
-        string = accuracy.edit_counts(ref.keys, keys)
-        tree = accuracy.tree_counts(ref.heads, [where.get(i) for i in ref.ids], output_length=len(words))
+        # seed 003: the words (folded, punctuation kept), the whole tree, a word realised by the same word
+        forms = [fold(f) for f in ref.sentence.forms]
+        said = [fold(t.form) for t in toks]
+        string = accuracy.edit_counts(forms, said)
+        at = {t.reference_id: n for n, (t, w) in enumerate(zip(toks, said))
+              if t.reference_id is not None and w == forms[ref.sentence.position(t.reference_id)]}
+        tree = accuracy.tree_counts(ref.tree, [at.get(i) for i in ref.sentence.ids])
         ssa, gsa = accuracies(string)
         sta, gta = accuracies(tree)
         ua = None if sta is None else 1 - (1.3147 * (1 - sta) + 0.1039 * string.substitutions) / 0.8689
@@ -226,6 +237,7 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
 def score_campaign(reference, directory) -> dict:
     refs = read_reference(reference)
     lexicon = learn_lexicon(refs)
+    rules = inflection.for_language(corpus_name_for(reference).language)  # what the warehouse infers
     # the reference texts prepared once for every run, as the warehouse prepares them once per reference
     prepared = None
     if all(r.text is not None for r in refs):
@@ -236,7 +248,7 @@ def score_campaign(reference, directory) -> dict:
         for run in sorted(os.listdir(Path(directory, team))):
             for name in sorted(os.listdir(Path(directory, team, run))):
                 texts = read_outputs(Path(directory, team, run, name))
-                score_run(refs, texts, team, run, result, lexicon)
+                score_run(refs, texts, team, run, result, lexicon, rules)
                 score_texts(refs, texts, team, run, result, prepared)
     pooled: dict[str, list] = {}
     for _, _, rel, e, m in result["relations"]:

@@ -91,7 +91,7 @@ def lexicon_table(data: Path, folder: Path) -> list[str]:
             share = wh.sql("select round(100 * word_share, 1) from alignment_methods where team = $t and run = $r "
                            "and method = 'lexicon'", {"t": team, "r": aug}).fetchone()[0]
             rows.append(f"| {label} | `{config}` | {methods['unaligned']:,} | {methods['lexicon']:,} ({bhd:,}) | "
-                        f"{methods['fuzzy']:,} | {share}% | {dea:.4f} | {bleu:.4f} | {rel['cop']:.4f} | "
+                        f"{methods['inflection'] + methods['contraction']:,} | {share}% | {dea:.4f} | {bleu:.4f} | {rel['cop']:.4f} | "
                         f"{rel['aux']:.4f} | {cpu:.1f} s |")
         per_run = wh.sql("""select a.run, a.mean_dea, b.mean_dea, a.mean_bleu, b.mean_bleu from submission_scores a
                             join submission_scores b on b.run = a.run and b.team = 'self' where a.team = 'none'
@@ -110,7 +110,7 @@ def lexicon_table(data: Path, folder: Path) -> list[str]:
     notes.append(f"sentences (all 5 runs) whose DEA drops with the lexicon: {lost}")
     notes.append("augmented run, word share by method: " + ", ".join(f"{m} {v}%" for m, v in shares))
     notes.append("most frequent forms linked by lexicon: " + ", ".join(f"{f!r} {n}" for f, n in forms))
-    head = ["| lexicon | configuration | unaligned tokens (5 runs) | `lexicon` links (be/have/do) | `fuzzy` | "
+    head = ["| lexicon | configuration | unaligned tokens (5 runs) | `lexicon` links (be/have/do) | `inflection` + `contraction` | "
             "augmented: word share linked by `lexicon` | augmented: mean DEA | mean lemma BLEU | DEA `cop` | "
             "DEA `aux` | ingest CPU (5 runs) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     return head + rows + notes

@@ -180,6 +180,11 @@ def naive_scores(wh, files: list[Path], corpus: str) -> int:
                             where[t.reference_id] = k
                 accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref.stripped_ids[pos - 1]],
                                      output_length=k)
+                # seed 003's own accuracies: the words, punctuation kept, the whole tree
+                words = [t.form.lower() for t in toks]
+                accuracy.edit_counts([f.lower() for f in rs.forms], words)
+                at = {t.reference_id: n for n, t in enumerate(toks) if t.reference_id is not None}
+                accuracy.tree_counts(ref.heads[pos - 1], [at.get(i) for i in rs.ids])
                 scored += 1
     return scored
 

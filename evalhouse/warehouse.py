@@ -754,13 +754,13 @@ class Warehouse:
                        team: str | None = None, run: str | None = None, format: str = "auto",
                        manifest: str | os.PathLike | None = None, replace: bool = False, progress=None,
                        drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
-                       sacrebleu: bool = True):
+                       sacrebleu: bool = True, inflection: bool = True):
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
         return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
                                       manifest=manifest, replace=replace, progress=progress,
                                       drop_judgements=drop_judgements, lexicon=lexicon,
-                                      lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
+                                      lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu, inflection=inflection)
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
         """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):

@@ -13,7 +13,8 @@ from a brute-force enumeration of every alignment written here (``brute_force``)
   moves, not four substitutions; STA = 1 - 6/9, GTA = 1 - 3/9 with R = the reference length;
 * section 3.2: "estimate for phase the second" keeps the tree's projectivity and "estimate phase for
   the second" does not; the string metrics cannot tell them apart, the tree metrics can;
-* output words that realise no reference word count as insertions in the tree metrics;
+* output words that realise no reference word belong to no treelet (the paper's procedure, issue 36);
+  the variant counts each as an insertion;
 * understandability and quality accuracy are exactly 1 on a perfect sentence (seeds README).
 """
 
@@ -183,10 +184,13 @@ def test_paper_tree_no_cost_block_is_two_moves():
     assert accuracy.treelets(XTAG_HEADS) == [[1, 2, 3, 4, 5, 6], [6, 9], [7, 8, 9]]
     estimate = accuracy.edit_counts([1, 2, 3, 4, 5, 6], [1, 2, 5, 6, 3, 4])
     assert (estimate.insertions, estimate.deletions, estimate.substitutions, estimate.moves) == (2, 2, 0, 2)
-    c = accuracy.tree_counts(XTAG_HEADS, output_order(REF, LR), output_length=len(LR))
+    c = accuracy.tree_counts(XTAG_HEADS, output_order(REF, LR))
     assert (c.insertions, c.deletions, c.substitutions, c.moves, c.reference_length) == (3, 3, 0, 3, 9)
     assert c.simple_accuracy == pytest.approx(1 - 6 / 9, abs=1e-15)
     assert c.generation_accuracy == pytest.approx(1 - 3 / 9, abs=1e-15)
+    assert (round(c.simple_accuracy, 2), round(c.generation_accuracy, 2)) == (0.33, 0.67)
+    # every output word realises a reference word: the variant's count is the same
+    assert accuracy.tree_counts(XTAG_HEADS, output_order(REF, LR), output_length=len(LR)) == c
     # the documented alternative denominator: summed treelet lengths 6 + 2 + 3 = 11
     t = accuracy.tree_counts(XTAG_HEADS, output_order(REF, LR), output_length=len(LR), denominator="treelets")
     assert t.reference_length == 11
@@ -211,10 +215,11 @@ def test_tree_metrics_see_projectivity_where_string_metrics_do_not():
     assert t_good.simple_accuracy > t_bad.simple_accuracy and t_good.generation_accuracy > t_bad.generation_accuracy
 
 
-def test_inserted_words_count_in_the_tree_metrics():
-    """Issue 16 point 2: "indeed blah foo" appended to a perfect output. The string: I = 3, SSA = GSA
-    = 1 - 3/9. The tree: three output words realise no reference word, three insertions; with R = 9
-    the tree metrics equal the string metrics here."""
+def test_unlinked_words_are_in_no_treelet_unless_the_variant_counts_them():
+    """"indeed blah foo" appended to a perfect output. The string: I = 3, SSA = GSA = 1 - 3/9. Seed 003's
+    tree: the three words realise no reference word, so they are in no treelet: STA = GTA = 1 (issue 36).
+    The variant (issue 16 point 2, output_length given): three insertions; with R = 9 its tree metrics
+    equal the string metrics here."""
     out = REF + ["indeed", "blah", "foo"]
     s = accuracy.edit_counts(REF, out)
     assert (s.insertions, s.deletions, s.substitutions, s.moves) == (3, 0, 0, 0)
@@ -223,8 +228,10 @@ def test_inserted_words_count_in_the_tree_metrics():
     assert (t.insertions, t.deletions, t.substitutions, t.moves) == (3, 0, 0, 0)
     assert t.simple_accuracy == pytest.approx(1 - 3 / 9) and t.generation_accuracy == pytest.approx(1 - 3 / 9)
     assert accuracy.understandability_accuracy(t.simple_accuracy, s.substitutions) < 1
-    # without output_length the function cannot see the extra words (the old behaviour)
-    assert accuracy.tree_counts(XTAG_HEADS, output_order(REF, out)).simple_accuracy == 1.0
+    # the paper's procedure (no output_length): the extra words are in no treelet
+    paper = accuracy.tree_counts(XTAG_HEADS, output_order(REF, out))
+    assert (paper.insertions, paper.deletions, paper.substitutions, paper.moves) == (0, 0, 0, 0)
+    assert paper.simple_accuracy == paper.generation_accuracy == 1.0
     with pytest.raises(ValueError, match="less than the 9 realised"):
         accuracy.tree_counts(XTAG_HEADS, output_order(REF, out), output_length=8)
 
@@ -240,6 +247,8 @@ def test_unknown_denominator_is_refused():
     with pytest.raises(ValueError, match="valid: reference, treelets"):
         accuracy.tree_counts([0], [1], denominator="words")
     assert "R:treelets" in accuracy.signature("treelets") and accuracy.signature() == accuracy.SIGNATURE
+    assert accuracy.signature(insertions=True) == accuracy.LEMMA_SIGNATURE and "unlinked-insertions" not in \
+        accuracy.SIGNATURE
 
 
 # --- understandability and quality accuracy ---------------------------------------------------------

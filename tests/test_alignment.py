@@ -2,8 +2,8 @@
 
 * Hand-made cases with the expected links written out: the issue's Portuguese contraction, French
   "des" (article and de + les), lower-cased multiword surfaces, the lexicon (was/were, ambiguous
-  forms, missing lemmas), and the tier-first objective (a fuzzy + lexicon chain may not displace an
-  exact link).
+  forms, missing lemmas), the English rules (no link by a shared prefix alone: issue 36), and the
+  tier-first objective (a chain of weaker links may not displace an exact link).
 * An independent brute-force oracle (``Oracle`` below, written from the module docstring of
   ``analysis/alignment.py``, sharing no code with it but ``fold``) enumerates every alignment of
   small random cases; hypothesis checks that the aligner is optimal on objective levels 1-4, has no
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalhouse.analysis import alignment
+from evalhouse.analysis import alignment, inflection
 from evalhouse.analysis.alignment import ReferenceSentence, align, tokenise
 from evalhouse.analysis.lexicon import LemmaLexicon
 from evalhouse.analysis.text import fold
@@ -173,7 +173,7 @@ def test_lexicon_signature_records_what_it_was_learned_from():
 
 def test_weaker_links_never_displace_an_exact_one():
     """ADAPT's output for EWT test sentence 334 writes "don't" where the reference has "do not": with
-    "most links" ranked first, "don't" would take "done" (fuzzy prefix "don") so that "done" could take
+    "most links" ranked first, "don't" took "done" (by a since removed fuzzy prefix "don") so that "done" could take
     "do" (lexicon), two wrong lemmas. Exact links come first: "done" keeps "done"."""
     ref = sentence("""
 1 do do aux
@@ -186,6 +186,76 @@ def test_weaker_links_never_displace_an_exact_one():
     out = align(["don't", "buy", "a", "done", "deal"], ref, lexicon=LEX)
     assert links(out) == [("don't", None, "unaligned"), ("buy", 3, "exact"), ("a", 4, "exact"),
                           ("done", 5, "exact"), ("deal", 6, "exact")]
+    # with the English rules, "don't" is the contraction of "do" and "not": it takes "do"
+    out = align(["don't", "buy", "a", "done", "deal"], ref, lexicon=LEX, rules=inflection.for_language("en"))
+    assert links(out)[0] == ("don't", 1, "contraction") and links(out)[3] == ("done", 5, "exact")
+
+
+def test_a_shared_prefix_is_no_link():
+    """Issue 36: "the catalogue sat" against "the cat sat" scored 1.0 on every metric (fuzzy prefix
+    "cat"). "catalogue" is no form of "cat": with the lexicon and the English rules it stays unlinked,
+    while "cats" (a regular plural of the noun) links."""
+    ref = ReferenceSentence([1, 2, 3], ["the", "cat", "sat"], ["the", "cat", "sit"], ["det", "nsubj", "root"],
+                            [True, True, True], [], ["DET", "NOUN", "VERB"])
+    lexicon = LemmaLexicon.from_pairs([("the", "the", 9), ("cat", "cat", 2), ("sat", "sit", 1)])
+    rules = inflection.for_language("en")
+    assert links(align(["the", "catalogue", "sat"], ref, lexicon=lexicon, rules=rules)) == [
+        ("the", 1, "exact"), ("catalogue", None, "unaligned"), ("sat", 3, "exact")]
+    assert links(align(["the", "cats", "sits"], ref, lexicon=lexicon, rules=rules)) == [
+        ("the", 1, "exact"), ("cats", 2, "inflection"), ("sits", 3, "inflection")]
+    # no rules for the language, or no parts of speech: no inflection links
+    assert links(align(["the", "cats"], ref))[1] == ("cats", None, "unaligned")
+    bare = ReferenceSentence([1, 2], ["the", "cat"], ["the", "cat"], ["det", "root"], [True, True])
+    assert links(align(["the", "cats"], bare, rules=rules))[1] == ("cats", None, "unaligned")
+
+
+@pytest.mark.parametrize("lemma, upos, forms, not_forms", [
+    # hand-written from the English spelling rules (Quirk et al. 1985, appendix I)
+    ("cat", "NOUN", ["cats"], ["catalogue", "cated", "catting"]),
+    ("box", "NOUN", ["boxes"], ["boxs"]),
+    ("city", "NOUN", ["cities"], ["citys"]),
+    ("day", "NOUN", ["days"], ["daies"]),
+    ("zero", "NOUN", ["zeros", "zeroes"], []),
+    ("try", "VERB", ["tries", "tried", "trying"], ["tryed", "triing"]),
+    ("bake", "VERB", ["bakes", "baked", "baking"], ["bakeed", "bakeing"]),
+    ("see", "VERB", ["sees", "seeing"], ["seing"]),
+    ("lie", "VERB", ["lies", "lied", "lying"], ["lieing"]),
+    ("stop", "VERB", ["stops", "stopped", "stopping"], []),
+    ("travel", "VERB", ["travels", "traveled", "travelled", "traveling", "travelling"], []),
+    ("enjoy", "VERB", ["enjoys", "enjoyed", "enjoying"], ["enjoied"]),
+    ("push", "VERB", ["pushes", "pushed", "pushing"], []),
+    ("big", "ADJ", ["bigger", "biggest"], ["bigs"]),
+    ("nice", "ADJ", ["nicer", "nicest"], ["nices"]),
+    ("happy", "ADJ", ["happier", "happiest"], []),
+    ("new", "ADJ", ["newer", "newest"], ["news"]),       # "news" is no form of the adjective
+    ("love", "VERB", ["loves", "loved", "loving"], ["lover"]),
+    ("the", "DET", [], ["thes"]),                         # closed classes are not inflected by rule
+])
+def test_english_regular_inflection(lemma, upos, forms, not_forms):
+    got = inflection.for_language("en").inflections(lemma, upos)
+    assert set(forms) <= got and not (set(not_forms) & got)
+
+
+def test_a_contraction_links_to_its_host_by_form_or_lemma():
+    """"can't" against the reference's "I cant" (ca + nt, lemma can + not): the host of the contraction is
+    the lemma of "ca"; "wasn't" against "was not": the host is the form."""
+    rules = inflection.for_language("en")
+    ref = ReferenceSentence([1, 2, 3, 4], ["I", "ca", "nt", "go"], ["I", "can", "not", "go"],
+                            ["nsubj", "aux", "advmod", "root"], [True, False, True, True], [], ["PRON", "AUX", "PART", "VERB"])
+    assert tokenise("I can't go", ref) == ["I", "can't", "go"]
+    assert links(align(tokenise("I can't go", ref), ref, rules=rules)) == [
+        ("I", 1, "exact"), ("can't", 2, "contraction"), ("go", 4, "exact")]
+    ref = ReferenceSentence([1, 2, 3], ["It", "was", "not"], ["it", "be", "not"], ["nsubj", "cop", "root"],
+                            [True, True, True], [], ["PRON", "AUX", "PART"])
+    assert links(align(["It", "wasn't"], ref, rules=rules)) == [("It", 1, "exact"), ("wasn't", 2, "contraction")]
+
+
+def test_english_negative_contractions():
+    en = inflection.for_language("en")
+    assert [en.contraction_host(f) for f in ("wasn't", "doesn\u2019t", "won't", "can't", "cannot", "ain't", "n't",
+                                             "don")] == ["was", "does", "will", "can", "can", None, None, None]
+    assert inflection.for_language("fr") is None and inflection.for_language("en_ewt") is en
+    assert inflection.signature(None) == "inflection:none" and "en-regular" in inflection.signature(en)
 
 
 def test_case_folding_is_unicode_caseless_matching():
@@ -219,6 +289,97 @@ def test_given_lemmas_are_kept_and_multiword_surfaces_not_split():
         (6, "emissora", "reference")]
 
 
+# --- the reference realised as itself, in every tokenisation (issue 36) ------------------------------
+
+def glued(words: list[str], spaces: list[bool] | None = None,
+          multiword: list[tuple[int, int, str, bool]] = ()) -> ReferenceSentence:
+    """Words (lemma = form) written without spaces unless ``spaces`` says otherwise."""
+    n = len(words)
+    return ReferenceSentence(list(range(1, n + 1)), list(words), list(words), ["dep"] * n,
+                             list(spaces) if spaces is not None else [False] * n, list(multiword))
+
+
+@pytest.mark.parametrize("words", [
+    # the issue's three ja_gsd patterns: the reference writes the pieces apart at one place and the
+    # longer form at another; "fewest pieces" read the first place as the longer form too
+    ["これ", "は", "連続", "で", "ある", "が", "、", "それ", "である", "。"],
+    ["雨", "でし", "た", "が", "、", "晴れ", "でした", "。"],
+    ["それ", "で", "も", "、", "雨", "でも", "いい", "。"],
+    # the longer form first
+    ["それ", "である", "が", "、", "これ", "は", "連続", "で", "ある", "。"],
+])
+def test_spaceless_text_keeps_the_references_segmentation(words):
+    ref = glued(words)
+    text = "".join(words)
+    assert tokenise(text, ref) == words
+    assert [t.reference_id for t in align(tokenise(text, ref), ref)] == list(range(1, len(words) + 1))
+    # the same words joined by spaces
+    assert [t.reference_id for t in align(tokenise(" ".join(words), ref), ref)] == list(range(1, len(words) + 1))
+
+
+def test_glued_words_are_not_read_as_a_later_multiword_token():
+    """The reference writes "i" + "'m" glued as words, then the multiword token "I'm" (I + 'm). Kept
+    whole, the first "i'm" took the multiword token and the second was split onto the first place:
+    two crossing links. The first continues the reference as "i" + "'m", the second as the token."""
+    ref = glued(["i", "'m", "I", "'m", "its"], [False, True, False, True, True], [(3, 4, "I'm", True)])
+    for text in ("i'm I'm its", "i 'm I'm its", "i'm I 'm its"):
+        out = align(tokenise(text, ref), ref)
+        assert [t.reference_id for t in out] == [1, 2, 3, 4, 5], text
+    assert tokenise("i'm I'm its", ref) == ["i", "'m", "I'm", "its"]
+
+
+def test_one_surface_with_two_analyses_reads_each_as_its_own():
+    """"I'm" is I + am at one place and I + 'm at another: each output "I'm" may take either analysis."""
+    ref = glued(["I", "am", "so", "I", "'m", "well"], [False, True, True, False, True, True],
+                [(1, 2, "I'm", True), (4, 5, "I'm", True)])
+    out = align(tokenise("I'm so I'm well", ref), ref)
+    assert links(out) == [("I", 1, "multiword"), ("am", 2, "multiword"), ("so", 3, "exact"),
+                          ("I", 4, "multiword"), ("'m", 5, "multiword"), ("well", 6, "exact")]
+
+
+_UNITS = [("I'm", ("I", "'m")), ("I'm", ("I", "am")), ("its", ("it", "s")), ("don't", ("do", "n't")),
+          ("cannot", ("can", "not")), ("des", ("de", "les"))]
+_WORDS = ["I", "i", "am", "'m", "it", "its", "s", "do", "n't", "not", "can", "des", "de", "les", ",", "."]
+
+
+@st.composite
+def self_realisations(draw):
+    """A reference of words and multiword tokens from a small vocabulary (so forms repeat and surfaces
+    are also plain words), with random spacing, and one of its realisations: its text as written, its
+    words joined by spaces, its surface tokens joined by spaces, or its text lower-cased."""
+    ids, forms, spaces, mwt, surfaces = [], [], [], [], []
+    for _ in range(draw(st.integers(1, 8))):
+        space = draw(st.booleans())
+        if draw(st.booleans()):
+            surface, words = draw(st.sampled_from(_UNITS))
+            first = len(ids) + 1
+            for w in words:
+                ids.append(len(ids) + 1)
+                forms.append(w)
+                spaces.append(False)
+            spaces[-1] = True  # the space after a multiword token is the token's
+            mwt.append((first, len(ids), surface, space))
+        else:
+            surface = draw(st.sampled_from(_WORDS))
+            ids.append(len(ids) + 1)
+            forms.append(surface)
+            spaces.append(space)
+        surfaces.append((surface, space))
+    ref = ReferenceSentence(ids, forms, [fold(f) for f in forms], ["dep"] * len(ids), spaces, mwt)
+    text = "".join(s + (" " if sp else "") for s, sp in surfaces).strip()
+    kind = draw(st.sampled_from(["text", "words", "surfaces", "lower"]))
+    realised = {"text": text, "words": " ".join(forms), "surfaces": " ".join(s for s, _ in surfaces),
+                "lower": text.lower()}[kind]
+    return ref, realised
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(self_realisations())
+def test_the_reference_realised_as_itself_links_every_word_to_itself(case):
+    ref, text = case
+    assert [t.reference_id for t in align(tokenise(text, ref), ref)] == ref.ids, text
+
+
 # --- an independent brute-force oracle ------------------------------------------------------------
 
 class Oracle:
@@ -226,16 +387,29 @@ class Oracle:
 
     Readings: a token that folds to a multiword surface of the reference is that token's syntactic
     words (spelled as the output wrote them when the surface is their concatenation), or either
-    reading when it also folds to a reference form. A link (piece, word) has the strongest method that
-    applies: same folded form (exact when spelled the same, else casefold; multiword when the word
-    sits at the same place in a multiword token of the same folded surface), folded lemma (never a
-    missing one), lexicon, fuzzy prefix (>= 3 characters, >= 3/4 of the shorter string, against form
-    or lemma)."""
+    reading when it also folds to a reference form (one reading per distinct analysis of the surface).
+    A link (piece, word) has the strongest method that applies: same folded form (exact when spelled
+    the same, else casefold; multiword when the word sits at the same place in a multiword token of
+    the same folded surface), folded lemma (never a missing one), lexicon, then, with English rules and
+    a regular inflection of the word's lemma for its part of
+    speech or a negative contraction of the word (the hand-written tables below, for the vocabulary
+    of these cases)."""
 
-    TIERS = ("exact", "casefold", "lemma", "lexicon", "fuzzy")
+    TIERS = ("exact", "casefold", "lemma", "lexicon")
+    # every (form, lemma, part of speech) of the vocabulary below that is a regular English inflection
+    INFLECTED = {("des", "de", "NOUN"), ("des", "de", "VERB"), ("les", "le", "NOUN"), ("les", "le", "VERB"),
+                 ("enjoys", "enjoy", "NOUN"), ("enjoys", "enjoy", "VERB"), ("enjoyed", "enjoy", "VERB"),
+                 ("enjoying", "enjoy", "VERB"), ("cats", "cat", "NOUN"), ("cats", "cat", "VERB"),
+                 ("be", "be", "VERB"), ("de", "de", "VERB"), ("de", "de", "NOUN"), ("le", "le", "NOUN"),
+                 ("le", "le", "VERB"), ("enjoy", "enjoy", "VERB"), ("enjoy", "enjoy", "NOUN"),
+                 ("be", "be", "NOUN"), ("cat", "cat", "NOUN"), ("cat", "cat", "VERB"), ("un", "un", "NOUN"),
+                 ("un", "un", "VERB"), ("the", "the", "NOUN"), ("the", "the", "VERB"), ("be", "be", "ADJ"),
+                 ("the", "the", "ADJ"), ("de", "de", "ADJ"), ("le", "le", "ADJ"), ("un", "un", "ADJ"),
+                 ("enjoy", "enjoy", "ADJ"), ("cat", "cat", "ADJ"), ("best", "be", "ADJ")}
+    CONTRACTED = {"wasn't": "was", "isn't": "is", "cannot": "can"}  # host: the word's form or lemma
 
-    def __init__(self, tokens, ref: ReferenceSentence, lexicon=None):
-        self.ref, self.lexicon = ref, lexicon
+    def __init__(self, tokens, ref: ReferenceSentence, lexicon=None, rules=None):
+        self.ref, self.lexicon, self.rules = ref, lexicon, rules
         position = {i: k for k, i in enumerate(ref.ids)}
         self.surfaces, self.member = {}, {}
         for first, last, form, _ in ref.multiword:
@@ -251,15 +425,20 @@ class Oracle:
             if not groups:
                 self.readings.append([plain])
                 continue
-            surface, members = ([g for g in groups if g[0] == t] or groups)[0]
-            words = [ref.forms[p] for p in members]
-            if len("".join(words)) == len(t) and fold("".join(words)) == fold(t):
-                cut = [sum(map(len, words[:q])) for q in range(len(words) + 1)]
-                written = [t[cut[q]:cut[q + 1]] for q in range(len(words))]
-            else:
-                written = words if t == surface else [fold(w) for w in words]
-            split = [(words[q], written[q], fold(t), q) for q in range(len(words))]
-            self.readings.append([plain, split] if fold(t) in forms else [split])
+            alternatives = [plain] if fold(t) in forms else []
+            analyses = []
+            for surface, members in [g for g in groups if g[0] == t] + [g for g in groups if g[0] != t]:
+                words = [ref.forms[p] for p in members]
+                if words in analyses:
+                    continue
+                analyses.append(words)
+                if len("".join(words)) == len(t) and fold("".join(words)) == fold(t):
+                    cut = [sum(map(len, words[:q])) for q in range(len(words) + 1)]
+                    written = [t[cut[q]:cut[q + 1]] for q in range(len(words))]
+                else:
+                    written = words if t == surface else [fold(w) for w in words]
+                alternatives.append([(words[q], written[q], fold(t), q) for q in range(len(words))])
+            self.readings.append(alternatives)
 
     def link(self, piece, p):
         _, written, surface, q = piece
@@ -274,31 +453,28 @@ class Oracle:
             return 2, 0, "lemma"
         if self.lexicon is not None and lemma_key is not None and lemma_key in self.lexicon.lemmas.get(key, ()):
             return 3, 0, "lexicon"
-
-        def prefix(target):
-            if target is None:
-                return 0
-            n = 0
-            while n < min(len(key), len(target)) and key[n] == target[n]:
-                n += 1
-            return n if n >= 3 and 4 * n >= 3 * min(len(key), len(target)) else 0
-
-        quality = max(prefix(fold(form)), prefix(lemma_key))
-        return (4, quality, "fuzzy") if quality else None
+        if self.rules is None:
+            return None
+        upos = self.ref.upos[p] if self.ref.upos else None
+        if lemma_key is not None and (key, lemma_key, upos) in self.INFLECTED:
+            return 4, 0, "inflection"
+        host = self.CONTRACTED.get(key)
+        if host is not None and host in (fold(form), lemma_key):
+            return 4, 0, "contraction"
+        return None
 
     def score(self, linked, edges, pieces):
-        """Levels 1-4: (exact, <= casefold, <= lemma, <= lexicon, any), fuzzy prefix, multiword links,
-        context (neighbours equal on each side, folded)."""
-        v = [0] * 8
+        """Levels 1-3: (exact, <= casefold, <= lemma, <= lexicon, any), multiword links, context
+        (neighbours equal on each side, folded)."""
+        v = [0] * 7
         keys = [fold(f) for f in self.ref.forms]
         for i, j in linked:
-            tier, quality, method = edges[(i, j)]
+            tier, _, method = edges[(i, j)]
             for level in range(tier, 5):
                 v[level] += 1
-            v[5] += quality
-            v[6] += method == "multiword"
-            v[7] += i > 0 and j > 0 and fold(pieces[i - 1][1]) == keys[j - 1]
-            v[7] += i + 1 < len(pieces) and j + 1 < len(keys) and fold(pieces[i + 1][1]) == keys[j + 1]
+            v[5] += method == "multiword"
+            v[6] += i > 0 and j > 0 and fold(pieces[i - 1][1]) == keys[j - 1]
+            v[6] += i + 1 < len(pieces) and j + 1 < len(keys) and fold(pieces[i + 1][1]) == keys[j + 1]
         return tuple(v)
 
     @staticmethod
@@ -354,16 +530,18 @@ class Oracle:
 
 
 FORMS = ["a", "A", "o", "ao", "the", "The", "them", "was", "is", "be", "enjoy", "enjoys", "enjoyed", "de", "les",
-         "des", "_"]
-LEMMAS = ["a", "o", "the", "be", "enjoy", "de", "le", "un", "_"]
+         "des", "_", "cat", "cats"]
+LEMMAS = ["a", "o", "the", "be", "enjoy", "de", "le", "un", "_", "cat"]
+UPOS = ["NOUN", "VERB", "ADJ", "DET"]
+EN = inflection.for_language("en")
 TOY = LemmaLexicon.from_pairs([("was", "be", 1), ("is", "be", 1), ("were", "be", 1), ("des", "un", 1),
                                ("des", "de", 1), ("them", "the", 1)])
 
 
 @st.composite
 def small_cases(draw):
-    """Up to 6 reference words from a small vocabulary (repeats, case pairs, lemma and fuzzy relations,
-    multiword tokens), up to 6 output tokens, with or without a lexicon."""
+    """Up to 6 reference words from a small vocabulary (repeats, case pairs, lemma and inflection
+    relations, multiword tokens), up to 6 output tokens, with or without a lexicon and English rules."""
     n = draw(st.integers(1, 6))
     forms = draw(st.lists(st.sampled_from(FORMS), min_size=n, max_size=n))
     lemmas = draw(st.lists(st.sampled_from(LEMMAS), min_size=n, max_size=n))
@@ -374,10 +552,11 @@ def small_cases(draw):
             k += 2
         else:
             k += 1
-    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, mwt)
-    pool = FORMS + [m[2] for m in mwt] + ["were", "enjoyin", "xyz"]
+    upos = draw(st.lists(st.sampled_from(UPOS), min_size=n, max_size=n))
+    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, mwt, upos)
+    pool = FORMS + [m[2] for m in mwt] + ["were", "enjoyin", "enjoying", "catalogue", "wasn't", "cannot", "xyz"]
     tokens = draw(st.lists(st.sampled_from(pool), max_size=6))
-    return tokens, ref, draw(st.sampled_from([None, TOY]))
+    return tokens, ref, draw(st.sampled_from([None, TOY])), draw(st.sampled_from([None, EN]))
 
 
 @st.composite
@@ -387,7 +566,8 @@ def shuffled_cases(draw):
     forms = draw(st.lists(st.sampled_from(["a", "A", "b", "the", "The", "them", "was", "is", "enjoys"]),
                           min_size=n, max_size=n))
     lemmas = draw(st.lists(st.sampled_from(["a", "b", "the", "be", "enjoy", "_"]), min_size=n, max_size=n))
-    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, [])
+    upos = draw(st.lists(st.sampled_from(UPOS), min_size=n, max_size=n))
+    ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, [], upos)
     tokens = [forms[p] for p in draw(st.permutations(range(n)))]
     for _ in range(draw(st.integers(0, 2))):
         i = draw(st.integers(0, len(tokens) - 1))
@@ -398,12 +578,12 @@ def shuffled_cases(draw):
             tokens.insert(i, tokens[i])
         else:
             tokens[i] = draw(st.sampled_from(["were", "them", "enjoyed", "A", "b"]))
-    return tokens, ref, draw(st.sampled_from([None, TOY]))
+    return tokens, ref, draw(st.sampled_from([None, TOY])), draw(st.sampled_from([None, EN]))
 
 
-def check_against_oracle(tokens, ref, lexicon):
-    out = align(tokens, ref, lexicon=lexicon)
-    oracle = Oracle(tokens, ref, lexicon)
+def check_against_oracle(tokens, ref, lexicon, rules):
+    out = align(tokens, ref, lexicon=lexicon, rules=rules)
+    oracle = Oracle(tokens, ref, lexicon, rules)
     pieces, edges, linked = oracle.read(out)
     got = (oracle.score(linked, edges, pieces), -oracle.crossings(linked), oracle.closeness(linked))
     every = [(oracle.score(m, e, p), -oracle.crossings(m), oracle.closeness(m)) for p, e, m in oracle.alignments()]
@@ -438,8 +618,8 @@ def test_optimal_against_brute_force(case):
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(shuffled_cases())
 def test_optimal_on_shuffles_against_brute_force(case):
-    tokens, ref, lexicon = case
-    out = check_against_oracle(tokens, ref, lexicon)
+    tokens, ref, lexicon, rules = case
+    out = check_against_oracle(tokens, ref, lexicon, rules)
     if sorted(tokens) == sorted(ref.forms):  # a pure shuffle: every word linked once, exactly
         assert sorted(t.reference_id for t in out) == ref.ids
         assert {t.method for t in out} == {"exact"}

@@ -304,9 +304,11 @@ def occurs(form, heads, labels, include_root: bool = False) -> bool:
 
 @pytest.fixture(scope="module")
 def adapt_analysed():
-    """EWT v2.3 test with the ADAPT runs, analysed in the dep view with evalhouse's settings before
-    issue 16 (root included, every form, top 10 suspicious; their top 50 kept) and then with the
-    defaults; plus each sentence's dep tree, for the independent matcher above."""
+    """EWT v2.3 test with the ADAPT runs ingested with the default settings (the lemma lexicon and the
+    English rules; sacreBLEU, which mining does not read, off), analysed with evalhouse's settings before
+    issue 16 (root included, every form, top 10 suspicious; their top 50 kept), with ``--score
+    failure-term``, and then with the defaults; the figures docs/statistics.md quotes from each; and
+    each sentence's dep tree, for the independent matcher above."""
     import evalhouse
     from evalhouse.statistics.analyze import AnalysisConfig, analyze
     from tests.conftest import shared
@@ -315,26 +317,50 @@ def adapt_analysed():
     runs = sorted(p for p in shared("sr-outputs", "adapt-ewt-test").iterdir() if (p / "en_out.txt").exists())
     wh = evalhouse.connect(":memory:")
     wh.ingest_treebank([reference], corpus="ewt")
-    # without the lemma lexicon (issue 15): the figures of issue 16 quoted below were measured on alignments
-    # without it, and the lexicon moves which sentences lose edges (the tokenised ewt_only run: 26 root-headed
-    # forms in its top 50 with it, against 28-34 quoted)
     for run in runs:
-        wh.ingest_outputs(run / "en_out.txt", reference="ewt", team="adapt", run=run.name, lexicon=False,
-                          sacrebleu=False)
-    analyze(wh, AnalysisConfig(resamples=5, views=("dep",), exclude_root=False, representatives="all",
-                               suspicious="top-k", keep=50))
+        wh.ingest_outputs(run / "en_out.txt", reference="ewt", team="adapt", run=run.name, sacrebleu=False)
+    figures = {}
+    analyze(wh, AnalysisConfig(resamples=5, exclude_root=False, representatives="all", suspicious="top-k", keep=50))
     before = {}
-    for run, form in wh.sql("select run, form from suspicious_subtrees where rank <= 50 order by run, rank").fetchall():
+    for run, form in wh.sql("select run, form from suspicious_subtrees where view = 'dep' and rank <= 50 "
+                            "order by run, rank").fetchall():
         before.setdefault(run, []).append(form)
-    analyze(wh, AnalysisConfig(resamples=5, views=("dep",)))
+    figures["before"] = _mss(wh)
+    analyze(wh, AnalysisConfig(resamples=5, score_form="failure-term"))
+    figures["failure-term"] = _mss(wh)
+    analyze(wh, AnalysisConfig(resamples=5))
+    figures["default"] = _mss(wh)
     trees: dict[int, tuple[list, list]] = {}
     for position, head, relation in wh.sql("select position, head, relation from edges where corpus = 'ewt' "
                                            "order by position, dependent").fetchall():
         trees.setdefault(position, ([], []))
         trees[position][0].append(head)
         trees[position][1].append(relation)
-    yield wh, before, trees
+    yield wh, before, trees, figures
     wh.close()
+
+
+def _mss(wh) -> dict:
+    """Per view: MSS range and number of the suspicious forms, those suspicious in every run, the MSS range
+    of the 20 forms of highest coverage (ties by MSS), the suspicious forms per run, the smallest second
+    term and the largest first term of the Narayan & Gardent score."""
+    out = {}
+    for view, low, high, forms, everywhere in wh.sql(
+            "select view, min(mss), max(mss), count(*), count(*) filter (where coverage = 1) "
+            "from suspicious_subtrees_coverage group by view").fetchall():
+        out[view] = {"mss": (low, high), "forms": forms, "everywhere": everywhere}
+    for view, low, high in wh.sql("""select view, min(mss), max(mss) from (select *, row_number() over
+                                     (partition by view order by coverage desc, mss desc) as r
+                                     from suspicious_subtrees_coverage) where r <= 20 group by view""").fetchall():
+        out[view]["top20"] = (low, high)
+    for view, low, high in wh.sql("""select view, min(n), max(n) from (select view, run, count(*) as n from
+                                     suspicious_subtrees where selected group by all) group by view""").fetchall():
+        out[view]["per_run"] = (low, high)
+    for view, b_low, b_high, a_high in wh.sql(
+            "select view, min(0.5 * c_notf_pass / c_notf * ln(c_notf)), max(0.5 * c_notf_pass / c_notf * ln(c_notf)), "
+            "max(0.5 * c_f_fail / c_f * ln(c_f)) from suspicious_subtrees where selected group by view").fetchall():
+        out[view]["terms"] = (b_low, b_high, a_high)
+    return out
 
 
 def form_size(parsed) -> int:
@@ -358,16 +384,17 @@ def test_independent_matcher_on_a_small_tree():
 
 @pytest.mark.realdata
 def test_root_headed_forms_no_longer_fill_the_top_50(adapt_analysed):
-    """Issue 16: with the root, forms headed by it were 28-34 of the top 50 dep forms of each ADAPT run;
-    none of the 60 forms of Tables 5-7 is one. With the paper's settings none is mined."""
-    wh, before, _ = adapt_analysed
+    """Issue 16: with the root, forms headed by it were 26-34 of the top 50 dep forms of each ADAPT run
+    (scored with the defaults; 28-34 without the lexicon); none of the 60 forms of Tables 5-7 is one. With
+    the paper's settings none is mined."""
+    wh, before, _, _ = adapt_analysed
     assert len(before) == 5
     for run, forms in before.items():
         assert len(forms) == 50
-        assert 28 <= sum(f.startswith("(root ") for f in forms) <= 34, run
+        assert 26 <= sum(f.startswith("(root ") for f in forms) <= 34, run
     assert wh.sql("select count(*) from suspicious_subtrees where form like '(root %' "
                   "or list_contains(represents, form)").fetchone()[0] == 0
-    assert wh.sql("select count(*) from suspicious_subtrees where rank <= 50").fetchone()[0] == 5 * 50
+    assert wh.sql("select count(*) from suspicious_subtrees where view = 'dep' and rank <= 50").fetchone()[0] == 5 * 50
     configuration = wh.sql("select distinct configuration from suspicious_subtrees").fetchall()
     assert len(configuration) == 1 and "root:excluded|representatives:largest|suspicious:non-null" in configuration[0][0]
 
@@ -378,14 +405,14 @@ def test_nested_forms_with_identical_occurrence_sets_collapse(adapt_analysed):
     ((list (nummod)) and (root ((list (nummod))))). Now the top 50 of every run have pairwise different
     occurrence sets, and each form a stored form represents has exactly its sentences and is not larger
     -- all checked with the independent matcher above, on the reference trees."""
-    wh, before, trees = adapt_analysed
+    wh, before, trees, _ = adapt_analysed
     old_top = before["ewt_only_test_set_13-Oct_11-27"]
     assert "(list (nummod))" in old_top[:10] and "(root ((list (nummod))))" in old_top[:10]
     assert occurrence_set("(list (nummod))", trees) == occurrence_set("(root ((list (nummod))))", trees, True) \
         != frozenset()
     for run in before:
-        rows = wh.sql("select form, size, represents, c_f from suspicious_subtrees where run = $r and rank <= 50 "
-                      "order by rank", {"r": run}).fetchall()
+        rows = wh.sql("select form, size, represents, c_f from suspicious_subtrees where view = 'dep' and run = $r "
+                      "and rank <= 50 order by rank", {"r": run}).fetchall()
         sets = {}
         for form, size, represents, c_f in rows:
             sets[form] = occurrence_set(form, trees)
@@ -398,5 +425,42 @@ def test_nested_forms_with_identical_occurrence_sets_collapse(adapt_analysed):
         assert len(set(sets.values())) == len(sets), run
     # the example of docs/statistics.md: (nmod (compound)) stands in (nmod (case compound))'s 151 sentences
     represented = wh.sql("select distinct c_f, represents from suspicious_subtrees "
-                         "where form = '(nmod (case compound))'").fetchall()
+                         "where view = 'dep' and form = '(nmod (case compound))'").fetchall()
     assert represented and all(c == 151 and "(nmod (compound))" in r for c, r in represented)
+
+
+def _range(pair, digits=2, sep="–") -> str:
+    low, high = pair
+    return f"{low:.{digits}f}{sep}{high:.{digits}f}"
+
+
+@pytest.mark.realdata
+def test_the_mining_figures_of_the_docs(adapt_analysed):
+    """docs/statistics.md quotes these figures of the five ADAPT runs, scored with the default settings
+    (issue 36: they reproduced only with --no-lexicon before); each is found in the text as computed."""
+    from tests.conftest import REPO
+
+    wh, before, _, figures = adapt_analysed
+    text = (REPO / "docs" / "statistics.md").read_text(encoding="utf-8")
+    d, f, b = figures["default"], figures["failure-term"], figures["before"]
+    roots = [sum(x.startswith("(root ") for x in forms) for forms in before.values()]
+    quoted = [
+        f"with the root, {min(roots)}–{max(roots)} of the top 50 `dep` forms of each ADAPT run",
+        f"{d['dep']['per_run'][0]:,}–{d['dep']['per_run'][1]:,} `dep` forms per\nADAPT run, "
+        f"{d['lemma']['per_run'][0]:,}–{d['lemma']['per_run'][1]:,} `lemma` forms",
+        f"½·B lies between {d['dep']['terms'][0]:.2f} and {d['dep']['terms'][1]:.2f}, while\n½·A is at most "
+        f"{d['dep']['terms'][2]:.2f}",
+        f"the suspicious forms runs from {d['dep']['mss'][0]:.2f} to {d['dep']['mss'][1]:.2f} (`dep`, "
+        f"{d['dep']['forms']:,} forms), {_range(d['pos']['mss'])} (`pos`), {_range(d['pos-dep']['mss'])}\n"
+        f"   (`pos-dep`), {_range(d['lemma']['mss'])} (`lemma`); for the 20 forms of highest coverage (ties by MSS) "
+        f"{_range(d['dep']['top20'])},\n   {_range(d['pos']['top20'])} and {_range(d['pos-dep']['top20'])}. Before issue 16 "
+        f"(root, every form, top 10) it was {_range(b['dep']['top20'])}, {_range(b['pos']['top20'])}\n   and "
+        f"{_range(b['pos-dep']['top20'])}",
+        f"their MSS runs from 0 to {f['dep']['mss'][1]:.2f} (`dep`), 0–{f['pos']['mss'][1]:.2f} (`pos`),\n   "
+        f"0–{f['pos-dep']['mss'][1]:.2f} (`pos-dep`); for the 20 forms of highest coverage {_range(f['dep']['top20'])}, "
+        f"{_range(f['pos']['top20'])} and {_range(f['pos-dep']['top20'])}",
+        f"{d['dep']['everywhere']:,} of the {d['dep']['forms']:,} suspicious `dep` forms are suspicious in all\n   five runs",
+    ]
+    missing = [q for q in quoted if q not in text]
+    assert missing == [], missing
+    assert f["dep"]["mss"][0] == 0.0 and f["dep"]["forms"] == d["dep"]["forms"]  # same forms, same coverage

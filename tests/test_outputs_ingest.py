@@ -343,7 +343,9 @@ METHODS_TREE = tree("methods", """
 
 
 def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
-    ingest_text(wh, tmp_path, "methods", METHODS_TREE)
+    # English, "enjoyed" a VERB: the English inflection rules apply to it
+    text = METHODS_TREE.replace("enjoyed\tenjoy\tX", "enjoyed\tenjoy\tVERB")
+    wh.ingest_treebank([write(tmp_path, "methods.conllu", text)], corpus="methods", language="en")
     ingest_output(wh, tmp_path, "methods", "the student cannot enjoys lessons banana.\n")
     rows = wh.sql("""select o.token, o.form, o.lemma, o.lemma_source, o.punct, a.to_index, a.method
                      from output_tokens o join alignments a on a.team = o.team and a.run = o.run
@@ -354,14 +356,48 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
         (2, "student", "student", "reference", False, 2, "lemma"),    # lemma of "students"
         (3, "can", "can", "reference", False, 3, "multiword"),        # "cannot" -> can + not
         (4, "not", "not", "reference", False, 4, "multiword"),
-        (5, "enjoys", "enjoy", "reference", False, 5, "fuzzy"),       # common prefix "enjoy"
+        (5, "enjoys", "enjoy", "reference", False, 5, "inflection"),  # -s of the verb enjoy (English rules)
         (6, "lessons", "lesson", "reference", False, 6, "exact"),
         (7, "banana", "banana", "form", False, None, "unaligned"),    # nothing left: its own lemma
         (8, ".", ".", "reference", True, 7, "exact"),
     ]
-    # every method but lexicon (no inflection here): tests/test_outputs_lemmas.py has it through ingest
-    assert {m for *_, m in rows} == set(METHODS) - {"lexicon"}
+    # every method but lexicon (no inflection the treebank attests) and contraction (tested below):
+    # tests/test_outputs_lemmas.py has the lexicon through ingest
+    assert {m for *_, m in rows} == set(METHODS) - {"lexicon", "contraction"}
     assert wh.sql("select count(*) from output_tokens where lemma is null or lemma = ''").fetchone()[0] == 0
+    # without the rules (--no-inflection) "enjoys" is linked to nothing, and the configuration says so
+    ingest_output(wh, tmp_path, "methods", "the student cannot enjoys lessons banana.\n", run="bare", inflection=False)
+    assert wh.sql("select a.method from output_tokens o join alignments a on a.run = o.run and a.position = o.position "
+                  "and a.from_index = o.token and a.pair = 'output-reference' where o.run = 'bare' and o.form = 'enjoys'"
+                  ).fetchone()[0] == "unaligned"
+    configs = dict(wh.sql("select run, configuration from submissions").fetchall())
+    assert "inflection:en-regular" in configs["r"] and "inflection:none" in configs["bare"]
+
+
+def test_a_negative_contraction_links_to_its_host(wh, tmp_path):
+    """English rules. "wasn't" where the reference writes "was not" is cut as the Penn Treebank cuts it,
+    was + n't: "was" keeps its link and "n't" is a word of its own. "won't" for "will not" cannot be cut
+    into reference words (wo + n't): the whole word contracts "will" with "not", so it takes "will" and
+    its lemma, and "not" is not realised."""
+    text = tree("neg", """
+1 It it 3 nsubj
+2 was be 3 cop
+3 not not 0 root
+4 there there 3 advmod
+""") + tree("fut", """
+1 It it 3 nsubj
+2 will will 3 aux
+3 not not 4 advmod
+4 go go 0 root
+""")
+    wh.ingest_treebank([write(tmp_path, "neg.conllu", text)], corpus="neg", language="en")
+    ingest_output(wh, tmp_path, "neg", "It wasn't there\nIt won't go\n", fmt="lines")
+    rows = wh.sql("""select o.position, o.form, o.lemma, a.to_index, a.method from output_tokens o join alignments a
+                     on a.run = o.run and a.position = o.position and a.from_index = o.token
+                     and a.pair = 'output-reference' order by o.position, o.token""").fetchall()
+    assert rows == [(1, "It", "it", 1, "exact"), (1, "was", "be", 2, "exact"), (1, "n't", "n't", None, "unaligned"),
+                    (1, "there", "there", 4, "exact"),
+                    (2, "It", "it", 1, "exact"), (2, "won't", "will", 2, "contraction"), (2, "go", "go", 4, "exact")]
 
 
 def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
@@ -396,8 +432,9 @@ def test_missing_sentences_are_scored_empty_and_reported(tmp_path):
         rows = wh.sql("""select position, sent_id, missing, edges, matched_edges, dea, bleu, ssa, gsa,
                                 string_deletions, string_reference_length
                          from sentence_scores order by position""").fetchall()
-        # sentence 2 "I do n't know ." has 4 non-punct words and 3 edges: an empty output deletes all 4
-        assert rows[1] == (2, "s2", True, 3, 0, 0.0, 0.0, 0.0, 0.0, 4, 4)
+        # sentence 2 "I do n't know ." has 5 words (seed 003 counts the punctuation) and 3 edges: an empty
+        # output deletes all 5
+        assert rows[1] == (2, "s2", True, 3, 0, 0.0, 0.0, 0.0, 0.0, 5, 5)
         assert [r[2] for r in rows] == [False, True, False]
         assert wh.sql("select missing_sentences from submission_scores").fetchone()[0] == 1
 

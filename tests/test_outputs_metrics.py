@@ -618,32 +618,51 @@ def test_bangalore_counterfactual_without_the_substitution():
     assert counts.generation_accuracy == pytest.approx(1 - 3 / 9, abs=1e-15)
 
 
-# A UD-style tree for the paper's sentence (lemma of "was" is "be": the same on both sides)
+# The paper's sentence with its own tree (section 2, footnote 1: the XTAG analysis heads the predicative
+# noun construction by the noun, "estimate"; Figure 2): There, was, no, cost and for depend on estimate,
+# phase on for, the and second on phase. Example (2) has no final period.
 BANGALORE_TREE = tree("wsj", """
-1 There there 2 expl
-2 was be 0 root
+1 There there 5 expl
+2 was be 5 cop
 3 no no 5 det
 4 cost cost 5 compound
-5 estimate estimate 2 nsubj
-6 for for 9 case
+5 estimate estimate 0 root
+6 for for 5 nmod
 7 the the 9 det
 8 second second 9 amod
-9 phase phase 5 nmod SpaceAfter=No
-10 . . 2 punct
+9 phase phase 6 pobj
 """)
 
 
 def test_bangalore_example_through_ingest(wh, tmp_path):
+    """Seed 003, example (2) and section 3.2, through `ingest outputs` with the default settings: the LR
+    output has 5 string errors and 4 generation string errors over R = 9 (footnote 5), and on the
+    paper's tree I = D = M = 3 (the "no cost" block two moves, "phase the second" one): SSA 0.44, GSA
+    0.56, STA 0.33, GTA 0.67 to two digits. FERGUS's output is the reference: 1 on all four."""
     ingest_text(wh, tmp_path, "wsj", BANGALORE_TREE)
-    ingest_output(wh, tmp_path, "wsj", " ".join(BANGALORE_LR) + " .\n", team="lr", run="1")
-    ingest_output(wh, tmp_path, "wsj", "There was no cost estimate for the second phase.\n", team="fergus", run="1")
+    ingest_output(wh, tmp_path, "wsj", " ".join(BANGALORE_LR) + "\n", team="lr", run="1")
+    ingest_output(wh, tmp_path, "wsj", "There was no cost estimate for the second phase\n", team="fergus", run="1")
     rows = dict((team, r) for team, *r in wh.sql(
         """select team, string_insertions, string_deletions, string_substitutions, string_moves,
-                  string_reference_length, ssa, gsa from sentence_scores""").fetchall())
-    assert rows["lr"][:5] == [2, 2, 1, 1, 9]
-    assert rows["lr"][5] == pytest.approx(1 - 5 / 9, abs=1e-12)
-    assert rows["lr"][6] == pytest.approx(1 - 4 / 9, abs=1e-12)
-    assert rows["fergus"] == [0, 0, 0, 0, 9, 1.0, 1.0]
+                  string_reference_length, tree_insertions, tree_deletions, tree_substitutions, tree_moves,
+                  tree_reference_length, ssa, gsa, sta, gta from sentence_scores""").fetchall())
+    assert rows["lr"][:10] == [2, 2, 1, 1, 9, 3, 3, 0, 3, 9]
+    ssa, gsa, sta, gta = rows["lr"][10:]
+    assert (ssa, gsa, sta, gta) == pytest.approx((1 - 5 / 9, 1 - 4 / 9, 1 - 6 / 9, 1 - 3 / 9), abs=1e-12)
+    assert [round(v, 2) for v in (ssa, gsa, sta, gta)] == [0.44, 0.56, 0.33, 0.67]
+    assert rows["fergus"] == [0, 0, 0, 0, 9, 0, 0, 0, 0, 9, 1.0, 1.0, 1.0, 1.0]
+
+
+def test_bangalore_example_with_its_period(wh, tmp_path):
+    """Section 4 writes both outputs with a final period ("There was estimate for phase the second no
+    cost ."). The period is a token of the string (punctuation counts in seed 003): R = 10, the same 5
+    and 4 errors, SSA 0.5 and GSA 0.6; in the tree the period hangs from estimate and stays last."""
+    ingest_text(wh, tmp_path, "wsj", BANGALORE_TREE.replace("9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\t_",
+                                                            "9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\tSpaceAfter=No")
+                .replace("\n\n", "\n10\t.\t.\tPUNCT\t_\t_\t5\tpunct\t_\t_\n\n"))
+    ingest_output(wh, tmp_path, "wsj", " ".join(BANGALORE_LR) + " .\n", team="lr", run="1")
+    ssa, gsa, r = wh.sql("select ssa, gsa, string_reference_length from sentence_scores").fetchone()
+    assert r == 10 and (ssa, gsa) == pytest.approx((0.5, 0.6), abs=1e-12)
 
 
 @settings(max_examples=300, deadline=None)
@@ -709,9 +728,10 @@ def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
     got = {run: rest for run, *rest in wh.sql(
         """select run, string_insertions, string_deletions, string_substitutions, string_moves, ssa, gsa,
                   tree_insertions, tree_deletions, tree_substitutions, tree_moves, tree_reference_length,
-                  sta, gta, understandability_accuracy, quality_accuracy from sentence_scores""").fetchall()}
+                  sta, gta, understandability_accuracy, quality_accuracy, lemma_ssa, lemma_gsa, lemma_sta, lemma_gta,
+                  lemma_tree_insertions from sentence_scores""").fetchall()}
     # string, "B C D A" against "A B C D E": delete A, match B C D, substitute E -> A (cost 2, unique)
-    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["dropE"]
+    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa, *lemma = got["dropE"]
     assert (s_i, s_d, s_s, s_m) == (0, 1, 1, 0)
     assert ssa == pytest.approx(1 - 2 / 5) and gsa == pytest.approx(1 - 2 / 5)
     assert (t_i, t_d, t_s, t_m, t_r) == (1, 2, 0, 1, 5)
@@ -719,17 +739,65 @@ def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
     # seed 003 / seeds README coefficients with STA = 0.4 and S = 1 (string substitutions)
     assert ua == pytest.approx((1.3147 * 0.4 - 0.1039 * 1 - 0.4458) / 0.8689, abs=1e-12)
     assert qa == pytest.approx((1.0192 * 0.4 - 0.0869 * 1 - 0.3553) / 0.6639, abs=1e-12)
+    # every output word realises a reference word, and the keys are the words: the variant agrees
+    assert lemma[:4] == pytest.approx([ssa, gsa, sta, gta])
     # "B C D A E": string: A deleted and inserted (one move); tree as in test_tree_counts_by_hand
-    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["moveA"]
+    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa, *lemma = got["moveA"]
     assert (s_i, s_d, s_s, s_m) == (1, 1, 0, 1)
     assert ssa == pytest.approx(1 - 2 / 5) and gsa == pytest.approx(1 - 1 / 5)
     assert (t_i, t_d, t_s, t_m, t_r) == (1, 1, 0, 1, 5)
     assert sta == pytest.approx(3 / 5) and gta == pytest.approx(4 / 5)
-    # three words appended to a perfect output: three insertions in the string and in the tree
-    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa = got["extra"]
-    assert (s_i, s_d, s_s, s_m, t_i, t_d, t_s, t_m, t_r) == (3, 0, 0, 0, 3, 0, 0, 0, 5)
-    assert ssa == sta == pytest.approx(1 - 3 / 5) and gsa == gta == pytest.approx(1 - 3 / 5)
-    assert ua == pytest.approx((1.3147 * 0.4 - 0.4458) / 0.8689, abs=1e-12)
+    # three words appended to a perfect output: three insertions in the string; in seed 003's tree they
+    # belong to no treelet, so STA = GTA = 1 (and understandability 1: S = 0); the variant counts them
+    s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa, *lemma = got["extra"]
+    assert (s_i, s_d, s_s, s_m, t_i, t_d, t_s, t_m, t_r) == (3, 0, 0, 0, 0, 0, 0, 0, 5)
+    assert ssa == gsa == pytest.approx(1 - 3 / 5) and sta == gta == ua == qa == 1.0
+    assert lemma[4] == 3 and lemma[2] == lemma[3] == pytest.approx(1 - 3 / 5)
+
+
+# the issue's examples: a word replaced by another in a leaf, and a one-word sentence
+BIG_DOG = tree("dog", """
+1 the the 3 det
+2 big big 3 amod
+3 dog dog 4 nsubj
+4 barked bark 0 root
+""") + tree("one", """
+1 dog dog 0 root
+""")
+
+
+def test_a_substitution_is_one_error_in_the_string_and_in_the_tree(wh, tmp_path):
+    """Issue 36: "the small dog barked" for "the big dog barked". Seed 003: one substitution in the string
+    (SSA 0.75); in the tree "small" belongs to no treelet and "big" is missing from the treelet of "dog"
+    (one deletion: STA 0.75). The variant counts "small" as an insertion too (lemma_sta 0.5). A one-word
+    sentence written in another form ("dogs"): SSA 0 and STA 0 (the variant: -1)."""
+    ingest_text(wh, tmp_path, "dog", BIG_DOG)
+    ingest_output(wh, tmp_path, "dog", "the small dog barked\ndogs\n", fmt="lines")
+    got = wh.sql("""select position, ssa, gsa, sta, gta, lemma_ssa, lemma_sta, string_substitutions, tree_deletions
+                    from sentence_scores order by position""").fetchall()
+    assert got[0][1:] == pytest.approx((0.75, 0.75, 0.75, 0.75, 0.75, 0.5, 1, 1))
+    assert got[1][1:] == pytest.approx((0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 1, 1))
+
+
+def test_the_paper_tokens_are_words_with_punctuation_and_case_folded(wh, tmp_path):
+    """Seed 003 compares the words of the two strings: "dog" for "dogs" is a substitution although the
+    lemma is the same (the lemma-key variant: no error), a missing "." is a deletion (the variant
+    ignores punctuation), and "The" for "the" is the same word (case folded, as the speech-recognition
+    accuracy the paper borrows ignores case)."""
+    ingest_text(wh, tmp_path, "dogs", tree("p", """
+1 The the 2 det
+2 dogs dog 3 nsubj
+3 bark bark 0 root SpaceAfter=No
+4 . . 3 punct
+"""))
+    ingest_output(wh, tmp_path, "dogs", "the dog bark\n", fmt="lines")
+    ssa, sta, s, d, lemma_ssa, lemma_sta = wh.sql(
+        "select ssa, sta, string_substitutions, string_deletions, lemma_ssa, lemma_sta from sentence_scores").fetchone()
+    assert (s, d) == (1, 1) and ssa == pytest.approx(1 - 2 / 4)
+    # the tree: "dogs" is missing from its own treelet {The dogs} and from the root's {dogs bark .}, "."
+    # from the root's: three deletions over R = 4
+    assert sta == pytest.approx(1 - 3 / 4)
+    assert lemma_ssa == lemma_sta == 1.0
 
 
 def test_understandability_and_quality_of_a_perfect_sentence():

@@ -259,3 +259,39 @@ def test_planted_amod_fault(ewt):
     assert rows[0][0] == "amod"
     amod = rows[0][3]
     assert amod < 0.1 and all(acc > amod + 0.3 for r, _, _, acc in rows[1:])
+
+
+ACCURACY_COLUMNS = ("mean_ssa", "mean_gsa", "mean_sta", "mean_gta", "mean_understandability_accuracy",
+                    "mean_quality_accuracy", "mean_lemma_ssa", "mean_lemma_gsa", "mean_lemma_sta", "mean_lemma_gta")
+
+
+def docs_table(heading: str, first_cell: str) -> dict[str, list[str]]:
+    """Rows of the markdown table that follows ``heading`` in docs/system-outputs.md: first cell -> cells."""
+    from tests.conftest import REPO
+
+    text = (REPO / "docs" / "system-outputs.md").read_text(encoding="utf-8")
+    rows, inside = {}, False
+    for line in text[text.index(heading):].splitlines():
+        if line.startswith(f"| {first_cell} |"):
+            inside = True
+            continue
+        if inside and line.startswith("|---"):
+            continue
+        if inside and not line.startswith("|"):
+            break
+        if inside:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_accuracy_figures_of_the_docs(ewt):
+    """docs/system-outputs.md, "String and tree accuracy": the mean accuracies of the five ADAPT runs with
+    the default settings (seed 003's and the lemma-key variant's), to the printed digits."""
+    wh, *_ = ewt
+    got = {run: [f"{v:.4f}" for v in values] for run, *values in wh.sql(
+        f"select run, {', '.join(ACCURACY_COLUMNS)} from submission_scores where team = 'adapt'").fetchall()
+        if run in RUNS}
+    assert docs_table("## String and tree accuracy", "run") == got
+    # seed 003 counts punctuation and inflection, which the variant ignores: its string accuracy is lower
+    assert all(float(v[0]) < float(v[6]) for v in got.values())

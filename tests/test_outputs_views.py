@@ -42,7 +42,7 @@ def given_sentences(wh, corpus: str, n: int) -> None:
                             "comments": [[] for _ in range(n)], "first_line": list(range(1, n + 1))})
 
 
-ZERO_COUNTS = {f"{p}_{c}": 0 for p in ("string", "tree")
+ZERO_COUNTS = {f"{p}_{c}": 0 for p in ("string", "tree", "lemma_string", "lemma_tree")
                for c in ("insertions", "deletions", "substitutions", "moves", "reference_length")}
 
 
@@ -141,10 +141,11 @@ def test_sacrebleu_scores(wh):
 def test_alignment_methods(wh):
     given_submission(wh, "t", "r", "c", 2)
     given_submission(wh, "t", "empty", "c", 1)  # every output missing: no token at all
-    # (position, token, punct, method): sentence 1 "The cats was sleeping ." -> exact, exact, lexicon, fuzzy,
-    # exact punctuation; sentence 2 "banana ," -> unaligned word, unaligned punctuation
-    tokens = [(1, 1, False, "exact"), (1, 2, False, "exact"), (1, 3, False, "lexicon"), (1, 4, False, "fuzzy"),
-              (1, 5, True, "exact"), (2, 1, False, "unaligned"), (2, 2, True, "unaligned")]
+    # (position, token, punct, method): sentence 1 "The cats was sleeping ." -> exact, exact, lexicon,
+    # inflection, exact punctuation; sentence 2 "banana , wasn't" -> unaligned word, unaligned punctuation,
+    # and a fuzzy link as a warehouse scored before evalhouse-align:3 stores it
+    tokens = [(1, 1, False, "exact"), (1, 2, False, "exact"), (1, 3, False, "lexicon"), (1, 4, False, "inflection"),
+              (1, 5, True, "exact"), (2, 1, False, "unaligned"), (2, 2, True, "unaligned"), (2, 3, False, "fuzzy")]
     wh.insert("output_tokens", [{"team": "t", "run": "r", "corpus": "c", "position": p, "token": k, "form": "w",
                                  "lemma": "w", "lemma_source": "form", "punct": punct,
                                  "stripped_position": None if punct else k, "lemma_key": "w"}
@@ -157,17 +158,19 @@ def test_alignment_methods(wh):
                               "from_index": 1, "to_index": 1, "method": "given"}])
     got = wh.sql("""select run, method, tokens, words, token_share, word_share from alignment_methods
                     order by run, method""").fetchall()
-    # t/r: 7 tokens, 5 words (the two punctuation tokens are not words)
-    expected = {"exact": (3, 2), "lexicon": (1, 1), "fuzzy": (1, 1), "unaligned": (2, 1)}
-    want = [("empty", m, 0, 0, None, None) for m in sorted(METHODS)]
-    want += [("r", m, *expected.get(m, (0, 0)), expected.get(m, (0, 0))[0] / 7, expected.get(m, (0, 0))[1] / 5)
-             for m in sorted(METHODS)]
+    # t/r: 8 tokens, 6 words (the two punctuation tokens are not words); every method of the aligner, and
+    # the stored fuzzy, for both submissions
+    expected = {"exact": (3, 2), "lexicon": (1, 1), "inflection": (1, 1), "unaligned": (2, 1), "fuzzy": (1, 1)}
+    methods = sorted(set(METHODS) | {"fuzzy"})
+    want = [("empty", m, 0, 0, None, None) for m in methods]
+    want += [("r", m, *expected.get(m, (0, 0)), expected.get(m, (0, 0))[0] / 8, expected.get(m, (0, 0))[1] / 6)
+             for m in methods]
     assert_rows(got, want)
 
 
 def test_alignment_methods_lists_every_method_of_the_aligner():
     text = next(f.text for f in view_files() if f.name == "alignment_methods")
-    values = text.split("VALUES", 1)[1].split(") AS m", 1)[0]
+    values = text.split("VALUES", 1)[1].split(") AS m", 1)[0].replace("\n", " ")
     assert [v.strip(" ('),\n") for v in values.split("),")] == list(METHODS)
 
 

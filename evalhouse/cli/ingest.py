@@ -84,6 +84,7 @@ def ingest_outputs(
     lexicon: Annotated[bool, typer.Option("--lexicon/--no-lexicon", help="Link inflected forms to their reference word through a lemma lexicon learned from the treebanks of the reference's language (link method lexicon).")] = True,
     lexicon_min_count: Annotated[int, typer.Option("--lexicon-min-count", min=1, help="Learn only form-lemma pairs attested at least this many times.")] = 1,
     sacrebleu: Annotated[bool, typer.Option("--sacrebleu/--no-sacrebleu", help="Also store sacreBLEU BLEU and chrF with their signatures (view sacrebleu_scores).")] = True,
+    inflection: Annotated[bool, typer.Option("--inflection/--no-inflection", help="Also link regular inflections and negative contractions by the rules of the reference's language, English only (link methods inflection and contraction).")] = True,
     replace: Replace = False,
     drop_judgements: DropJudgements = False,
     quiet: Quiet = False,
@@ -98,7 +99,8 @@ def ingest_outputs(
             summaries = wh.ingest_outputs(path, reference=reference, team=team, run=run, format=format.value,
                                           manifest=manifest, replace=replace, progress=bars,
                                           drop_judgements=drop_judgements, lexicon=lexicon,
-                                          lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
+                                          lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu,
+                                          inflection=inflection)
         if not quiet:
             for s in summaries:
                 typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.given_sentences:,} of {s.sentences:,} sentences "

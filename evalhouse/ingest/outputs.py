@@ -39,9 +39,9 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from evalhouse.analysis import accuracy, alignment, bleu, sacrebleu_scores, sr_metrics
+from evalhouse.analysis import accuracy, alignment, bleu, inflection, sacrebleu_scores, sr_metrics
 from evalhouse.analysis.lexicon import LemmaLexicon
-from evalhouse.analysis.text import KEY_SIGNATURE, word_key
+from evalhouse.analysis.text import KEY_SIGNATURE, fold, word_key
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.names import check_names
 from evalhouse.loaders import arrow_arrays
@@ -54,11 +54,12 @@ from evalhouse.version import __version__, signature
 # how every submission is scored (submissions.configuration, built by scoring_configuration(); a
 # baseline adds how it was made). The keys: evalhouse.analysis.text.KEY_SIGNATURE.
 SCORING = (
-    "tokenisation:reference-guided", alignment.ALIGNMENT_VERSION,
+    "tokenisation:reference-guided,fewest-breaks", alignment.ALIGNMENT_VERSION,
     "dea:keys,punct-stripped",
     "bleu:" + bleu.SIGNATURE + ",tokens:keys,punct:removed",
     "bleu_surface:tokens:forms,case:preserved,punct:kept",
-    "accuracy:" + accuracy.SIGNATURE + ",tokens:keys,punct:removed,tree:stripped-reference",
+    "accuracy:" + accuracy.SIGNATURE + ",tokens:words,case:folded,punct:kept,tree:whole-reference",
+    "lemma-accuracy:" + accuracy.LEMMA_SIGNATURE + ",tokens:keys,punct:removed,tree:stripped-reference",
     "understandability/quality:STA+string-substitutions",
 )
 # the SR shared-task metrics as one field: sr_metrics.SIGNATURE with its own fields joined by ";"
@@ -69,12 +70,12 @@ LEXICON_NONE = "lexicon:none"
 
 
 def scoring_configuration(lexicon: LemmaLexicon | None, sr: bool = True, tokenised: bool = False,
-                          note: str | None = None) -> str:
+                          note: str | None = None, rules: inflection.EnglishInflection | None = None) -> str:
     """The configuration of a submission's scores (``submissions.configuration``), through the one builder
-    :func:`evalhouse.version.signature`: tokenisation, alignment and its lexicon, the word keys (case
-    folding, missing lemmas), DEA, the BLEUs, the accuracies and the SR shared-task metrics."""
+    :func:`evalhouse.version.signature`: tokenisation, alignment with its lexicon and inflection rules, the
+    word keys (case folding, missing lemmas), DEA, the BLEUs, the accuracies and the SR shared-task metrics."""
     return signature(SCORING[0], SCORING[1], lexicon.signature if lexicon is not None else LEXICON_NONE,
-                     KEY_SIGNATURE, *SCORING[2:], SR_COMPUTED if sr else SR_NOT_COMPUTED,
+                     inflection.signature(rules), KEY_SIGNATURE, *SCORING[2:], SR_COMPUTED if sr else SR_NOT_COMPUTED,
                      SR_TOKENISED if sr and tokenised else "", note or "")
 
 
@@ -107,6 +108,8 @@ class Reference:
     texts: list[str | None] | None = None  # sentences.text (# text), for the SR metrics and sacreBLEU
     lexicon: LemmaLexicon | None = None
     sr: sr_metrics.SrReference | None = None  # None when a sentence has no # text
+    rules: inflection.EnglishInflection | None = None  # the inflection rules of the reference's language
+    heads: list[list[int]] | None = None  # each sentence's whole tree: head positions (1-based, 0 root)
     sacrebleu: sacrebleu_scores.SacrebleuReference | None = None  # None: not computed
 
     @property
@@ -153,12 +156,16 @@ def check_scorable(wh, reference: str) -> None:
             "shallow-track input is ingested with `input_of` its reference, and outputs are scored against that)")
 
 
-def load_reference(con, corpus: str, lexicon: LemmaLexicon | None = None, sacrebleu: bool = True) -> Reference:
+def load_reference(con, corpus: str, lexicon: LemmaLexicon | None = None, sacrebleu: bool = True,
+                   inflection_rules: bool = True) -> Reference:
+    """The reference corpus as the scorer needs it; ``inflection_rules``: align with the inflection rules of
+    its language (``corpora.language``; :func:`evalhouse.analysis.inflection.for_language`), if evalhouse
+    has any."""
     sent = con.execute("SELECT position, sent_id, text FROM sentences WHERE corpus = $c ORDER BY position",
                        {"c": corpus}).fetchall()
     nodes = con.execute(
-        "SELECT position, id, form, lemma, deprel, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No') "
-        "FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
+        "SELECT position, id, form, lemma, deprel, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No'), "
+        "upos, head FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
     mwts = con.execute(
         "SELECT position, first_id, last_id, form, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No') "
         "FROM multiword_tokens WHERE corpus = $c ORDER BY position, first_id", {"c": corpus}).fetchall()
@@ -166,9 +173,13 @@ def load_reference(con, corpus: str, lexicon: LemmaLexicon | None = None, sacreb
                         "ORDER BY position, dependent", {"c": corpus}).fetchall()
     n = len(sent)
     cols: list[tuple[list, list, list, list, list]] = [([], [], [], [], []) for _ in range(n)]
-    for pos, i, form, lemma, deprel, space in nodes:
+    upos: list[list[str]] = [[] for _ in range(n)]
+    node_heads: list[list[int]] = [[] for _ in range(n)]
+    for pos, i, form, lemma, deprel, space, tag, head in nodes:
         c = cols[pos - 1]
         c[0].append(i); c[1].append(form); c[2].append(lemma); c[3].append(deprel); c[4].append(bool(space))
+        upos[pos - 1].append(tag)
+        node_heads[pos - 1].append(head)
     mw: list[list] = [[] for _ in range(n)]
     for pos, first, last, form, space in mwts:
         mw[pos - 1].append((first, last, form, bool(space)))
@@ -179,11 +190,20 @@ def load_reference(con, corpus: str, lexicon: LemmaLexicon | None = None, sacreb
         s_ids[pos - 1].append(dep_id)
         s_heads[pos - 1].append(head)
         keys[pos - 1].append(key)
-    sentences = [alignment.ReferenceSentence(*cols[k], multiword=mw[k]) for k in range(n)]
+    sentences = [alignment.ReferenceSentence(*cols[k], multiword=mw[k], upos=upos[k]) for k in range(n)]
+    heads = []  # the whole tree (punctuation included) by 1-based word position, 0 = root
+    for c, hs in zip(cols, node_heads):
+        place = {node_id: p for p, node_id in enumerate(c[0], start=1)}
+        heads.append([place[h] if h else 0 for h in hs])
     texts = [t for _, _, t in sent]
     sr = sr_metrics.sr_reference(texts) if all(t is not None for t in texts) else None
     sacre = sacrebleu_scores.sacrebleu_reference(texts) if sacrebleu and sr is not None else None
-    return Reference(corpus, [s for _, s, _ in sent], sentences, s_ids, s_heads, keys, texts, lexicon, sr, sacre)
+    rules = None
+    if inflection_rules:
+        rows = con.execute("SELECT language FROM corpora WHERE corpus = $c", {"c": corpus}).fetchall()
+        rules = inflection.for_language(rows[0][0] if rows else None)
+    return Reference(corpus, [s for _, s, _ in sent], sentences, s_ids, s_heads, keys, texts=texts, lexicon=lexicon,
+                     sr=sr, sacrebleu=sacre, rules=rules, heads=heads)
 
 
 def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence]:
@@ -262,7 +282,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         [] for _ in range(10))
     lexicon = ref.lexicon
     lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
-    string_counts, tree_counts = [], []
+    string_counts, tree_counts = [], []  # seed 003 as the paper defines it
+    lemma_string_counts, lemma_tree_counts = [], []  # the lemma-key variant
     missing = []
     for pos in range(1, n + 1):
         if tick is not None and pos % 100 == 0:
@@ -275,11 +296,11 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
             texts.append(None)
             lines.append(None)
         elif o.forms is not None:
-            toks = alignment.align(o.forms, rs, lemmas=o.lemmas, lexicon=lexicon)
+            toks = alignment.align(o.forms, rs, lemmas=o.lemmas, lexicon=lexicon, rules=ref.rules)
             texts.append(" ".join(o.forms))
             lines.append(o.line)
         else:
-            toks = alignment.align(alignment.tokenise(o.text, rs), rs, lexicon=lexicon)
+            toks = alignment.align(alignment.tokenise(o.text, rs, ref.rules), rs, lexicon=lexicon, rules=ref.rules)
             texts.append(o.text)
             lines.append(o.line)
         missing_flags.append(o is None)
@@ -319,9 +340,17 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         lemma_r.append(ref_keys)
         surf_h.append(forms[len(forms) - k:])
         surf_r.append(rs.forms)
-        string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
-        tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
-                                                output_length=stripped))
+        # seed 003: the words of the output and of the reference (folded; punctuation kept); in the tree, a
+        # reference word is realised by the output word linked to it when that word is the same token
+        words = [fold(t.form) for t in toks]
+        string_counts.append(accuracy.edit_counts(rs.keys, words))
+        placed = {t.reference_id: n for n, (t, w) in enumerate(zip(toks, words))
+                  if t.reference_id is not None and w == rs.keys[rs.position(t.reference_id)]}
+        tree_counts.append(accuracy.tree_counts(ref.heads[pos - 1], [placed.get(i) for i in rs.ids]))
+        # the variant: keys (lemmas) without punctuation, unlinked output words as tree insertions
+        lemma_string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
+        lemma_tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
+                                                      output_length=stripped))
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)
@@ -341,7 +370,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
         "surface_matches": surf_stats.matches, "surface_totals": surf_stats.totals,
     }
-    for prefix, counts in (("string", string_counts), ("tree", tree_counts)):
+    for prefix, counts in (("string", string_counts), ("tree", tree_counts), ("lemma_string", lemma_string_counts),
+                           ("lemma_tree", lemma_tree_counts)):
         stats[f"{prefix}_insertions"] = [c.insertions for c in counts]
         stats[f"{prefix}_deletions"] = [c.deletions for c in counts]
         stats[f"{prefix}_substitutions"] = [c.substitutions for c in counts]
@@ -465,14 +495,16 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
                    team: str | None = None, run: str | None = None, format: str = "auto",
                    manifest: str | os.PathLike | None = None, replace: bool = False,
                    progress=None, drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
-                   sacrebleu: bool = True) -> list[SubmissionSummary]:
+                   sacrebleu: bool = True, inflection: bool = True) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
     ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
     ``DIR/<team>/<run>/<file>``; or give ``manifest``, a CSV of path, team, run[, format].
     ``lexicon``: align with the lemma lexicon of the reference's language (:func:`learn_lexicon`;
-    pairs attested at least ``lexicon_min_count`` times); ``sacrebleu``: also store sacreBLEU BLEU and
-    chrF (``submission_sacrebleu``). Returns a :class:`SubmissionSummary` per file.
+    pairs attested at least ``lexicon_min_count`` times); ``inflection``: also link with the inflection
+    rules of the reference's language (:mod:`evalhouse.analysis.inflection`; English only);
+    ``sacrebleu``: also store sacreBLEU BLEU and chrF (``submission_sacrebleu``). Returns a
+    :class:`SubmissionSummary` per file.
 
     ``replace`` replaces submissions already stored; their human judgements are kept where the judged
     sentence is still there (same reference corpus, position and output text). Replacing is refused
@@ -500,19 +532,20 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
         files = [SubmissionFile(os.fspath(path), team, run, format)]
     return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
                               drop_judgements=drop_judgements, lexicon=lexicon,
-                              lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu)
+                              lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu, inflection=inflection)
 
 
 def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
                        progress=None, configuration_note: str | None = None, workers: int = 0,
                        names: Sequence[str] | None = None, drop_judgements: bool = False, lexicon: bool = True,
-                       lexicon_min_count: int = 1, sacrebleu: bool = True) -> list[SubmissionSummary]:
+                       lexicon_min_count: int = 1, sacrebleu: bool = True,
+                       inflection: bool = True) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
     by this process only, in file order. ``names``: what ``submissions.source_file`` records for each
     file (default: its path), for outputs evalhouse wrote itself (:mod:`evalhouse.ingest.baselines`).
-    ``lexicon``, ``lexicon_min_count``, ``sacrebleu``: as in :func:`ingest_outputs`.
+    ``lexicon``, ``lexicon_min_count``, ``sacrebleu``, ``inflection``: as in :func:`ingest_outputs`.
     """
     if not isinstance(lexicon_min_count, int) or lexicon_min_count < 1:
         raise OptionError(f"`lexicon_min_count` must be a whole number of at least 1, not {lexicon_min_count!r}")
@@ -526,7 +559,7 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
     for f, key in zip(files, keys):  # refused before anything is scored
         wh.check_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}")
     lex = learn_lexicon(wh.con, reference, lexicon_min_count) if lexicon else None
-    ref = load_reference(wh.con, reference, lexicon=lex, sacrebleu=sacrebleu)
+    ref = load_reference(wh.con, reference, lexicon=lex, sacrebleu=sacrebleu, inflection_rules=inflection)
     notes = _reference_notes(wh, ref)
     summaries = []
     task = as_progress(progress).task("scoring", total=len(files) * ref.size, unit="sentences")
@@ -544,7 +577,7 @@ def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, repl
                 sentences, tokens, links, stats, missing, given, sacre = scores
                 tokenised = out.format == "conllu"
                 configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
-                                                      note=configuration_note)
+                                                      note=configuration_note, rules=ref.rules)
                 # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
                 with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
                                   drop_judgements=drop_judgements) as room:

@@ -24,4 +24,4 @@ COMMENT ON COLUMN alignments.position IS '1-based position of the sentence or se
 COMMENT ON COLUMN alignments.pair IS 'Which texts are linked: output-reference, source-reference or source-output (first text -> second text).';
 COMMENT ON COLUMN alignments.from_index IS '1-based token index in the first text of the pair.';
 COMMENT ON COLUMN alignments.to_index IS '1-based token index in the second text (for output-reference: the CoNLL-U ID of the reference node); NULL when the token is unaligned.';
-COMMENT ON COLUMN alignments.method IS 'How the link was made: multiword, exact, casefold, lemma, fuzzy or unaligned (output-reference, computed by evalhouse), or given (read from an alignment file).';
+COMMENT ON COLUMN alignments.method IS 'How the link was made: multiword, exact, casefold, lemma, lexicon, inflection, contraction or unaligned (output-reference, computed by evalhouse; fuzzy, a common prefix, in links stored before evalhouse-align:3), or given (read from an alignment file).';

@@ -1,6 +1,7 @@
 -- sentence_statistics: per-sentence sufficient statistics that need Python, computed once at ingest
--- (sacrebleu's design): BLEU n-gram matches and totals, and the edit counts of the string and tree
--- accuracies, and the statistics of the SR shared tasks' BLEU, NIST and DIST (sr_*; NULL when the
+-- (sacrebleu's design): BLEU n-gram matches and totals, the edit counts of the string and tree
+-- accuracies as seed 003 defines them (string_*, tree_*) and of their lemma-key variant (lemma_string_*,
+-- lemma_tree_*), and the statistics of the SR shared tasks' BLEU, NIST and DIST (sr_*; NULL when the
 -- reference has no # text). Views compute every score from these columns in plain SQL.
 -- Grain: team x run x corpus x position. Key: (team, run, corpus, position).
 CREATE TABLE IF NOT EXISTS sentence_statistics (
@@ -35,9 +36,19 @@ CREATE TABLE IF NOT EXISTS sentence_statistics (
     sr_word_edits             INTEGER,
     sr_word_length            INTEGER,
     sr_char_edits             INTEGER,
-    sr_char_length            INTEGER
+    sr_char_length            INTEGER,
+    lemma_string_insertions   INTEGER NOT NULL,
+    lemma_string_deletions    INTEGER NOT NULL,
+    lemma_string_substitutions INTEGER NOT NULL,
+    lemma_string_moves        INTEGER NOT NULL,
+    lemma_string_reference_length INTEGER NOT NULL,
+    lemma_tree_insertions     INTEGER NOT NULL,
+    lemma_tree_deletions      INTEGER NOT NULL,
+    lemma_tree_substitutions  INTEGER NOT NULL,
+    lemma_tree_moves          INTEGER NOT NULL,
+    lemma_tree_reference_length INTEGER NOT NULL
 );
-COMMENT ON TABLE sentence_statistics IS 'Per-sentence sufficient statistics computed at ingest (BLEU n-gram counts, string and tree edit counts). Grain: team x run x corpus x position.';
+COMMENT ON TABLE sentence_statistics IS 'Per-sentence sufficient statistics computed at ingest (BLEU n-gram counts, string and tree edit counts of seed 003 and of the lemma-key variant, SR metrics). Grain: team x run x corpus x position.';
 COMMENT ON COLUMN sentence_statistics.bleu_hypothesis_length IS 'Lemma BLEU: non-punctuation output tokens (case-folded lemmas).';
 COMMENT ON COLUMN sentence_statistics.bleu_reference_length IS 'Lemma BLEU: non-punctuation reference words.';
 COMMENT ON COLUMN sentence_statistics.bleu_matches IS 'Lemma BLEU: clipped n-gram matches for n = 1..4.';
@@ -46,16 +57,26 @@ COMMENT ON COLUMN sentence_statistics.surface_hypothesis_length IS 'Surface BLEU
 COMMENT ON COLUMN sentence_statistics.surface_reference_length IS 'Surface BLEU: reference words (forms), punctuation kept.';
 COMMENT ON COLUMN sentence_statistics.surface_matches IS 'Surface BLEU: clipped n-gram matches for n = 1..4.';
 COMMENT ON COLUMN sentence_statistics.surface_totals IS 'Surface BLEU: hypothesis n-grams for n = 1..4.';
-COMMENT ON COLUMN sentence_statistics.string_insertions IS 'String accuracy (Bangalore et al. 2000): insertions I, on case-folded lemmas without punctuation.';
-COMMENT ON COLUMN sentence_statistics.string_deletions IS 'String accuracy: deletions D.';
-COMMENT ON COLUMN sentence_statistics.string_substitutions IS 'String accuracy: substitutions S.';
-COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy: moves M (a deletion and an insertion of the same token), most moves among minimum-cost alignments.';
-COMMENT ON COLUMN sentence_statistics.string_reference_length IS 'String accuracy: reference tokens R.';
-COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy: insertions summed over the treelets of the stripped reference tree, plus one per output word realising no reference word.';
-COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy: deletions summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy: substitutions summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy: moves summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy: denominator R, the number of words of the stripped reference tree (configuration R:reference).';
+COMMENT ON COLUMN sentence_statistics.string_insertions IS 'String accuracy (Bangalore et al. 2000, seed 003): insertions I between the words of the output and of the reference (case-folded, punctuation kept).';
+COMMENT ON COLUMN sentence_statistics.string_deletions IS 'String accuracy (seed 003): deletions D.';
+COMMENT ON COLUMN sentence_statistics.string_substitutions IS 'String accuracy (seed 003): substitutions S.';
+COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy (seed 003): moves M (a deletion and an insertion of the same word), most moves among minimum-cost alignments.';
+COMMENT ON COLUMN sentence_statistics.string_reference_length IS 'String accuracy (seed 003): reference words R, punctuation included.';
+COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy (seed 003): insertions summed over the treelets of the whole reference tree; an output word that realises no reference word (the same word, aligned to it) is in no treelet.';
+COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy (seed 003): deletions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy (seed 003): substitutions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy (seed 003): moves summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy (seed 003): denominator R, the number of reference words (configuration R:reference).';
+COMMENT ON COLUMN sentence_statistics.lemma_string_insertions IS 'Lemma-key variant of string accuracy (evalhouse): insertions I between the keys (case-folded lemmas) of the output and reference words, punctuation removed.';
+COMMENT ON COLUMN sentence_statistics.lemma_string_deletions IS 'Lemma-key string accuracy: deletions D.';
+COMMENT ON COLUMN sentence_statistics.lemma_string_substitutions IS 'Lemma-key string accuracy: substitutions S.';
+COMMENT ON COLUMN sentence_statistics.lemma_string_moves IS 'Lemma-key string accuracy: moves M.';
+COMMENT ON COLUMN sentence_statistics.lemma_string_reference_length IS 'Lemma-key string accuracy: reference words without punctuation R.';
+COMMENT ON COLUMN sentence_statistics.lemma_tree_insertions IS 'Lemma-key tree accuracy (evalhouse): insertions summed over the treelets of the punctuation-stripped reference tree, plus one per output word realising no reference word.';
+COMMENT ON COLUMN sentence_statistics.lemma_tree_deletions IS 'Lemma-key tree accuracy: deletions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.lemma_tree_substitutions IS 'Lemma-key tree accuracy: substitutions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.lemma_tree_moves IS 'Lemma-key tree accuracy: moves summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.lemma_tree_reference_length IS 'Lemma-key tree accuracy: denominator R, the words of the stripped reference tree.';
 COMMENT ON COLUMN sentence_statistics.sr_hypothesis_length IS 'SR shared-task metrics (analysis/sr_metrics.py): tokens of the output text lowercased and split at white space (punctuation attached); NULL when the reference has no # text.';
 COMMENT ON COLUMN sentence_statistics.sr_reference_length IS 'SR metrics: tokens of the reference # text, lowercased and split at white space.';
 COMMENT ON COLUMN sentence_statistics.sr_matches IS 'SR BLEU: clipped n-gram matches for n = 1..4 (NLTK).';

@@ -1,6 +1,8 @@
 -- alignment_methods: how each submission's output tokens were linked to the reference words, method by
--- method (analysis/alignment.py), so a user sees how much of a score rests on weak links (fuzzy
--- prefixes, the lemma lexicon) or on none (unaligned: the token keeps its own form as lemma).
+-- method (analysis/alignment.py), so a user sees how much of a score rests on weaker links (the lemma
+-- lexicon, the inflection rules of the language) or on none (unaligned: the token keeps its own form as
+-- lemma). The methods are those of the aligner (evalhouse-align:3) and any other the warehouse stores
+-- (fuzzy: a common prefix, in submissions scored before evalhouse-align:3).
 -- Grain: team x run x corpus x method (every method, 0 when unused). Key: (team, run, corpus, method).
 -- Columns: team, run, corpus, method, tokens (output tokens linked by the method), words (those that
 --   are not punctuation: the words DEA, lemma BLEU and the accuracies count), token_share, word_share
@@ -9,7 +11,10 @@
 CREATE OR REPLACE VIEW alignment_methods AS
 WITH methods AS (
     SELECT method
-    FROM (VALUES ('multiword'), ('exact'), ('casefold'), ('lemma'), ('lexicon'), ('fuzzy'), ('unaligned')) AS m(method)
+    FROM (VALUES ('multiword'), ('exact'), ('casefold'), ('lemma'), ('lexicon'), ('inflection'), ('contraction'),
+                 ('unaligned')) AS m(method)
+    UNION
+    SELECT DISTINCT method FROM alignments WHERE pair = 'output-reference'
 ),
 linked AS (
     SELECT o.team, o.run, o.corpus, a.method, o.punct
@@ -40,11 +45,11 @@ final AS (
     LEFT JOIN counts AS c ON c.team = s.team AND c.run = s.run AND c.corpus = s.corpus AND c.method = m.method
 )
 SELECT * FROM final;
-COMMENT ON VIEW alignment_methods IS 'Share of each submission''s output tokens and words linked to the reference by each alignment method (multiword, exact, casefold, lemma, lexicon, fuzzy, unaligned). Grain: team x run x corpus x method.';
+COMMENT ON VIEW alignment_methods IS 'Share of each submission''s output tokens and words linked to the reference by each alignment method (multiword, exact, casefold, lemma, lexicon, inflection, contraction, unaligned; and fuzzy where a warehouse stores links made before evalhouse-align:3). Grain: team x run x corpus x method.';
 COMMENT ON COLUMN alignment_methods.team IS 'Team of the submission.';
 COMMENT ON COLUMN alignment_methods.run IS 'Run of the submission.';
 COMMENT ON COLUMN alignment_methods.corpus IS 'Reference corpus.';
-COMMENT ON COLUMN alignment_methods.method IS 'Link method (alignments.method): multiword, exact, casefold, lemma, lexicon, fuzzy or unaligned; the strongest that applies (analysis/alignment.py).';
+COMMENT ON COLUMN alignment_methods.method IS 'Link method (alignments.method): multiword, exact, casefold, lemma, lexicon, inflection, contraction or unaligned, the strongest that applies (analysis/alignment.py); fuzzy (a common prefix) in links stored before evalhouse-align:3.';
 COMMENT ON COLUMN alignment_methods.tokens IS 'Output tokens linked by this method (punctuation included).';
 COMMENT ON COLUMN alignment_methods.words IS 'Output words linked by this method: tokens that are not punctuation, the ones DEA, lemma BLEU and the accuracies count.';
 COMMENT ON COLUMN alignment_methods.token_share IS 'tokens / all output tokens of the submission; NULL when it has none.';

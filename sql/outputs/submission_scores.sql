@@ -5,7 +5,8 @@
 --   mean_bleu, mean_bleu_surface (means of sentence BLEU),
 --   corpus_bleu (BLEU-4 from the summed lemma statistics with smoothing method 2: NLTK's corpus_bleu,
 --   in which every sentence contributes at least 1 to each n-gram total),
---   mean_ssa, mean_gsa, mean_sta, mean_gta, mean_understandability_accuracy, mean_quality_accuracy,
+--   mean_ssa, mean_gsa, mean_sta, mean_gta (seed 003), mean_understandability_accuracy, mean_quality_accuracy,
+--   mean_lemma_ssa, mean_lemma_gsa, mean_lemma_sta, mean_lemma_gta (the lemma-key variant),
 --   mean_fluency_z, mean_adequacy_z, judged_sentences, configuration.
 -- Upstream: sentence_scores, sentence_statistics, submissions.
 CREATE OR REPLACE VIEW submission_scores AS
@@ -38,6 +39,8 @@ per_sentence AS (
            avg(bleu) AS mean_bleu,
            avg(bleu_surface) AS mean_bleu_surface,
            avg(ssa) AS mean_ssa, avg(gsa) AS mean_gsa, avg(sta) AS mean_sta, avg(gta) AS mean_gta,
+           avg(lemma_ssa) AS mean_lemma_ssa, avg(lemma_gsa) AS mean_lemma_gsa, avg(lemma_sta) AS mean_lemma_sta,
+           avg(lemma_gta) AS mean_lemma_gta,
            avg(understandability_accuracy) AS mean_understandability_accuracy,
            avg(quality_accuracy) AS mean_quality_accuracy,
            avg(fluency_z) AS mean_fluency_z,
@@ -50,7 +53,8 @@ final AS (
     SELECT p.team, p.run, p.corpus, p.sentences, p.missing_sentences, p.edges, p.matched_edges, p.dea, p.mean_dea,
            p.mean_bleu, p.mean_bleu_surface, c.corpus_bleu,
            p.mean_ssa, p.mean_gsa, p.mean_sta, p.mean_gta, p.mean_understandability_accuracy,
-           p.mean_quality_accuracy, p.mean_fluency_z, p.mean_adequacy_z, p.judged_sentences, s.configuration
+           p.mean_quality_accuracy, p.mean_lemma_ssa, p.mean_lemma_gsa, p.mean_lemma_sta, p.mean_lemma_gta,
+           p.mean_fluency_z, p.mean_adequacy_z, p.judged_sentences, s.configuration
     FROM per_sentence AS p
     JOIN corpus_bleu AS c USING (team, run, corpus)
     JOIN submissions AS s USING (team, run, corpus)
@@ -70,10 +74,14 @@ COMMENT ON COLUMN submission_scores.missing_sentences IS 'Reference sentences wi
 COMMENT ON COLUMN submission_scores.edges IS 'Reference edges (non-root, punctuation removed) over the corpus.';
 COMMENT ON COLUMN submission_scores.matched_edges IS 'Reference edges the output realises.';
 COMMENT ON COLUMN submission_scores.mean_bleu_surface IS 'Mean sentence BLEU on surface tokens (forms, punctuation removed, NLTK method 2).';
-COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore et al. 2000).';
-COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy.';
-COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy.';
-COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy.';
+COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore et al. 2000, seed 003: words, punctuation kept).';
+COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy (seed 003).';
+COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy (seed 003).';
+COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy (seed 003).';
+COMMENT ON COLUMN submission_scores.mean_lemma_ssa IS 'Mean lemma-key simple string accuracy (evalhouse variant: lemma keys, punctuation removed).';
+COMMENT ON COLUMN submission_scores.mean_lemma_gsa IS 'Mean lemma-key generation string accuracy (evalhouse variant).';
+COMMENT ON COLUMN submission_scores.mean_lemma_sta IS 'Mean lemma-key simple tree accuracy (evalhouse variant: stripped tree, unlinked output words as insertions).';
+COMMENT ON COLUMN submission_scores.mean_lemma_gta IS 'Mean lemma-key generation tree accuracy (evalhouse variant).';
 COMMENT ON COLUMN submission_scores.mean_understandability_accuracy IS 'Mean understandability accuracy (Bangalore et al. 2000, published coefficients).';
 COMMENT ON COLUMN submission_scores.mean_quality_accuracy IS 'Mean quality accuracy (Bangalore et al. 2000, published coefficients).';
 COMMENT ON COLUMN submission_scores.mean_fluency_z IS 'Mean over judged sentences of the sentence fluency z-score.';
