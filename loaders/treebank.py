@@ -451,7 +451,9 @@ def deps_pairs(c: Chunk) -> DepsPairs:
     kind = np.where(root, np.int8(WORD), kind).astype(np.int8)
     major = np.where(root, 0, major)
     ok = has_colon & ((kind == WORD) | (kind == EMPTY)) & (pair_end > colon + 1)
-    bad_fields = np.unique(np.r_[pair_field[~ok], np.flatnonzero(trailing)])
+    bad = trailing.copy()  # the fields with a bad pair, in order (a mask: np.unique would import numpy.ma)
+    bad[pair_field[~ok]] = True
+    bad_fields = np.flatnonzero(bad)
     return DepsPairs(nodes[pair_field], ok, kind, major, minor, colon + 1, pair_end, nodes[bad_fields])
 
 
