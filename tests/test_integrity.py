@@ -309,7 +309,7 @@ def test_rows_added_to_any_table_are_found(every_kind, tmp_path):
                 wh.con.execute("ROLLBACK")
     assert missed == [], f"rows added to {missed} were not found"
     assert {"output_tokens", "alignments", "sentence_tree_metrics", "la_word_scores", "judgements",
-            "geig_counts", "dependency_word_scores", "metric_correlations"} <= set(found)
+            "geig_counts", "dependency_gold_words", "metric_correlations"} <= set(found)
     assert len(found) >= 28 and len(found) + len(unique) >= 38, (found, unique)
 
 
