@@ -35,7 +35,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
@@ -47,6 +47,9 @@ from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse.version import __version__
 from evalhouse import stored as _stored
+
+if TYPE_CHECKING:  # for annotations and linters; at run time the module __getattr__ below re-exports it lazily
+    from evalhouse.ingest.treebanks import CorpusSummary
 
 # where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
 # query it does not import numpy, the aligner or sqlglot (issue 18, fixed cost of a command)
