@@ -74,15 +74,20 @@ DEFAULT_DB = "warehouse.duckdb"
 class SqlFile:
     name: str
     text: str
-    kind: str  # "table" or "view"
+    kind: str  # "table", "macro" or "view"
     folder: str = ""  # schema/<kind>/ or sql/<family>/
 
 
-def _read_sql_package(package: str, kind: str) -> list[SqlFile]:
-    """Every ``*.sql`` file one folder below ``package``, sorted by name."""
+# sql/macros/: the DuckDB macros that views share (a formula written once), created before the views
+MACRO_FOLDER = "macros"
+
+
+def _read_sql_package(package: str, kind: str, only: str | None = None, skip: str | None = None) -> list[SqlFile]:
+    """Every ``*.sql`` file one folder below ``package`` (or in its folder ``only``), sorted by name."""
     files = []
     for folder in resources.files(package).iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
+        if folder.is_dir() and not folder.name.startswith(("_", ".")) and folder.name != skip \
+                and (only is None or folder.name == only):
             files += [SqlFile(f.name[:-4], f.read_text(encoding="utf-8"), kind, folder.name)
                       for f in folder.iterdir() if f.name.endswith(".sql")]
     return sorted(files, key=lambda f: f.name)
@@ -102,7 +107,7 @@ _COMMENTS_AND_STRINGS = re.compile(r"--[^\n]*|'(?:[^']|'')*'")
 def schema_script() -> tuple[tuple[SqlFile, ...], str, str]:
     """The files of the schema (tables, then views in dependency order), their DDL as one script, and its
     SHA-256 fingerprint (what ``evalhouse_schema()`` records, and what names a template)."""
-    files = schema_files() + view_files()
+    files = schema_files() + macro_files() + view_files()
     script = "\n".join(f.text for f in files)
     return files, script, hashlib.sha256(script.encode("utf-8")).hexdigest()
 
@@ -129,9 +134,15 @@ def view_references(text: str, names: Iterable[str]) -> set[str]:
 
 
 @lru_cache(maxsize=1)
+def macro_files() -> tuple[SqlFile, ...]:
+    """The macros the views share (``sql/macros/``, one per file, named after it), by name."""
+    return tuple(_read_sql_package("evalhouse.sql", "macro", only=MACRO_FOLDER))
+
+
+@lru_cache(maxsize=1)
 def view_files() -> tuple[SqlFile, ...]:
     """View definitions (``sql/<family>/``) in dependency order: a view comes after the views it reads."""
-    files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view")}
+    files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view", skip=MACRO_FOLDER)}
     depends = {name: view_references(f.text, files) - {name} for name, f in files.items()}
     ordered: list[str] = []
     seen: set[str] = set()
@@ -507,7 +518,8 @@ class Warehouse:
             stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
         except duckdb.Error:  # none (a new file, one from before fingerprints), or not ours: the schema is made again
             stored_fingerprint = None
-        if sum(f.name in present for f in files) == len(files) and stored_fingerprint == fingerprint:
+        relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
+        if sum(f.name in present for f in relations) == len(relations) and stored_fingerprint == fingerprint:
             return
         if stored_fingerprint is not None:
             self._refuse_other_tables()

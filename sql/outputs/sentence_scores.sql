@@ -33,13 +33,7 @@ bleu_scores AS (
            max(score) FILTER (WHERE variant = 'surface') AS bleu_surface
     FROM (
         SELECT *,
-               CASE WHEN m[1] = 0 THEN 0.0
-                    ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
-                         * exp(0.25 * ln(m[1] / greatest(t[1], 1))
-                               + 0.25 * ln((m[2] + 1) / (greatest(t[2], 1) + 1))
-                               + 0.25 * ln((m[3] + 1) / (greatest(t[3], 1) + 1))
-                               + 0.25 * ln((m[4] + 1) / (greatest(t[4], 1) + 1)))
-               END AS score
+               bleu_from_statistics(h, r, m[1], m[2], m[3], m[4], t[1], t[2], t[3], t[4]) AS score
         FROM bleu_inputs
     )
     GROUP BY ALL
