@@ -77,6 +77,22 @@ class SqlFile:
     kind: str  # "table", "macro" or "view"
     folder: str = ""  # schema/<kind>/ or sql/<family>/
 
+    @property
+    def header(self) -> str:
+        """The comment lines at the top of the file (purpose, grain, columns, upstream)."""
+        lines = []
+        for line in self.text.splitlines():
+            if not line.startswith("--"):
+                break
+            lines.append(line)
+        return "\n".join(lines)
+
+    @property
+    def intermediate(self) -> bool:
+        """A view that other views read and a user reads through them (its header says ``-- Intermediate:``):
+        ``evalhouse views`` and the data dictionary list it apart, after the views meant for users."""
+        return self.kind == "view" and "\n-- Intermediate:" in "\n" + self.header
+
 
 # sql/macros/: the DuckDB macros that views share (a formula written once), created before the views
 MACRO_FOLDER = "macros"
@@ -743,9 +759,10 @@ class Warehouse:
         if corpus not in have:
             raise WarehouseError(f"no {what} '{corpus}' in {self.path} (have: {', '.join(have) or 'none'})")
 
-    def views(self) -> list[tuple[str, str]]:
-        """(view name, description) for every evalhouse view."""
-        names = [f.name for f in view_files()]
+    def views(self, intermediate: bool | None = None) -> list[tuple[str, str]]:
+        """(view name, description) for every evalhouse view by name; ``intermediate=False`` only the views meant
+        for users, ``True`` only the building blocks they read (:attr:`SqlFile.intermediate`)."""
+        names = [f.name for f in view_files() if intermediate is None or f.intermediate == intermediate]
         rows = dict(self.con.execute(
             "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'").fetchall())
         return [(n, rows.get(n) or "") for n in sorted(names)]

@@ -1,5 +1,6 @@
 -- parse_metric_ranks: each valid sentence of a candidate run ranked best-to-worst on each metric
 -- (la, labelled_f, unlabelled_f), with its decile (seed 002, section 6).
+-- Intermediate: a building block of metric_deciles, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x team x run x metric x position.
 -- rank: 1 = best; equal scores ordered by position (a stable listing order only).
 -- average_rank: the mean of the ranks a group of equal scores occupies (first + (tied - 1) / 2).

@@ -1,4 +1,5 @@
 -- tree_node_depth: depth of every word of the punctuation-stripped reference tree.
+-- Intermediate: a building block of sentence_complexity, which a user reads instead (evalhouse views lists it apart).
 -- Grain: one row per word of edges (corpus x position x dependent).
 -- Columns: corpus, position, dependent, depth (root = 0, its dependents 1, ...).
 -- Upstream: edges (edges.depth is computed at ingest by pointer jumping, analysis/trees.py:
