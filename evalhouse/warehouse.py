@@ -70,6 +70,9 @@ DEFAULT_DB = "warehouse.duckdb"
 
 # --- the schema ------------------------------------------------------------------------------------
 
+_KEY = re.compile(r"\bKey: (?:\(([^)]*)\)|([A-Za-z_]\w*))")
+
+
 @dataclass(frozen=True)
 class SqlFile:
     name: str
@@ -86,6 +89,13 @@ class SqlFile:
                 break
             lines.append(line)
         return "\n".join(lines)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The columns that identify a row of the view, declared once in its header (``-- Key: (a, b).``, or
+        ``Key:`` after the grain on its line): the grain tests read it; () when the header declares none."""
+        m = _KEY.search(self.header)
+        return tuple(c.strip() for c in (m.group(1) or m.group(2)).split(",")) if m else ()
 
     @property
     def intermediate(self) -> bool:

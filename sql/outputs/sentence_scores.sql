@@ -1,6 +1,7 @@
 -- sentence_scores: every automatic and human score of every output sentence.
 -- Grain: submission x reference sentence (team, run, corpus, position). Missing outputs are scored
 -- as empty outputs (missing = true).
+-- Key: (team, run, corpus, position).
 -- Columns: team, run, corpus, position, sent_id, missing,
 --   edges, matched_edges, dea            DEA (seed 000 section 3.2); NULL when the sentence has no edge
 --   bleu                                 sentence BLEU-4, NLTK smoothing method 2, on case-folded lemmas

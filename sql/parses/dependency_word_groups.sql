@@ -14,6 +14,7 @@
 --                   arc is projective)
 -- A system word is correct when the gold word aligned to it is; sentence is the gold sentence the word
 -- counts in (dependency_word_pairs.sentence).
+-- Key: (corpus, team, run, side, word_index, breakdown).
 -- Upstream: dependency_gold_words, dependency_system_words.
 CREATE OR REPLACE VIEW dependency_word_groups AS
 WITH groupings AS (

@@ -8,6 +8,7 @@
 -- decile is ranks 50(n-1)+1 .. 50n as in the paper. Seed 002 imposed "an arbitrary order" on equal
 -- scores; ordering them by position on every metric put tied sentences in the same order on both
 -- axes of metric_deciles and inflated agreement, so equal scores share one decile (issue 16).
+-- Key: (corpus, team, run, metric, position).
 -- Upstream: geig_sentences, la_sentences.
 CREATE OR REPLACE VIEW parse_metric_ranks AS
 WITH scores AS (
