@@ -189,7 +189,6 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
         words = [t for t in toks if not t.punct]
         keys = [ref.all_keys[t.reference_id] if t.lemma_source == "reference" else key(t.lemma, t.form)
                 for t in words]
-        where = {t.reference_id: k for k, t in enumerate(words, start=1) if t.reference_id is not None}
         # DEA: each reference edge looked for among the stripped output positions, multiset semantics
         pairs, seen, matched = {}, Counter(), 0
         for head, dep, distance, relation in ref.edges:

@@ -35,7 +35,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
@@ -47,6 +47,9 @@ from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse.version import __version__
 from evalhouse import stored as _stored
+
+if TYPE_CHECKING:  # for annotations and linters; at run time the module __getattr__ below re-exports it lazily
+    from evalhouse.ingest.treebanks import CorpusSummary
 
 # where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
 # query it does not import numpy, the aligner or sqlglot (issue 18, fixed cost of a command)
@@ -67,19 +70,50 @@ DEFAULT_DB = "warehouse.duckdb"
 
 # --- the schema ------------------------------------------------------------------------------------
 
+_KEY = re.compile(r"\bKey: (?:\(([^)]*)\)|([A-Za-z_]\w*))")
+
+
 @dataclass(frozen=True)
 class SqlFile:
     name: str
     text: str
-    kind: str  # "table" or "view"
+    kind: str  # "table", "macro" or "view"
     folder: str = ""  # schema/<kind>/ or sql/<family>/
 
+    @property
+    def header(self) -> str:
+        """The comment lines at the top of the file (purpose, grain, columns, upstream)."""
+        lines = []
+        for line in self.text.splitlines():
+            if not line.startswith("--"):
+                break
+            lines.append(line)
+        return "\n".join(lines)
 
-def _read_sql_package(package: str, kind: str) -> list[SqlFile]:
-    """Every ``*.sql`` file one folder below ``package``, sorted by name."""
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The columns that identify a row of the view, declared once in its header (``-- Key: (a, b).``, or
+        ``Key:`` after the grain on its line): the grain tests read it; () when the header declares none."""
+        m = _KEY.search(self.header)
+        return tuple(c.strip() for c in (m.group(1) or m.group(2)).split(",")) if m else ()
+
+    @property
+    def intermediate(self) -> bool:
+        """A view that other views read and a user reads through them (its header says ``-- Intermediate:``):
+        ``evalhouse views`` and the data dictionary list it apart, after the views meant for users."""
+        return self.kind == "view" and "\n-- Intermediate:" in "\n" + self.header
+
+
+# sql/macros/: the DuckDB macros that views share (a formula written once), created before the views
+MACRO_FOLDER = "macros"
+
+
+def _read_sql_package(package: str, kind: str, only: str | None = None, skip: str | None = None) -> list[SqlFile]:
+    """Every ``*.sql`` file one folder below ``package`` (or in its folder ``only``), sorted by name."""
     files = []
     for folder in resources.files(package).iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
+        if folder.is_dir() and not folder.name.startswith(("_", ".")) and folder.name != skip \
+                and (only is None or folder.name == only):
             files += [SqlFile(f.name[:-4], f.read_text(encoding="utf-8"), kind, folder.name)
                       for f in folder.iterdir() if f.name.endswith(".sql")]
     return sorted(files, key=lambda f: f.name)
@@ -99,7 +133,7 @@ _COMMENTS_AND_STRINGS = re.compile(r"--[^\n]*|'(?:[^']|'')*'")
 def schema_script() -> tuple[tuple[SqlFile, ...], str, str]:
     """The files of the schema (tables, then views in dependency order), their DDL as one script, and its
     SHA-256 fingerprint (what ``evalhouse_schema()`` records, and what names a template)."""
-    files = schema_files() + view_files()
+    files = schema_files() + macro_files() + view_files()
     script = "\n".join(f.text for f in files)
     return files, script, hashlib.sha256(script.encode("utf-8")).hexdigest()
 
@@ -126,9 +160,15 @@ def view_references(text: str, names: Iterable[str]) -> set[str]:
 
 
 @lru_cache(maxsize=1)
+def macro_files() -> tuple[SqlFile, ...]:
+    """The macros the views share (``sql/macros/``, one per file, named after it), by name."""
+    return tuple(_read_sql_package("evalhouse.sql", "macro", only=MACRO_FOLDER))
+
+
+@lru_cache(maxsize=1)
 def view_files() -> tuple[SqlFile, ...]:
     """View definitions (``sql/<family>/``) in dependency order: a view comes after the views it reads."""
-    files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view")}
+    files = {f.name: f for f in _read_sql_package("evalhouse.sql", "view", skip=MACRO_FOLDER)}
     depends = {name: view_references(f.text, files) - {name} for name, f in files.items()}
     ordered: list[str] = []
     seen: set[str] = set()
@@ -504,7 +544,8 @@ class Warehouse:
             stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
         except duckdb.Error:  # none (a new file, one from before fingerprints), or not ours: the schema is made again
             stored_fingerprint = None
-        if sum(f.name in present for f in files) == len(files) and stored_fingerprint == fingerprint:
+        relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
+        if sum(f.name in present for f in relations) == len(relations) and stored_fingerprint == fingerprint:
             return
         if stored_fingerprint is not None:
             self._refuse_other_tables()
@@ -728,9 +769,10 @@ class Warehouse:
         if corpus not in have:
             raise WarehouseError(f"no {what} '{corpus}' in {self.path} (have: {', '.join(have) or 'none'})")
 
-    def views(self) -> list[tuple[str, str]]:
-        """(view name, description) for every evalhouse view."""
-        names = [f.name for f in view_files()]
+    def views(self, intermediate: bool | None = None) -> list[tuple[str, str]]:
+        """(view name, description) for every evalhouse view by name; ``intermediate=False`` only the views meant
+        for users, ``True`` only the building blocks they read (:attr:`SqlFile.intermediate`)."""
+        names = [f.name for f in view_files() if intermediate is None or f.intermediate == intermediate]
         rows = dict(self.con.execute(
             "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'").fetchall())
         return [(n, rows.get(n) or "") for n in sorted(names)]

@@ -23,7 +23,6 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 

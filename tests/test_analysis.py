@@ -9,7 +9,6 @@ from pathlib import Path
 from itertools import combinations
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

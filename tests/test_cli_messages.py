@@ -19,7 +19,7 @@ import evalhouse
 from evalhouse.cli import app
 from evalhouse.cli.common import progress
 from evalhouse.progress import CallbackProgress, Progress, as_progress
-from tests.conftest import REPO, SAMPLE, TEST_DATA
+from tests.conftest import REPO, SAMPLE
 
 runner = CliRunner()
 

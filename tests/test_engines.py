@@ -44,7 +44,7 @@ def test_the_real_data_fills_most_views(real):
 def spark(tmp_path_factory):
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("JAVA MISSING: Spark needs a JDK (17 or later) on PATH or in JAVA_HOME; the Spark test cannot run")
-    pyspark = pytest.importorskip("pyspark", reason="PYSPARK MISSING: install the test extras (pip install -e '.[test]')")
+    pytest.importorskip("pyspark", reason="PYSPARK MISSING: install the test extras (pip install -e '.[test]')")
     from pyspark.sql import SparkSession
 
     session = (SparkSession.builder.master("local[2]").appName("evalhouse-test")

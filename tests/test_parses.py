@@ -14,6 +14,7 @@ from evalhouse.analysis.parse_eval import COLLINS, NO_PARAMS, base_label, compar
 from evalhouse.loaders.brackets import Tree, parse_tree, read_trees, render
 from evalhouse.errors import InputError
 from evalhouse.ingest.parses import ingest_parses, resolve_params
+from evalhouse.warehouse import view_files
 from evalhouse.reports.evalb import evalb_report
 from evalhouse.errors import WarehouseError
 from tests.conftest import TEST_DATA, shared, write
@@ -22,22 +23,8 @@ SEED_GOLD = TEST_DATA / "seed002_gold.txt"
 SEED_CAND = TEST_DATA / "seed002_candidate.txt"
 
 # view -> grain (used by tests/test_views.py's grain checks too)
-PARSE_VIEWS = {
-    "geig_sentences": ("corpus", "team", "run", "position"),
-    "la_words": ("corpus", "team", "run", "position", "word_index"),
-    "la_sentences": ("corpus", "team", "run", "position"),
-    "parse_scores": ("corpus", "team", "run", "subset"),
-    "parse_metric_ranks": ("corpus", "team", "run", "metric", "position"),
-    "metric_deciles": ("corpus", "team", "run", "metric_a", "decile_a", "metric_b", "decile_b"),
-    "dependency_scores": ("corpus", "team", "run"),
-    "dependency_scores_by_relation": ("corpus", "team", "run", "relation"),
-    "dependency_metrics": ("corpus", "team", "run", "metric"),
-    "dependency_word_pairs": ("corpus", "team", "run", "gold_index", "system_index"),
-    "dependency_breakdowns": ("corpus", "team", "run", "breakdown", "grp"),
-    "dependency_word_groups": ("corpus", "team", "run", "side", "word_index", "breakdown"),
-    "dependency_label_confusion": ("corpus", "team", "run", "gold_relation", "system_relation"),
-    "dependency_sentence_scores": ("corpus", "team", "run", "sentence"),
-}
+# the parse-evaluation views (sql/parses/) and their keys, as their headers declare them (SqlFile.key)
+PARSE_VIEWS = {f.name: f.key for f in view_files() if f.folder == "parses"}
 # grain columns that are NULL on one side of an unaligned word (never both)
 NULLABLE_KEYS = {
     "dependency_word_pairs": ("gold_index", "system_index"),

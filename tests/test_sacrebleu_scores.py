@@ -7,7 +7,6 @@ Moses' mteval-v13a.pl (BLEU, 2 decimals) and from chrF++.py (chrF, 4 decimals); 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import sacrebleu
 

@@ -23,44 +23,10 @@ from hypothesis import strategies as st
 import evalhouse
 from evalhouse.warehouse import view_files
 from tests.conftest import SAMPLE, write
-from tests.test_parses import NULLABLE_KEYS, PARSE_VIEWS, ingest_parse_examples
+from tests.test_parses import NULLABLE_KEYS, ingest_parse_examples
 
-VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (test_every_view_has_a_grain)
-    "tree_node_depth": ("corpus", "position", "dependent"),
-    "sentence_complexity": ("corpus", "position"),
-    "corpus_complexity": ("corpus",),
-    "relation_entropy": ("corpus", "relation"),
-    "relation_entropy_subtyped": ("corpus", "deprel"),
-    "relation_entropy_by_level": ("corpus", "level", "relation"),
-    # system-output views (issue 3)
-    "dea_edges": ("team", "run", "corpus", "position", "dependent"),
-    "dea_by_relation": ("team", "run", "corpus", "relation"),
-    "dea_by_relation_pooled": ("relation",),
-    "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
-    "sentence_scores": ("team", "run", "corpus", "position"),
-    "submission_scores": ("team", "run", "corpus"),
-    # issue 15: SR shared-task metrics, sacreBLEU, alignment methods (given/expect in test_outputs_views.py)
-    "sr_sentence_scores": ("team", "run", "corpus", "position"),
-    "sr_submission_scores": ("team", "run", "corpus"),
-    "sacrebleu_scores": ("team", "run", "corpus"),
-    "alignment_methods": ("team", "run", "corpus", "method"),
-    # pronoun views (issue 6; given/expect tests in tests/test_pronouns.py)
-    "pronoun_cases": ("corpus", "config", "team", "run", "position", "source_index"),
-    "apt_case_weights": ("corpus", "config", "apt_case"),
-    "apt_scores": ("corpus", "config", "team", "run"),
-    "apt_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
-    "autoprf_scores": ("corpus", "config", "team", "run"),
-    "autoprf_scores_by_pronoun": ("corpus", "config", "team", "run", "source_pronoun"),
-    "pronoun_scores_by_document": ("corpus", "config", "team", "run", "document"),
-    "pronoun_score_groups": ("corpus", "config", "team", "run", "grouped_by", "group_value"),
-    "apt_human_agreement": ("corpus", "config", "category"),
-    "apt_human_correlation": ("corpus", "config"),
-    # statistics views (issue 4)
-    "correlation_summary": ("scope", "scope_value", "metric_a", "metric_b"),
-    "judgement_correlation_summary": ("scope", "scope_value", "metric", "judgement"),
-    "suspicious_subtrees_coverage": ("view", "form"),
-}
-VIEWS.update(PARSE_VIEWS)  # parse evaluation (issue 5): grains listed in tests/test_parses.py
+# view -> grain (key columns), as each view's header declares it (SqlFile.key: `-- Key: (...)`)
+VIEWS = {f.name: f.key for f in view_files() if f.key}
 SQL_VIEWS = sorted(f.name for f in view_files())
 
 
@@ -401,7 +367,7 @@ def grain_wh(request, tmp_path_factory):
 
 
 def test_every_view_has_a_grain():
-    assert set(SQL_VIEWS) <= set(VIEWS), f"add the grain of {sorted(set(SQL_VIEWS) - set(VIEWS))} to VIEWS"
+    assert set(SQL_VIEWS) <= set(VIEWS), f"declare the key of {sorted(set(SQL_VIEWS) - set(VIEWS))} in its header"
 
 
 @pytest.mark.parametrize("view", SQL_VIEWS)

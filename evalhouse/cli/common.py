@@ -26,7 +26,7 @@ import typer.main
 
 from evalhouse.cli import coercion
 from evalhouse.errors import InputError, WarehouseError, name_arguments
-from evalhouse.lazy import lazy_module
+from evalhouse.lazy import lazy_module, missing_dependency
 from evalhouse.progress import Progress, Task
 from evalhouse.version import __version__
 
@@ -235,6 +235,8 @@ def execute(action: Callable[[], object]):
             _fail(str(err), EXIT_TORN if type(err).__name__ == "TornWarehouseError" else EXIT_WAREHOUSE)
         if isinstance(err, ValueError):
             _fail(str(err), EXIT_USAGE)
+        if isinstance(err, ImportError):  # a dependency missing or a broken install: name it and the install command
+            _fail(str(missing_dependency(err)), EXIT_SYSTEM)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
         if "duckdb" in type(err).__module__ and sys.modules.get("evalhouse.warehouse") is not None \
                 and warehouse.is_sandbox_refusal(err):

@@ -114,7 +114,10 @@ def views(
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:
-                for name, description in wh.views():
+                for name, description in wh.views(intermediate=False):
+                    typer.echo(f"{name}\n    {description}")
+                typer.echo("\nIntermediate views (building blocks of the views above, which read them for you):")
+                for name, description in wh.views(intermediate=True):
                     typer.echo(f"{name}\n    {description}")
 
     execute(action)

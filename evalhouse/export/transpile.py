@@ -22,7 +22,9 @@ DuckDB's; no Trino or BigQuery engine runs here, and the file says so (:func:`ve
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import sqlglot
@@ -33,7 +35,7 @@ from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 from evalhouse.errors import OptionError
 from evalhouse.export.manifest import full_partition_value, parquet_glob, read_manifest
 from evalhouse.version import __version__
-from evalhouse.warehouse import schema_files, view_files
+from evalhouse.warehouse import macro_files, schema_files, view_files
 
 DIALECTS = ("duckdb", "postgres", "spark", "trino", "bigquery")
 DATASET_DIALECTS = ("duckdb", "spark")
@@ -79,6 +81,39 @@ def _parts(text: str):
     create = next(s for s in statements if isinstance(s, exp.Create))
     comments = [s for s in statements if isinstance(s, exp.Comment)]
     return create, comments
+
+
+_MACRO = re.compile(r"CREATE\s+OR\s+REPLACE\s+MACRO\s+(\w+)\s*\(([^)]*)\)\s+AS\s+(.*?);", re.S | re.I)
+
+
+@lru_cache(maxsize=1)
+def _macros() -> dict[str, tuple[list[str], exp.Expression]]:
+    """The macros of ``sql/macros/``: name -> (parameters, body parsed as DuckDB SQL)."""
+    out = {}
+    for f in macro_files():
+        m = _MACRO.search(re.sub(r"--[^\n]*", "", f.text))
+        params = [p.strip() for p in m.group(2).split(",")]
+        out[m.group(1).lower()] = (params, sqlglot.parse_one(m.group(3), read="duckdb"))
+    return out
+
+
+def _expand_macros(create):
+    """Every call of a macro of ``sql/macros/`` replaced by its body, the arguments put in for its parameters
+    (in parentheses): other engines have no DuckDB macro, and the emitted SQL creates none."""
+    macros = _macros()
+
+    def expand(node):
+        if isinstance(node, exp.Anonymous) and node.name.lower() in macros:
+            params, body = macros[node.name.lower()]
+            args = dict(zip(params, node.expressions))
+
+            def put(n):
+                if isinstance(n, exp.Column) and not n.table and n.name in args:
+                    return exp.Paren(this=args[n.name].copy())
+                return n
+            return exp.Paren(this=body.copy().transform(put))
+        return node
+    return create.transform(expand)
 
 
 def _description(comments, kind: str) -> str:
@@ -252,6 +287,7 @@ def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> lis
     missing: set[str] = {r.name for r in results if not r.ok}
     for f in view_files():
         create, comments = _parts(f.text)
+        create = _expand_macros(create)
         reads = sorted({t.name for t in create.find_all(exp.Table)} & missing)
         if reads:
             reason = f"reads {', '.join(reads)}, which {'is' if len(reads) == 1 else 'are'} not transpiled"

@@ -34,8 +34,12 @@ def data_dictionary(wh) -> str:
     """Markdown: every view, then its columns with type and description (``evalhouse views --markdown``,
     committed as docs/data-dictionary.md)."""
     out = ["# evalhouse views", ""]
-    for name, description in wh.views():
-        out += [f"## `{name}`", "", description, "", "| column | type | description |", "|---|---|---|"]
-        out += [f"| `{c}` | {t} | {d} |" for c, t, d in wh.columns(name)]
-        out.append("")
+    for intermediate in (False, True):
+        if intermediate:
+            out += ["# Intermediate views", "",
+                    "Building blocks that the views above read: a user reads those instead.", ""]
+        for name, description in wh.views(intermediate=intermediate):
+            out += [f"## `{name}`", "", description, "", "| column | type | description |", "|---|---|---|"]
+            out += [f"| `{c}` | {t} | {d} |" for c, t, d in wh.columns(name)]
+            out.append("")
     return "\n".join(out)

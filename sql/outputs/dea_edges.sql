@@ -8,6 +8,7 @@
 -- edges with the same triple and the output has m position pairs realising it, min(k, m) of them
 -- are matched -- the first ones in reference order (by dependent position).
 -- Grain: submission x reference edge (team, run, corpus, position, dependent); the root is not an edge.
+-- Key: (team, run, corpus, position, dependent).
 -- Columns: team, run, corpus, position, sent_id, dependent, head, relation, deprel, head_lemma,
 --          dependent_lemma, distance, matched.
 -- Upstream: submissions, edges, sentences, output_tokens.

@@ -3,7 +3,9 @@
 -- Choice: the set is one annotator's scores for one criterion (fluency and adequacy are separate
 -- scales), over every team, run and corpus; the standard deviation is the sample one (n - 1).
 -- An annotator with a single score, or with all scores equal, gets NULL z.
+-- Intermediate: a building block of sentence_scores, which a user reads instead (evalhouse views lists it apart).
 -- Grain: team x run x corpus x position x annotator x criterion (one row per judgement).
+-- Key: (team, run, corpus, position, annotator, criterion).
 -- Columns: team, run, corpus, position, sent_id (the reference sentence's), annotator, criterion, score,
 --          annotator_mean, annotator_sd, annotator_judgements, z.
 -- Upstream: judgements, sentences.

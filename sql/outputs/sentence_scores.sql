@@ -1,6 +1,7 @@
 -- sentence_scores: every automatic and human score of every output sentence.
 -- Grain: submission x reference sentence (team, run, corpus, position). Missing outputs are scored
 -- as empty outputs (missing = true).
+-- Key: (team, run, corpus, position).
 -- Columns: team, run, corpus, position, sent_id, missing,
 --   edges, matched_edges, dea            DEA (seed 000 section 3.2); NULL when the sentence has no edge
 --   bleu                                 sentence BLEU-4, NLTK smoothing method 2, on case-folded lemmas
@@ -33,13 +34,7 @@ bleu_scores AS (
            max(score) FILTER (WHERE variant = 'surface') AS bleu_surface
     FROM (
         SELECT *,
-               CASE WHEN m[1] = 0 THEN 0.0
-                    ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
-                         * exp(0.25 * ln(m[1] / greatest(t[1], 1))
-                               + 0.25 * ln((m[2] + 1) / (greatest(t[2], 1) + 1))
-                               + 0.25 * ln((m[3] + 1) / (greatest(t[3], 1) + 1))
-                               + 0.25 * ln((m[4] + 1) / (greatest(t[4], 1) + 1)))
-               END AS score
+               bleu_from_statistics(h, r, m[1], m[2], m[3], m[4], t[1], t[2], t[3], t[4]) AS score
         FROM bleu_inputs
     )
     GROUP BY ALL

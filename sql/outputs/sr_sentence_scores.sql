@@ -23,13 +23,7 @@ WITH statistics AS (
 ),
 scores AS (
     SELECT team, run, corpus, position, h, r,
-           CASE WHEN h IS NULL THEN NULL
-                WHEN m[1] = 0 THEN 0.0
-                ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
-                     * exp(0.25 * ln(m[1] / greatest(t[1], 1))
-                           + 0.25 * ln((m[2] + 1) / (greatest(t[2], 1) + 1))
-                           + 0.25 * ln((m[3] + 1) / (greatest(t[3], 1) + 1))
-                           + 0.25 * ln((m[4] + 1) / (greatest(t[4], 1) + 1)))
+           CASE WHEN h IS NOT NULL THEN bleu_from_statistics(h, r, m[1], m[2], m[3], m[4], t[1], t[2], t[3], t[4])
            END AS bleu,
            sr_sentence_nist AS nist,
            CASE WHEN sr_char_length > 0 THEN 1 - sr_char_edits / sr_char_length END AS dist,

@@ -32,12 +32,7 @@ WITH sums AS (
 ),
 scores AS (
     SELECT team, run, corpus, sentences, h, r,
-           CASE WHEN scored < sentences THEN NULL
-                WHEN m1 = 0 THEN 0.0
-                ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
-                     * exp(0.25 * ln(m1 / b1) + 0.25 * ln((m2 + 1) / (b2 + 1))
-                           + 0.25 * ln((m3 + 1) / (b3 + 1)) + 0.25 * ln((m4 + 1) / (b4 + 1)))
-           END AS bleu,
+           CASE WHEN scored = sentences THEN bleu_from_statistics(h, r, m1, m2, m3, m4, b1, b2, b3, b4) END AS bleu,
            -- NLTK's length penalty: exp(beta ln(c / r)^2), beta = ln(0.5) / ln(1.5)^2, when c < r
            CASE WHEN scored < sentences OR r = 0 OR n1 = 0 OR n2 = 0 OR n3 = 0 OR n4 = 0 THEN NULL
                 ELSE (w1 / n1 + w2 / n2 + w3 / n3 + w4 / n4)

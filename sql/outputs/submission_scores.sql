@@ -21,11 +21,7 @@ WITH corpus_statistics AS (
 ),
 corpus_bleu AS (
     SELECT team, run, corpus,
-           CASE WHEN m1 = 0 THEN 0.0
-                ELSE (CASE WHEN h > r THEN 1.0 ELSE exp(1 - r / h) END)
-                     * exp(0.25 * ln(m1 / t1) + 0.25 * ln((m2 + 1) / (t2 + 1))
-                           + 0.25 * ln((m3 + 1) / (t3 + 1)) + 0.25 * ln((m4 + 1) / (t4 + 1)))
-           END AS corpus_bleu
+           bleu_from_statistics(h, r, m1, m2, m3, m4, t1, t2, t3, t4) AS corpus_bleu
     FROM corpus_statistics
 ),
 per_sentence AS (

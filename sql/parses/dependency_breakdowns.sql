@@ -8,6 +8,7 @@
 -- side has no word in the group). A correct pair counts in its gold word's group and in its system word's.
 -- Groupings: relation, upos, arc_length, arc_direction, root_distance, sentence_length, projectivity, as
 -- dependency_word_groups defines them.
+-- Key: (corpus, team, run, breakdown, grp).
 -- Upstream: dependency_word_groups.
 CREATE OR REPLACE VIEW dependency_breakdowns AS
 WITH grouped AS (

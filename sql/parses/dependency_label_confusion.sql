@@ -4,6 +4,7 @@
 -- Grain: corpus x team x run x gold_relation x system_relation.
 -- gold_relation is NULL for the system words aligned to no gold word, system_relation for the gold words
 -- aligned to no system word. Relations are universal (as CoNLL 2018 compares them).
+-- Key: (corpus, team, run, gold_relation, system_relation).
 -- Upstream: dependency_word_pairs.
 CREATE OR REPLACE VIEW dependency_label_confusion AS
 WITH pairs AS (

@@ -10,6 +10,7 @@
 -- script: precision = correct / system, recall = correct / gold, F1 = 2 correct / (gold + system), each 0
 -- when its denominator is; aligned accuracy = correct / aligned (0 when nothing is aligned; NULL for
 -- Tokens, Sentences and Words). CLAS, MLAS and BLEX count content words only.
+-- Key: (corpus, team, run, metric).
 -- Upstream: dependency_gold_words, dependency_system_words, dependency_runs.
 CREATE OR REPLACE VIEW dependency_metrics AS
 WITH gold_counts AS (

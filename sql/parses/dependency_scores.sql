@@ -4,6 +4,7 @@
 -- precision, recall and aligned accuracy.
 -- Grain: corpus x team x run.
 -- la_gold_mean averages over gold words (unaligned words count 0); la_aligned_mean over aligned words.
+-- Key: (corpus, team, run).
 -- Upstream: dependency_metrics, dependency_gold_words.
 CREATE OR REPLACE VIEW dependency_scores AS
 WITH metrics AS (

@@ -2,6 +2,7 @@
 -- precision (system words carrying the relation), recall (gold words carrying it) and F1, and the mean
 -- dependency LA of the gold words: the 'relation' rows of dependency_breakdowns, with the relation named.
 -- Grain: corpus x team x run x relation.
+-- Key: (corpus, team, run, relation).
 -- Upstream: dependency_breakdowns.
 CREATE OR REPLACE VIEW dependency_scores_by_relation AS
 WITH breakdown AS (

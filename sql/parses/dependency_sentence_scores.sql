@@ -6,6 +6,7 @@
 -- A system word counts in the sentence of its aligned gold word, else in the gold sentence in which its
 -- token starts (dependency_system_words.gold_sentence): a parser's own sentence boundaries do not change
 -- which gold sentence its words are scored in. F1 = 2 correct / (gold + system), NULL when both are 0.
+-- Key: (corpus, team, run, sentence).
 -- Upstream: dependency_gold_words, dependency_system_words.
 CREATE OR REPLACE VIEW dependency_sentence_scores AS
 WITH gold_counts AS (

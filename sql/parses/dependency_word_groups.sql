@@ -1,6 +1,7 @@
 -- dependency_word_groups: the group each word of a dependency run falls in, for each of MaltEval's
 -- breakdowns (the rows dependency_breakdowns counts, and what the report's drill-down lists): gold words by
 -- their own attributes, system words by theirs, each with the correctness of its pair.
+-- Intermediate: a building block of dependency_breakdowns, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x team x run x side x word_index x breakdown.
 -- Groupings (breakdown -> grp; grp_order sorts the groups):
 --   relation        universal relation (as CoNLL 2018 compares them)
@@ -13,6 +14,7 @@
 --                   arc is projective)
 -- A system word is correct when the gold word aligned to it is; sentence is the gold sentence the word
 -- counts in (dependency_word_pairs.sentence).
+-- Key: (corpus, team, run, side, word_index, breakdown).
 -- Upstream: dependency_gold_words, dependency_system_words.
 CREATE OR REPLACE VIEW dependency_word_groups AS
 WITH groupings AS (

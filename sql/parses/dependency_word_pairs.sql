@@ -3,6 +3,7 @@
 -- correct: the row-level view a user filters to see which words a parser gets wrong.
 -- Grain: corpus x team x run x gold_index x system_index: one row per aligned pair, per unaligned gold word
 -- (system_index NULL) and per unaligned system word (gold_index NULL).
+-- Key: (corpus, team, run, gold_index, system_index).
 -- Columns: keys; sentence (the gold sentence the row counts in); gold_* and system_* facts of each side
 -- (NULL on the missing side); the CoNLL 2018 flags of dependency_gold_words (false for an unaligned word);
 -- la (the gold word's dependency LA).

@@ -1,6 +1,7 @@
 -- la_sentences: leaf-ancestor score of every scored sentence of a candidate run: the mean of its
 -- word scores (seed 002, section 2).
 -- Grain: corpus x team x run x position (sentences whose EVALB status is ok and that have a word).
+-- Key: (corpus, team, run, position).
 -- Columns: team, run, corpus, position, la, words, score_sum.
 -- Upstream: la_words.
 CREATE OR REPLACE VIEW la_sentences AS

@@ -5,6 +5,7 @@
 -- equal scores on a metric share one decile (parse_metric_ranks), so a tie is never ordered the same
 -- way on both axes.
 -- Grain: corpus x team x run x metric_a x decile_a x metric_b x decile_b.
+-- Key: (corpus, team, run, metric_a, decile_a, metric_b, decile_b).
 -- Upstream: parse_metric_ranks.
 CREATE OR REPLACE VIEW metric_deciles AS
 WITH ranks AS (

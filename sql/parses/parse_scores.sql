@@ -4,6 +4,7 @@
 -- Grain: corpus x team x run x subset (subset = 'all', and 'len<=N' for EVALB's CUTOFF_LEN N).
 -- Precision and recall pool brackets over valid (status ok) sentences, as EVALB does; F = 2PR/(P+R).
 -- The counts behind every figure are columns too (EVALB's report is printed from them: evalhouse.reports.evalb).
+-- Key: (corpus, team, run, subset).
 -- Upstream: geig_sentences, la_sentences, parse_runs.
 CREATE OR REPLACE VIEW parse_scores AS
 WITH runs AS (

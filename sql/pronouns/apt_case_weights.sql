@@ -1,5 +1,6 @@
 -- apt_case_weights: the weight each APT case gets in each pronoun configuration, and whether the case
 -- is counted at all (pronoun_configs keeps them as two aligned lists: cases and weights).
+-- Intermediate: a building block of pronoun_score_groups, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x config x apt_case (cases 1..6). Key: (corpus, config, apt_case).
 -- Columns: corpus, config, apt_case, used (the case is in the configuration's cases), weight (NULL
 --          when not used).

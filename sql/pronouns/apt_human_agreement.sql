@@ -3,6 +3,7 @@
 -- gave case 1, 2 (counted as correct) or 3 (incorrect); APT cases 4-6 and unjudgeable pronouns are
 -- left out. A disagreement is human-correct with case 3, or human-incorrect with case 1 or 2.
 -- Grain: corpus x config x category, plus one row per corpus x config with category '(total)'.
+-- Key: (corpus, config, category).
 -- Upstream: pronoun_cases.
 CREATE OR REPLACE VIEW apt_human_agreement AS
 WITH assessed AS (

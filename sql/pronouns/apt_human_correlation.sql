@@ -4,6 +4,7 @@
 -- accuracy is the share of those judged correct (unjudgeable ones count in the denominator, as the
 -- paper's "proportion of pronouns marked as correctly translated"). Spearman = Pearson of average ranks.
 -- Grain: corpus x config.
+-- Key: (corpus, config).
 -- Upstream: pronoun_score_groups (APT over the judged pronouns).
 CREATE OR REPLACE VIEW apt_human_correlation AS
 WITH systems AS (

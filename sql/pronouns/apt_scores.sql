@@ -2,6 +2,7 @@
 -- configuration's own weights and the two settings of Guillou & Hardmeier (2018): APT-A (1 for
 -- identical) and APT-B (1 identical, 0.5 equivalent); all over the configuration's cases.
 -- Grain: corpus x config x team x run.
+-- Key: (corpus, config, team, run).
 -- Columns: case_1..case_6 (pronouns per case), pronouns (in the cases used), apt, apt_a, apt_b,
 --          and the configuration (pronoun_set, target_list, equivalence, alignment_correction, cases,
 --          weights, evalhouse_version).

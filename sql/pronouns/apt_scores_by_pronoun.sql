@@ -1,5 +1,6 @@
 -- apt_scores_by_pronoun: APT per system, configuration and source pronoun (it, they, ...).
 -- Grain: corpus x config x team x run x source_pronoun.
+-- Key: (corpus, config, team, run, source_pronoun).
 -- Columns: as apt_scores without the configuration columns.
 -- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW apt_scores_by_pronoun AS

@@ -3,6 +3,7 @@
 -- of Guillou & Hardmeier (2018, section 4), one pronominal item per example.
 -- Grain: corpus x config x team x run (AutoPRF ignores equivalence and correction; the configuration
 --        decides the source pronouns and, for the restricted variant, the target-list mapping).
+-- Key: (corpus, config, team, run).
 -- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW autoprf_scores AS
 WITH final AS (

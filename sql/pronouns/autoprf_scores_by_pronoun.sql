@@ -1,5 +1,6 @@
 -- autoprf_scores_by_pronoun: AutoPRF and its restricted variant per system and source pronoun.
 -- Grain: corpus x config x team x run x source_pronoun.
+-- Key: (corpus, config, team, run, source_pronoun).
 -- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW autoprf_scores_by_pronoun AS
 WITH final AS (

@@ -2,6 +2,7 @@
 -- output words, the APT case (identical, equivalent, different, untranslated), the AutoPRF counts,
 -- and the human category and judgement when there is one.
 -- Grain: corpus x config x team x run x position x source_index.
+-- Key: (corpus, config, team, run, position, source_index).
 -- Columns: document, source_pronoun, reference_words/output_words (as aligned), reference_items/
 --          output_items (what APT compared), apt_case and case_label, corrections, AutoPRF counts,
 --          category and judgement (NULL when the pronoun was not judged).

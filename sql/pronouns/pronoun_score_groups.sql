@@ -3,7 +3,9 @@
 -- one source pronoun ('source_pronoun'), one document ('document'), or those people judged ('judged').
 -- apt_scores, apt_scores_by_pronoun, autoprf_scores, autoprf_scores_by_pronoun,
 -- pronoun_scores_by_document and apt_human_correlation select their rows from here.
+-- Intermediate: a building block of apt_scores, apt_scores_by_pronoun, autoprf_scores, autoprf_scores_by_pronoun, pronoun_scores_by_document, apt_human_correlation, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x config x team x run x grouped_by x group_value.
+-- Key: (corpus, config, team, run, grouped_by, group_value).
 -- Columns: grouped_by, group_value (the source pronoun or the document; '(all)' otherwise),
 --          first_position, pronouns, case_1..case_6, used_pronouns, weighted_cases, used_identical,
 --          used_equivalent, judged_correct, the AutoPRF sums, and the scores: apt, apt_a, apt_b,

@@ -1,6 +1,7 @@
 -- pronoun_scores_by_document: APT and AutoPRF per document (document boundaries respected: every
 -- count comes from the segments of one document), as the DiscoMT scorer reports them.
 -- Grain: corpus x config x team x run x document.
+-- Key: (corpus, config, team, run, document).
 -- Upstream: pronoun_score_groups (the formulas).
 CREATE OR REPLACE VIEW pronoun_scores_by_document AS
 WITH final AS (

@@ -2,6 +2,7 @@
 -- per team and over all submissions (Shimorina et al. 2021 Figure 2a is the median over all).
 -- Grain: scope x scope_value x metric_a x metric_b; scope is 'corpus', 'team' or 'all' (scope_value
 -- the corpus, the team, or 'all').
+-- Key: (scope, scope_value, metric_a, metric_b).
 -- Columns: scope, scope_value, metric_a, metric_b, submissions, mean_rho, median_rho,
 --          significant_share (share of submissions whose Holm-adjusted test is significant), configuration.
 -- Upstream: metric_correlations (materialised by evalhouse analyze).

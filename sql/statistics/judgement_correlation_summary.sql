@@ -3,6 +3,7 @@
 -- (fluency_z, adequacy_z) over submissions, per corpus, per team and over all submissions.
 -- Grain: scope x scope_value x metric x judgement; scope is 'corpus', 'team' or 'all' (scope_value
 -- the corpus, the team, or 'all').
+-- Key: (scope, scope_value, metric, judgement).
 -- Columns: scope, scope_value, metric, judgement, submissions, mean_r, median_r, mean_rho, median_rho,
 --          significant_share_r, significant_share_rho (shares of submissions whose Holm-adjusted test
 --          is significant), configuration.

@@ -6,6 +6,7 @@
 --            (suspicious_subtree_submissions: every submission mined, also one with no suspicious form);
 -- mss = mean suspicion score over the submissions in which it is suspicious.
 -- Grain: view x form (forms suspicious in at least one submission).
+-- Key: (view, form).
 -- Columns: view, form, submissions, selected_in, coverage, mss, best_rank, configuration.
 -- Upstream: suspicious_subtrees, suspicious_subtree_submissions (materialised by evalhouse analyze).
 CREATE OR REPLACE VIEW suspicious_subtrees_coverage AS

@@ -1,6 +1,7 @@
 -- relation_entropy: word-order entropy H(d) of each base dependency relation per corpus
 -- (Shimorina et al. 2021, section 3.1), on the punctuation-stripped trees; subtypes pooled.
 -- Grain: corpus x relation. Columns: corpus, relation, left_count, right_count, dependencies, entropy.
+-- Key: (corpus, relation).
 -- Upstream: relation_entropy_by_level.
 CREATE OR REPLACE VIEW relation_entropy AS
 SELECT corpus, relation, left_count, right_count, dependencies, entropy

@@ -2,8 +2,10 @@
 -- detail at once (Shimorina et al. 2021, section 3.1):
 -- H(d) = -p(L) log2 p(L) - p(R) log2 p(R), p(L) the share of d-dependents on the left of their head,
 -- 0 log 0 = 0, on the punctuation-stripped trees (non-root edges only).
+-- Intermediate: a building block of relation_entropy, relation_entropy_subtyped, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x level x relation; level 'base' groups by the base relation (nsubj),
 -- level 'subtyped' by the full deprel (nsubj:pass).
+-- Key: (corpus, level, relation).
 -- Columns: corpus, level, relation, left_count, right_count, dependencies, entropy.
 -- Upstream: edges. Read through relation_entropy and relation_entropy_subtyped.
 CREATE OR REPLACE VIEW relation_entropy_by_level AS

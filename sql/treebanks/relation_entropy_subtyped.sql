@@ -1,6 +1,7 @@
 -- relation_entropy_subtyped: word-order entropy H(d) of each full dependency relation (with subtypes,
 -- e.g. nsubj:pass) per corpus, on the punctuation-stripped trees.
 -- Grain: corpus x deprel. Columns: corpus, deprel, left_count, right_count, dependencies, entropy.
+-- Key: (corpus, deprel).
 -- Upstream: relation_entropy_by_level.
 CREATE OR REPLACE VIEW relation_entropy_subtyped AS
 SELECT corpus, relation AS deprel, left_count, right_count, dependencies, entropy

@@ -1,5 +1,7 @@
 -- tree_node_depth: depth of every word of the punctuation-stripped reference tree.
+-- Intermediate: a building block of sentence_complexity, which a user reads instead (evalhouse views lists it apart).
 -- Grain: one row per word of edges (corpus x position x dependent).
+-- Key: (corpus, position, dependent).
 -- Columns: corpus, position, dependent, depth (root = 0, its dependents 1, ...).
 -- Upstream: edges (edges.depth is computed at ingest by pointer jumping, analysis/trees.py:
 -- linear in sentence length, where a recursive CTE walking down from the roots was quadratic on a chain).
