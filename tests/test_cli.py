@@ -1,4 +1,5 @@
-"""The CLI: documented in the README (sqlite-utils' test_docs), one-line errors, exit codes, speed of --help."""
+"""The CLI: every command and option explained in docs/usage.md (sqlite-utils' test_docs), the README's two set-up
+commands, one-line errors, exit codes, speed of --help."""
 
 from __future__ import annotations
 
@@ -29,16 +30,17 @@ def _commands(group, prefix: tuple[str, ...] = ()):
 
 COMMANDS = dict(_commands(typer.main.get_command(app)))
 README = (REPO / "README.md").read_text(encoding="utf-8")
+USAGE = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")  # the commands explained, moved from the README
 
 
 def _section(path: tuple[str, ...]) -> str:
     heading = f"### `evalhouse {' '.join(path)}`"
-    assert heading in README, f"README has no section '{heading}'"
-    start = README.index(heading) + len(heading)
-    end = README.find("\n### ", start)
-    end2 = README.find("\n## ", start)
+    assert heading in USAGE, f"docs/usage.md has no section '{heading}'"
+    start = USAGE.index(heading) + len(heading)
+    end = USAGE.find("\n### ", start)
+    end2 = USAGE.find("\n## ", start)
     ends = [e for e in (end, end2) if e != -1]
-    return README[start:min(ends) if ends else len(README)]
+    return USAGE[start:min(ends) if ends else len(USAGE)]
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
@@ -46,11 +48,11 @@ def test_every_command_and_option_is_documented(path):
     section = _section(path)
     for param in COMMANDS[path].params:
         if param.param_type_name == "option" and "--help" not in param.opts:
-            assert any(opt in section for opt in param.opts), f"{' '.join(path)}: {param.opts} not in README"
+            assert any(opt in section for opt in param.opts), f"{' '.join(path)}: {param.opts} not in docs/usage.md"
 
 
-def test_readme_documents_no_command_that_does_not_exist():
-    documented = set(re.findall(r"^### `evalhouse ([a-z -]+)`", README, flags=re.M))
+def test_usage_documents_no_command_that_does_not_exist():
+    documented = set(re.findall(r"^### `evalhouse ([a-z -]+)`", USAGE, flags=re.M))
     assert documented == {" ".join(p) for p in COMMANDS}
 
 
