@@ -100,8 +100,8 @@ def build_report(wh, out, submission: str | None = None, team: str | None = None
     parses = ParseSections(wh, selected, test, examples)
     if not subs and not parses:
         scope = f" for {selected.describe()}" if selected != Selection() else ""
-        raise WarehouseError(f"nothing to report{scope} in {wh.path}: no system outputs (`evalhouse ingest outputs`) "
-                             "and no parser runs (`evalhouse ingest dependency-run`, `evalhouse ingest parses`)")
+        raise WarehouseError(f"nothing to report{scope} in {wh.path}: run `evalhouse ingest outputs` (system outputs) "
+                             "or `evalhouse ingest dependency-run` / `evalhouse ingest parses` (parser runs) first")
     where, params = selected.where()
     analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchall()[0][0]
     if (subs and not analysed) or not parses.analysed():
