@@ -484,12 +484,20 @@ class Warehouse:
                                 for t in tables)
             except duckdb.Error:  # an invalidated connection: the file may hold what it cannot tell; keep it
                 empty = False
+        if empty:  # the name goes while this connection still holds the file's lock: no other process has it open
+            try:
+                os.unlink(self.path)
+            except OSError:
+                empty = False
         try:
             self.con.close()
         except duckdb.Error:
             pass
-        if empty:
-            template.remove(self.path)
+        if empty:  # the write-ahead log, if closing left one (never the name again: it may be another's by now)
+            try:
+                os.unlink(self.path + ".wal")
+            except FileNotFoundError:
+                pass
         return empty
 
     def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
