@@ -5,7 +5,7 @@
 --   mean_bleu, mean_bleu_surface (means of sentence BLEU),
 --   corpus_bleu (BLEU-4 from the summed lemma statistics with smoothing method 2: NLTK's corpus_bleu,
 --   in which every sentence contributes at least 1 to each n-gram total),
---   mean_ssa, mean_gsa, mean_sta, mean_gta (seed 003), mean_understandability_accuracy, mean_quality_accuracy,
+--   mean_ssa, mean_gsa, mean_sta, mean_gta (Bangalore, Rambow & Whittaker 2000), mean_understandability_accuracy, mean_quality_accuracy,
 --   mean_lemma_ssa, mean_lemma_gsa, mean_lemma_sta, mean_lemma_gta (the lemma-key variant),
 --   mean_fluency_z, mean_adequacy_z, judged_sentences, configuration.
 -- Upstream: sentence_scores, sentence_statistics, submissions.
@@ -74,10 +74,10 @@ COMMENT ON COLUMN submission_scores.missing_sentences IS 'Reference sentences wi
 COMMENT ON COLUMN submission_scores.edges IS 'Reference edges (non-root, punctuation removed) over the corpus.';
 COMMENT ON COLUMN submission_scores.matched_edges IS 'Reference edges the output realises.';
 COMMENT ON COLUMN submission_scores.mean_bleu_surface IS 'Mean sentence BLEU on surface tokens (forms, punctuation removed, NLTK method 2).';
-COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore et al. 2000, seed 003: words, punctuation kept).';
-COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy (seed 003).';
-COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy (seed 003).';
-COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy (seed 003).';
+COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore, Rambow & Whittaker 2000: words, punctuation kept).';
+COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy (Bangalore, Rambow & Whittaker 2000).';
+COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy (Bangalore, Rambow & Whittaker 2000).';
+COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy (Bangalore, Rambow & Whittaker 2000).';
 COMMENT ON COLUMN submission_scores.mean_lemma_ssa IS 'Mean lemma-key simple string accuracy (evalhouse variant: lemma keys, punctuation removed).';
 COMMENT ON COLUMN submission_scores.mean_lemma_gsa IS 'Mean lemma-key generation string accuracy (evalhouse variant).';
 COMMENT ON COLUMN submission_scores.mean_lemma_sta IS 'Mean lemma-key simple tree accuracy (evalhouse variant: stripped tree, unlinked output words as insertions).';
