@@ -4,6 +4,7 @@ next, global options after the subcommand, whole examples in --help, exports in 
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
 
@@ -13,6 +14,8 @@ from typer.testing import CliRunner
 
 import evalhouse.warehouse as warehouse
 from evalhouse.cli import app
+from evalhouse.export import latex
+from evalhouse.ingest.baselines import run_baseline
 from tests.conftest import SAMPLE, write
 
 runner = CliRunner()
@@ -175,3 +178,49 @@ def test_exports_of_one_warehouse_built_in_two_orders_are_byte_equal(tmp_path, f
         rows = json.loads(outputs[0][1])
         keys = [(r["corpus"], r["position"], r["id"]) for r in rows]
         assert keys == sorted(keys)  # the key columns lead the sort
+
+
+# --- 7. a compact configuration: its id in the score views, its text once in configurations ----------------
+SCORE_VIEWS = ("sentence_scores", "submission_scores", "sr_sentence_scores", "sr_submission_scores")
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    path = tmp_path_factory.mktemp("configurations") / "w.duckdb"
+    with warehouse.connect(path) as wh:
+        wh.ingest_treebank([SAMPLE], corpus="sample")
+        run_baseline(wh, "lr", "sample")
+        run_baseline(wh, "random", "sample", seed=1, team="r", run="1")
+    return path
+
+
+def test_configurations_hold_each_text_once_under_the_first_12_hex_digits_of_its_md5(scored):
+    with warehouse.connect(scored, read_only=True) as wh:
+        stored = sorted({c for (c,) in wh.sql("SELECT configuration FROM submissions").fetchall()})
+        rows = sorted(wh.sql("SELECT configuration_id, configuration FROM configurations").fetchall(), key=lambda r: r[1])
+    assert len(stored) == 2 and all(len(c) > 500 for c in stored)  # the baselines' lexicons differ
+    assert rows == [(hashlib.md5(c.encode("utf-8")).hexdigest()[:12], c) for c in stored]
+
+
+@pytest.mark.parametrize("view", SCORE_VIEWS)
+def test_score_views_show_the_id_and_the_join_gives_each_submission_its_text(scored, view):
+    with warehouse.connect(scored, read_only=True) as wh:
+        columns = [c for c, _, _ in wh.columns(view)]
+        assert "configuration_id" in columns and "configuration" not in columns
+        longest = wh.sql(f"SELECT max(length(CAST(COLUMNS(*) AS VARCHAR))) FROM {view}").fetchall()[0]
+        joined = wh.sql(f"SELECT DISTINCT v.team, v.run, v.corpus, k.configuration FROM {view} AS v "
+                        "JOIN configurations AS k USING (configuration_id) ORDER BY ALL").fetchall()
+        expected = wh.sql("SELECT team, run, corpus, configuration FROM submissions ORDER BY ALL").fetchall()
+    assert max(n for n in longest if n is not None) < 200  # no 1,000-character text on every row
+    assert joined == expected
+
+
+def test_the_latex_export_of_a_score_view_quotes_the_whole_configuration(scored, tmp_path):
+    out = tmp_path / "scores.tex"
+    r = runner.invoke(app, ["--db", str(scored), "export", "submission_scores", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    code = out.read_text(encoding="utf-8")
+    with warehouse.connect(scored, read_only=True) as wh:
+        for (text,) in wh.sql("SELECT configuration FROM configurations").fetchall():
+            assert latex.breakable(text) in code
+    assert "configuration\\_id" not in code

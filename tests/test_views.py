@@ -39,6 +39,7 @@ VIEWS = {  # view -> grain (key columns); every view in sql/ must be listed (tes
     "judgement_z": ("team", "run", "corpus", "position", "annotator", "criterion"),
     "sentence_scores": ("team", "run", "corpus", "position"),
     "submission_scores": ("team", "run", "corpus"),
+    "configurations": ("configuration_id",),
     # issue 15: SR shared-task metrics, sacreBLEU, alignment methods (given/expect in test_outputs_views.py)
     "sr_sentence_scores": ("team", "run", "corpus", "position"),
     "sr_submission_scores": ("team", "run", "corpus"),

@@ -118,6 +118,8 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
     _latex_options(fmt, caption, digits)
     columns = _neutralised_columns([c[:2] for c in wh.columns(name)]) if neutralise_formulas else ["*"]
+    if fmt == "latex":
+        columns = _with_configuration_text(wh, name)
     query = exp.select(*columns).from_(exp.Table(this=exp.to_identifier(name, quoted=True)))
     if corpus:
         if "corpus" not in {c[0] for c in wh.columns(name)}:
@@ -139,6 +141,21 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         if corpus:
             wh.con.execute("DROP TABLE IF EXISTS eh_export_corpora")
     return rows
+
+
+def _with_configuration_text(wh, name: str) -> list[str]:
+    """The select list of relation ``name`` for a LaTeX table: its columns, with a ``configuration_id`` (the
+    score views') replaced by the configuration's whole text from ``configurations``, which the table's caption
+    quotes (:mod:`evalhouse.export.latex`): a paper carries the configuration itself, not an id."""
+    from sqlglot import exp  # late, as in export_relation: the warehouse imports this module
+
+    names = [c[0] for c in wh.columns(name)]
+    if "configuration_id" not in names or "configuration" in names or not wh.columns("configurations"):
+        return ["*"]
+    table = exp.to_identifier(name, quoted=True).sql(dialect="duckdb")
+    return [f"(SELECT k.configuration FROM configurations AS k WHERE k.configuration_id = {table}.configuration_id) "
+            "AS configuration" if c == "configuration_id" else exp.to_identifier(c, quoted=True).sql(dialect="duckdb")
+            for c in names]
 
 
 def _copy(select: str, out: str, fmt: str) -> str:

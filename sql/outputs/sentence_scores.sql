@@ -15,8 +15,8 @@
 --                                        punctuation, stripped tree, each unlinked output word one tree insertion
 --   lemma_string_* and lemma_tree_* counts  I, D, S, M and R behind the variant
 --   fluency_z, adequacy_z, judgements    mean z-score over annotators (judgement_z), number of judgements
---   configuration                        how the scores were computed (submissions.configuration)
--- Upstream: output_sentences, sentences, sentence_statistics, dea_edges, judgement_z, submissions.
+--   configuration_id                     how the scores were computed: the text is in configurations
+-- Upstream: output_sentences, sentences, sentence_statistics, dea_edges, judgement_z, submissions, configurations.
 CREATE OR REPLACE VIEW sentence_scores AS
 WITH bleu_inputs AS (
     SELECT team, run, corpus, position, 'lemma' AS variant, bleu_hypothesis_length AS h,
@@ -100,10 +100,11 @@ final AS (
            a.lemma_tree_reference_length,
            a.bleu_hypothesis_length, a.bleu_reference_length,
            h.fluency_z, h.adequacy_z, coalesce(h.judgements, 0) AS judgements,
-           u.configuration
+           k.configuration_id
     FROM output_sentences AS o
     JOIN sentences AS s ON s.corpus = o.corpus AND s.position = o.position
     JOIN submissions AS u ON u.team = o.team AND u.run = o.run AND u.corpus = o.corpus
+    LEFT JOIN configurations AS k ON k.configuration = u.configuration
     JOIN accuracies AS a ON a.team = o.team AND a.run = o.run AND a.corpus = o.corpus AND a.position = o.position
     JOIN bleu_scores AS b ON b.team = o.team AND b.run = o.run AND b.corpus = o.corpus AND b.position = o.position
     LEFT JOIN dea AS d ON d.team = o.team AND d.run = o.run AND d.corpus = o.corpus AND d.position = o.position
@@ -127,7 +128,7 @@ COMMENT ON COLUMN sentence_scores.understandability_accuracy IS '(1.3147 sta - 0
 COMMENT ON COLUMN sentence_scores.quality_accuracy IS '(1.0192 sta - 0.0869 string_substitutions - 0.3553) / 0.6639 (Bangalore, Rambow & Whittaker 2000, published coefficients); exactly 1 on a perfect sentence.';
 COMMENT ON COLUMN sentence_scores.fluency_z IS 'Mean over annotators of the fluency z-scores (judgement_z); NULL when not judged.';
 COMMENT ON COLUMN sentence_scores.adequacy_z IS 'Mean over annotators of the adequacy z-scores (judgement_z); NULL when not judged.';
-COMMENT ON COLUMN sentence_scores.configuration IS 'Signature of the configuration every score was computed with.';
+COMMENT ON COLUMN sentence_scores.configuration_id IS 'Short id of the configuration every score was computed with; its whole text: configurations.configuration (join on configuration_id).';
 COMMENT ON COLUMN sentence_scores.team IS 'Team that submitted the run.';
 COMMENT ON COLUMN sentence_scores.run IS 'Run name within the team.';
 COMMENT ON COLUMN sentence_scores.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
