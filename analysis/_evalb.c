@@ -1,7 +1,7 @@
 /* GEIG/PARSEVAL counts of two bracketed files in EVALB's one-tree-per-line layout, in one pass.
  *
  * Why C: `evalhouse evalb` must print EVALB's report in a small multiple of EVALB's own time
- * (issue 18: at most 5x the C program, whole process). EVALB reads a 3,914-tree file pair in
+ * (at most 5x the C program, whole process). EVALB reads a 3,914-tree file pair in
  * about 0.04 s; the Python reader and scorer (loaders/brackets.py, analysis/parse_eval.py) take
  * about 1.3 s for the same pair, nearly all of it per-token interpreter work.
  *
@@ -17,7 +17,7 @@
  *   - preparation, the quote terms' reinsertion (fix_quote) and comparison are those of
  *     analysis/parse_eval.prepare(), fix_quote() and compare(): each gold bracket, in order, takes the
  *     first unmatched test bracket with its span and an equal label.
- * Whenever a line is not a well-formed Penn Treebank line (seed 002's square notation, or any input
+ * Whenever a line is not a well-formed Penn Treebank line (Sampson & Babarczy's (2003) square notation, or any input
  * error), or the two files have different numbers of lines, it returns None and the caller uses the
  * Python path, which reads the files again and reports the error exactly as before.
  * tests/test_parses_fast.py checks that both paths give the same counts (random trees, EVALB's
@@ -450,7 +450,7 @@ static int read_tree(const Py_UCS4 *text, Py_ssize_t a, Py_ssize_t b, Tree *t, L
     if (a == b) {  /* an empty line: an empty parse */
         t->wstart.n = t->wlen.n = t->pos.n = t->nlab.n = t->parent.n = t->start.n = t->end.n = 0;
     } else {
-        if (text[a] == '[') return 1;  /* seed 002's notation: the Python path */
+        if (text[a] == '[') return 1;  /* Sampson & Babarczy's (2003) notation: the Python path */
         int r = parse_line(text, a, b, t, labels);
         if (r) return r;
     }

@@ -2,7 +2,7 @@
  *
  * Why C: the numpy versions in analysis/trees.py work on whole batches with sorts and np.unique over
  * (position, vertex) rows; at a million words they were about 0.85 s (flux weights) and 0.5 s
- * (projectivity) of the treebank ingest's main thread (issue 18). Here each tree is done with counting
+ * (projectivity) of the treebank ingest's main thread. Here each tree is done with counting
  * sorts and one scan of its rows, O(n + D) for n words and dependency lengths summing to D.
  *
  * An accelerator, not a second definition: analysis/trees.py stays the definition and the fallback
@@ -24,7 +24,7 @@
  * shared DP tables need (analysis/dependency_eval.py, _lineages_and_parts_python, is the definition and
  * the fallback; tests/test_lineage_kernel.py compares the two on every real file and on random trees).
  * Why C: in Python it was 0.09 s of an `ingest dependency-run` on en_ewt (25k words), whose whole
- * process then took as long as the CoNLL 2018 script (issue 18).
+ * process then took as long as the CoNLL 2018 script.
  *
  * And lineage_distance, the Levenshtein DP between two lineages of the leaf-ancestor metric
  * (analysis/leaf_ancestor.py, _lineage_distance_python, is the definition and the fallback): the same

@@ -1,4 +1,4 @@
-"""String and tree accuracy of Bangalore, Rambow & Whittaker (2000), seed 003.
+"""String and tree accuracy of Bangalore, Rambow & Whittaker (2000).
 
     $ evalhouse --db warehouse.duckdb.example sql "select team, run, round(avg(ssa), 4) as ssa,
           round(avg(gsa), 4) as gsa, round(avg(sta), 4) as sta, round(avg(gta), 4) as gta
@@ -8,7 +8,7 @@
     baseline  lr      0.934   0.967   0.9764  0.9871
     baseline  random  0.2731  0.4025  0.2893  0.5435
 
-(seed 003's accuracies; the lemma-key variant, ``lemma_ssa`` ... ``lemma_gta``, gives 0.953, 0.9765, 1
+(Bangalore, Rambow & Whittaker's (2000) accuracies; the lemma-key variant, ``lemma_ssa`` ... ``lemma_gta``, gives 0.953, 0.9765, 1
 and 1 for lr: it ignores the punctuation the LR baseline misplaces.)
 
 Counts come from a minimum-cost alignment of the output tokens to the reference tokens with
@@ -21,7 +21,7 @@ deletion plus an insertion (2), as the paper requires. With R reference tokens:
 where a deletion and an insertion of the same token make one move M (M = sum over token types of
 min(deletions, insertions)), I' = I - M and D' = D - M.
 
-Which alignment (seed 003, section 3.1 and footnote 5). Several minimum-cost alignments can exist;
+Which alignment (Bangalore, Rambow & Whittaker 2000, section 3.1 and footnote 5). Several minimum-cost alignments can exist;
 I + D + S is the same for all of them (so SSA is the Levenshtein distance over R), M and S are not.
 The paper counts "the insertion and deletion of [a token]" as one move, and its footnote 5 shows the
 alignment stays a minimum-cost one (turning the cost/phase substitution into a deletion and an
@@ -52,14 +52,14 @@ Choices where the paper is silent (docs/system-outputs.md, "String and tree accu
 * An output word that realises no reference word belongs to no treelet, so it counts in no treelet
   string: the tree accuracies do not see it (``output_length=None``, the paper's procedure). The
   variant that counts each such word as one insertion (``output_length`` = the number of output
-  words) is evalhouse's own (issue 16), kept under its own name (``lemma_sta``, ``lemma_gta``).
+  words) is evalhouse's own, kept under its own name (``lemma_sta``, ``lemma_gta``).
 * Denominator R: the number of reference words (``denominator="reference"``, the default). The paper
   defines R once, as "the number of tokens in the target string", and says the tree metrics use the
   summed values "in the formulas given above". On the paper's own tree (XTAG analysis, headed by
   "estimate"; treelets {There was no cost estimate for}, {for phase}, {the second phase}) and its
   LR output, the counts are I = D = M = 3, S = 0: STA = 1 - 6/9 = 0.333 and GTA = 1 - 3/9 = 0.667
   with R = 9; the summed treelet lengths (``denominator="treelets"``, 11 here) give 0.455 and 0.727.
-  Table 1, which printed these numbers, is lost in the seed's OCR.
+  Table 1, which printed these numbers, is lost in the OCR of the text we have.
 * A tree of a single word has no non-leaf node; it is taken as one treelet of that word, so a
   missing word counts as a deletion.
 
@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 DENOMINATORS = ("reference", "treelets")
-# seed 003: unlinked output words in no treelet (evalhouse-accuracy:2 counted them, as the variant still does)
+# Bangalore, Rambow & Whittaker (2000): unlinked output words in no treelet (evalhouse-accuracy:2 counted them, as the variant still does)
 SIGNATURE = "edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets,R:reference|evalhouse-accuracy:3"
 LEMMA_SIGNATURE = ("edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets+unlinked-insertions,"
                    "R:reference|evalhouse-accuracy:3")
@@ -302,7 +302,7 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
 def import_solver() -> None:
     """Import what :func:`_best_path_by_integer_programme` needs (scipy's HiGHS: about 0.15 s and 40 MB), ahead of
     its first use. A process that forks scoring workers calls it first, so that the workers share those pages
-    instead of each importing them (issue 18: 40 MB less in each worker of a campaign)."""
+    instead of each importing them (40 MB less in each worker of a campaign)."""
     import scipy.optimize  # noqa: F401
     import scipy.sparse  # noqa: F401
 
@@ -422,7 +422,7 @@ def treelets(heads: Sequence[int]) -> list[list[int]]:
 
 def tree_counts(heads: Sequence[int], output_order: Sequence[int | None], output_length: int | None = None,
                 denominator: str = "reference") -> EditCounts:
-    """Summed edit counts over the treelets of a reference tree (seed 003, section 3.2).
+    """Summed edit counts over the treelets of a reference tree (Bangalore, Rambow & Whittaker 2000, section 3.2).
 
     ``heads[k]`` is the head (1-based, 0 = root) of reference word k+1 in reference order;
     ``output_order[k]`` is where that word appears in the output (any sortable key), or None when

@@ -3,7 +3,7 @@
     $ evalhouse ingest outputs run1.txt --team adapt --run 1 --reference en_ewt-test
     $ evalhouse sql "select method, count(*) from alignments where pair = 'output-reference' group by 1"
 
-A surface realiser's output is text; DEA and lemma BLEU need output words with lemmas. Seed 000
+A surface realiser's output is text; DEA and lemma BLEU need output words with lemmas. Shimorina, Parmentier & Gardent (2021)
 (section 4) tokenised and lemmatised outputs with a parser; evalhouse instead uses the reference
 sentence the output realises, which is deterministic and language-independent. Words are compared
 by :func:`~evalhouse.analysis.text.fold` (canonical caseless match) throughout.
@@ -72,7 +72,7 @@ strongest that applies:
                -> "ca", whose lemma is can), by a rule of the language; only with ``rules``
     unaligned  no link
 
-A link needs evidence that the output word is a form of the reference word (issue 36): a shared
+A link needs evidence that the output word is a form of the reference word: a shared
 prefix alone is none. Until evalhouse-align:3 a ``fuzzy`` method linked words whose common prefix
 had at least 3 characters and covered 3/4 of the shorter one, so "the catalogue sat" scored 1.0
 against "the cat sat" on every metric. Missing lemmas (``_``) never match. Words written separately ("a o" for the reference's "ao") link

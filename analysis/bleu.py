@@ -4,7 +4,7 @@
     0.7165313105737893
 
 Definition (Papineni et al. 2002; smoothing: Lin & Och 2004, "method 2" of Chen & Cherry 2014 as
-NLTK 3.x implements it, which is what seed 000 section 4 uses):
+NLTK 3.x implements it, which is what Shimorina, Parmentier & Gardent (2021, section 4) use):
 
     m_n = clipped n-gram matches, t_n = max(1, hypothesis n-grams), c = hypothesis length,
     r = reference length

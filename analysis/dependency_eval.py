@@ -11,7 +11,7 @@ where either side has a multiword token, words align along a longest common subs
 lower-cased forms. Which aligned words each CoNLL 2018 metric counts as correct is
 :mod:`evalhouse.analysis.conll18`.
 
-**Dependency lineage** (seed 002, section 1 says LA applies to dependency trees; the definition here
+**Dependency lineage** (Sampson & Babarczy 2003, section 1 says LA applies to dependency trees; the definition here
 is ours): the relations on the path from the word to the root, word end first (the word's own
 relation, its head's, ... up to ``root``), universal parts only. Each word heads a subtree. ``[`` goes
 before the relation of the highest word on the path whose subtree's leftmost word is this word. ``]``
@@ -165,7 +165,7 @@ def _lineages_and_parts_python(head: list[int], rel: list[str]
     one word's marker segment only.
 
     The relations above the markers are the path of x, so each word's path is built once, as its
-    head's path with one relation more (tuples shared from the root down, issue 18), and a lineage
+    head's path with one relation more (tuples shared from the root down), and a lineage
     is its marker segment followed by that path: O(n) Python steps plus the copying of the tuples.
 
     ``head[k]``: the index of k's head (-1 for a root); ``rel[k]``: its relation (universal part)."""
@@ -188,7 +188,7 @@ def _lineages_and_parts_python(head: list[int], rel: list[str]
     lineages, above, tails = [], [], []
     for k in range(n):
         # the marker segment: the words on k's path whose leftmost or rightmost word is k form a
-        # bottom segment of the path (issue 17); walk it, nothing more
+        # bottom segment of the path; walk it, nothing more
         segment = []
         top_l = top_r = -1
         j = k
@@ -224,7 +224,7 @@ def dependency_lineages(w) -> list[tuple[str, ...]]:
 
 
 class _PathTables:
-    """Levenshtein distances between lineages that share paths (issue 17: one chain of 1,000 words
+    """Levenshtein distances between lineages that share paths (one chain of 1,000 words
     took 175 s, every word's DP redoing its head's).
 
     For a gold word x and a system word y, T(x, y) is the DP table between the relations on the

@@ -10,7 +10,7 @@
 The alignment (:mod:`evalhouse.analysis.alignment`) links an output word to a reference word only on
 evidence that the one is a form of the other: the same key, the lemma, the lemma lexicon learned from
 the treebanks, or a rule of the reference's language written here. A shared prefix is no evidence:
-"catalogue" is not a form of "cat" (evalhouse linked them by a common prefix until issue 36).
+"catalogue" is not a form of "cat" (evalhouse once linked them by a common prefix).
 
 English (``en``, the rules named in any English grammar: Quirk et al. 1985, appendix I):
 

@@ -1,4 +1,4 @@
-"""The leaf-ancestor (LA) metric of Sampson & Babarczy (2003, seed 002, sections 2 and 4).
+"""The leaf-ancestor (LA) metric of Sampson & Babarczy (2003, sections 2 and 4).
 
 Used by ``evalhouse ingest parses ... --team T --run R`` (scores materialised into
 ``la_word_scores``; views ``la_words``, ``la_sentences``, ``parse_scores``)::
@@ -9,7 +9,7 @@ Used by ``evalhouse ingest parses ... --team T --run R`` (scores materialised in
     tax       [ N1 N1 S      NP S               0.583333
 
 **Lineage** of a word: the labels of the nonterminals on its path to the root, leaf end first, with
-boundary markers (seed 002, section 2):
+boundary markers (Sampson & Babarczy 2003, section 2):
 
 (i)  ``[`` immediately before (leaf side of) the label of the *highest* nonterminal that begins
      with the word, if there is one;
@@ -55,7 +55,7 @@ class LabelCost:
         object.__setattr__(self, "_lookup", {(g, c): v for g, c, v in self.table})
         object.__setattr__(self, "_exact", all(float(v * 2 ** 20).is_integer() for _, _, v in self.table))
         # symbols met so far -> index, and matrix[i][j] = self(symbol i, symbol j): the DP reads costs
-        # from lists instead of calling this object a million times (issue 18); same values
+        # from lists instead of calling this object a million times; same values
         object.__setattr__(self, "_ids", {})
         object.__setattr__(self, "_symbols", [])
         object.__setattr__(self, "matrix", [])
@@ -127,7 +127,7 @@ def lineages(nodes: Sequence[tuple[str, int, int, int]], n_words: int) -> list[t
     ``nodes`` are (label, parent, start, end) in preorder with half-open word spans.  The nodes that
     begin (end) with a word form a bottom segment of its chain to the root (they contain the word and
     lie inside one another), so only that segment is walked; the labels above it are the path of the
-    first node above, built once per node as its parent's path with one label more (issue 18).
+    first node above, built once per node as its parent's path with one label more.
     """
     lowest = [-1] * n_words
     for k, (_, _, start, end) in enumerate(nodes):  # preorder: later containing nodes are lower

@@ -9,7 +9,7 @@
 A realiser that writes "was" where the reference has "were" produced the right lemma with the wrong
 inflection. Without a lexicon the output word "was" is linked to nothing (a regular inflection by an
 inflection rule of the language at most, :mod:`evalhouse.analysis.inflection`) and
-gets its own form as lemma, so DEA counts an inflection slip as an order error. Seed 000 lemmatised
+gets its own form as lemma, so DEA counts an inflection slip as an order error. Shimorina, Parmentier & Gardent (2021) lemmatised
 outputs with a parser instead; evalhouse learns form -> lemma pairs from treebanks (in the warehouse:
 the ``nodes`` of every corpus of the language, training sets included), which is deterministic and
 needs no model.

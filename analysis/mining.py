@@ -1,4 +1,4 @@
-"""Tree error mining (Narayan & Gardent 2011, as used by Shimorina et al. seed 000/001 section 3.4).
+"""Tree error mining (Narayan & Gardent 2011, as used by Shimorina, Parmentier & Gardent 2021, section 3.4).
 
 Forms are the rooted connected subtrees of the punctuation-stripped reference tree with 2 to
 ``max_size`` nodes (default 3: a node with one dependent, a node with two dependents, a chain of
@@ -19,12 +19,12 @@ c(f) sentences containing f, c(not f) = N - c(f), c(f|F) failures containing f, 
 without f.
 
     narayan-gardent (default)  S(f) = 1/2 (c(f|F)/c(f) ln c(f) + c(not f|P)/c(not f) ln c(not f))
-    printed (seed 001)         S(f) = 1/2 (c(f|F)/c(f) ln c(f) + c(not f|P)/c(f)     ln c(not f))
+    printed (the paper's PDF)  S(f) = 1/2 (c(f|F)/c(f) ln c(f) + c(not f|P)/c(f)     ln c(not f))
     failure-term               S(f) = 1/2  c(f|F)/c(f) ln c(f)   (the first term alone; see "Scale")
 
 A term whose count under the logarithm is 0 is 0.
 
-The paper's settings (seed 000/001 section 5, Tables 5-7 and footnote 10), the defaults of
+The paper's settings (Shimorina, Parmentier & Gardent 2021, section 5, Tables 5-7 and footnote 10), the defaults of
 :class:`MiningSettings`, which ``evalhouse analyze`` records in every row's configuration:
 
 * root excluded (``exclude_root``): forms headed by the root word are not mined (none of the 60
@@ -34,11 +34,11 @@ The paper's settings (seed 000/001 section 5, Tables 5-7 and footnote 10), the d
   first in string order) is kept, and the others are listed as represented by it. Computed once per
   corpus (:func:`corpus_forms`);
 * suspicious = score not null (footnote 10: "A form is suspicious if its suspicion score is not
-  null"; ``suspicious="non-null"``). Footnote 10 read as the lead decided for issue 16: the miner
+  null"; ``suspicious="non-null"``). Footnote 10 read as the project decided: the miner
   enumerates and scores the forms of the failed trees, so a form has a score exactly when it occurs
   in at least one failed sentence, c(f|F) > 0; a form never seen in a failure has no score and is
   not suspicious. ``suspicious="top-k"`` (the ``top_k`` best-ranked of every form that occurs) keeps
-  evalhouse's reading before issue 16;
+  evalhouse's earlier reading;
 * coverage of a form = submissions in which it is suspicious / submissions mined; MSS = mean of its
   scores over the submissions in which it is suspicious (:func:`coverage_and_mss`; in the warehouse,
   the view ``suspicious_subtrees_coverage``).
@@ -86,7 +86,7 @@ class MiningSettings:
     per set of sentences it occurs in (see :func:`representatives`), "all" keeps every form.
     ``suspicious``: "non-null" (footnote 10: the form has a score, i.e. it occurs in at least one
     failed sentence, c(f|F) > 0; only those forms are scored) or "top-k" (every form that occurs is
-    scored; the ``top_k`` best-ranked are suspicious, what evalhouse did before issue 16).
+    scored; the ``top_k`` best-ranked are suspicious, what evalhouse did before).
     ``score``: one of SCORES."""
 
     exclude_root: bool = True
@@ -342,7 +342,7 @@ def score_forms(forms: CorpusForms, failures, usable=None, settings: MiningSetti
 
 def is_suspicious(c_f_fail=None, ranks=None, settings: MiningSettings | None = None) -> np.ndarray:
     """Boolean mask of the suspicious forms. "non-null" (the default): the form occurs in at least one
-    failed sentence, c(f|F) > 0 -- the forms the miner scores (footnote 10, as decided for issue 16);
+    failed sentence, c(f|F) > 0 -- the forms the miner scores (footnote 10, as the project decided);
     "top-k": rank <= top_k."""
     settings = settings or MiningSettings()
     settings.validate()
@@ -357,7 +357,7 @@ def is_suspicious(c_f_fail=None, ranks=None, settings: MiningSettings | None = N
 
 def coverage_and_mss(per_submission: Iterable[dict[str, float]], submissions: int | None = None
                      ) -> dict[str, tuple[int, float, float]]:
-    """Seed Tables 5-7: form -> (submissions in which it is suspicious, coverage, MSS).
+    """Tables 5-7 of Shimorina, Parmentier & Gardent (2021): form -> (submissions in which it is suspicious, coverage, MSS).
 
     ``per_submission`` holds, for each submission mined, its suspicious forms and their scores.
     Coverage = submissions in which the form is suspicious / ``submissions`` (default: the number of

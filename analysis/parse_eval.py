@@ -222,7 +222,7 @@ class Prepared:
 def prepare(words: Sequence[str], pos: Sequence[str | None], nodes: Sequence[tuple[str, int, int, int]],
             params: EvalbParams) -> Prepared:
     """One side of a sentence as ``read_line`` reads it (DELETE_LABEL on terminals, spans over the kept
-    words, quote terms); ``pos`` None (seed 002's notation) is a word that nothing deletes."""
+    words, quote terms); ``pos`` None (Sampson & Babarczy's (2003) notation) is a word that nothing deletes."""
     classify, cached = params.classify, params._classified  # the cache read inline: this runs once a word
     length = kept = 0
     new_words: list[str] = []
@@ -430,7 +430,7 @@ GEIG_COLUMNS = ("status_code", "length", "words", "gold_brackets", "test_bracket
 def geig_counts_of_lines(gold_text: str, test_text: str, params: EvalbParams) -> list[tuple[int, ...]] | None:
     """Per sentence, :data:`GEIG_COLUMNS` of two texts with one Penn Treebank tree per line (EVALB's
     layout), computed in C (``_evalb.c``) with this module's rules; ``None`` when the Python reader must
-    read the texts: different line counts, seed 002's notation, more than 64 EQ_LABEL pairs, or any
+    read the texts: different line counts, Sampson & Babarczy's (2003) notation, more than 64 EQ_LABEL pairs, or any
     malformed line (whose error the loader then reports).  Equal, sentence by sentence, to
     :func:`prepare` and :func:`compare` over :func:`evalhouse.loaders.brackets.read_trees`
     (``tests/test_parses_fast.py``)."""

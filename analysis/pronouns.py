@@ -14,7 +14,7 @@ identical spellings), then::
     case 2  some equivalence class meets both R and T
     case 3  otherwise
 
-    APT = sum_c w_c * n_c / sum_c n_c      (c over the cases in use; seed 004's APT-A: all six
+    APT = sum_c w_c * n_c / sum_c n_c      (c over the cases in use; Guillou & Hardmeier's (2018) APT-A: all six
                                             cases, w = 1,0,0,0,0,0; APT-B: w = 1,0.5,0,0,0,0)
 
 The alignment correction (:func:`correct_alignment`) is APT's ``improve_alignment.py`` as ``APT.py``
@@ -28,7 +28,7 @@ AutoPRF (Hardmeier & Federico 2010; Guillou & Hardmeier 2018, section 4). Over a
 reference translation and the output translation of a source pronoun are one item each (if
 aligned at all), and they match when APT would call them identical (case 1, without equivalence
 or alignment correction). Its recall is therefore exactly APT with cases 1-4, weights 1,0,0,0,
-no equivalence and no correction -- the identity seed 004 section 4 states.
+no equivalence and no correction -- the identity Guillou & Hardmeier (2018, section 4) state.
 
 Example (``evalhouse apt --config ../shared/data/mt/apt-es-en/config_1``)::
 

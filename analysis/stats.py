@@ -3,7 +3,7 @@
 * :func:`spearman` -- Spearman's rho and its two-sided p (scipy.stats.spearmanr) with missing values
   ignored pairwise.
 * :func:`pearson` -- Pearson's r and its two-sided p (scipy.stats.pearsonr), missing values ignored
-  pairwise, as seed 003 section 4 reports its correlations with human judgements.
+  pairwise, as Bangalore, Rambow & Whittaker (2000, section 4) report their correlations with human judgements.
 * :func:`holm` -- Holm-Bonferroni step-down adjusted p-values.
 * :func:`mann_whitney` -- two-sided Mann-Whitney U; the U returned is the one of the *first* sample
   (U1 = R1 - n1 (n1 + 1) / 2, scipy's convention).

@@ -27,7 +27,7 @@ Definitions (Shimorina, Parmentier & Gardent 2021, Table 1 and section 3.1; Kaha
   dependent; equivalently no two arcs cross when each root r also gets the arc (0, r) of the
   virtual root (so a forest left by stripping a punctuation root is handled too).
 
-Cost (issue 17: every function here is linear or n log n in sentence length, none builds an n x n
+Cost (every function here is linear or n log n in sentence length, none builds an n x n
 structure; ``benchmarks/trees.py`` measures time and peak memory on adversarial shapes):
 
 * depths: pointer jumping (each word's ancestor 1, 2, 4, ... levels up), O(n log depth) in a few

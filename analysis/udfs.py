@@ -14,7 +14,7 @@ import duckdb
 from evalhouse.lazy import lazy_module
 
 # numpy (0.1-0.15 s to import) is loaded by the first call of a function, not by every connection: a
-# read-only `evalhouse sql` that calls none of them does not pay for it (issue 18, fixed cost)
+# read-only `evalhouse sql` that calls none of them does not pay for it (fixed cost)
 bleu = lazy_module("evalhouse.analysis.bleu")
 trees = lazy_module("evalhouse.analysis.trees")
 

@@ -1,4 +1,4 @@
-"""DuckDB's memory limit, lowered while a treebank is streamed in and put back exactly (issue 18, ingest memory).
+"""DuckDB's memory limit, lowered while a treebank is streamed in and put back exactly (ingest memory).
 
 DuckDB keeps the blocks an ingest has already written to the warehouse file in its buffer pool until the
 memory limit (80% of RAM by default) forces them out. Nothing reads them again during the ingest, but

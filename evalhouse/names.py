@@ -1,4 +1,4 @@
-"""The names users give what they store: corpus, team and run (issue 17, point 8).
+"""The names users give what they store: corpus, team and run.
 
 A name must let the user select the thing again, print it on one line and write it into a path, so it is
 refused at ingest (nothing is stored) when it is
@@ -10,7 +10,7 @@ refused at ingest (nothing is stored) when it is
 * holding an invisible formatting character (Unicode category Cf: the bidirectional overrides and isolates
   such as U+202E RIGHT-TO-LEFT OVERRIDE, zero-width spaces and joiners such as U+200B, U+200D and
   U+FEFF, the soft hyphen): a name would then display as another name, in the report and in a terminal
-  (issue 37: ``team\u202eevil`` showed as a reversed name, ``adapt\u200b`` as ``adapt``). This also refuses
+  (``team\u202eevil`` showed as a reversed name, ``adapt\u200b`` as ``adapt``). This also refuses
   the zero-width non-joiner and joiner that some scripts and emoji sequences use: such a name needs
   another spelling;
 * not Unicode text (a lone surrogate, as a file name that is not UTF-8 gives): it cannot be stored;

@@ -1,4 +1,4 @@
-"""The path ``evalhouse.parses`` documented before the restructure (issue 14). Parse evaluation is now
+"""The path ``evalhouse.parses`` documented before the restructure. Parse evaluation is now
 grouped by job: :mod:`evalhouse.ingest.parses`, :mod:`evalhouse.ingest.dependency_runs` and
 :mod:`evalhouse.reports.evalb`; import from there."""
 

@@ -2,7 +2,7 @@
 check that finds a torn warehouse (and its repair), and the one rule of replacement.
 
 **The check** (``evalhouse check``; :func:`check`, :func:`repair`). DuckDB 1.5.6 can leave a write
-transaction half applied when the process dies during COMMIT (issue 17: the rows of ``nodes`` and
+transaction half applied when the process dies during COMMIT (the rows of ``nodes`` and
 ``edges`` of a corpus without its ``corpora`` row; upstream duckdb PR #25931). Every kind of stored
 thing names the table that says it exists (its *owner*, e.g. ``corpora`` for a corpus) and the tables
 that hold its rows, so a torn state shows as
@@ -14,7 +14,7 @@ that hold its rows, so a torn state shows as
   last write that touched the table recorded in ``stored_counts`` (:func:`record`).
 
 ``stored_counts`` is what makes every table a write touches counted, not only the few an owner row has a
-column for (issue 37: a killed ``ingest outputs --replace`` on DuckDB 1.5.6 left old and new
+column for (a killed ``ingest outputs --replace`` on DuckDB 1.5.6 left old and new
 ``output_tokens`` side by side, and nothing recorded how many there should be). Every write transaction
 (:meth:`evalhouse.warehouse.Warehouse.transaction`) records, for each table it inserted into or deleted
 from and each kind that table holds, the rows of every thing of that kind, before it commits. A torn
@@ -367,7 +367,7 @@ def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> dict[str,
     One DELETE per key and table, with the key's values as constants (``column = $value``, or ``IS NULL``
     for a NULL value: IS NOT DISTINCT FROM): DuckDB then skips the row groups whose min/max rule the key
     out. A semi-join against a table of keys scanned every row of every table instead, so that ingesting
-    n submissions in one transaction cost O(n^2) (issue 18's campaign: 0.75 s a submission at 10 runs).
+    n submissions in one transaction cost O(n^2) (the campaign benchmark: 0.75 s a submission at 10 runs).
     Returns the rows deleted per table."""
     deleted: dict[str, int] = {}
     for key in keys:

@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # for annotations and linters; at run time the module __getat
     from evalhouse.ingest.treebanks import CorpusSummary
 
 # where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
-# query it does not import numpy, the aligner or sqlglot (issue 18, fixed cost of a command)
+# query it does not import numpy, the aligner or sqlglot (fixed cost of a command)
 conllu = lazy_module("evalhouse.export.conllu")
 relation = lazy_module("evalhouse.export.relation")
 judgements = lazy_module("evalhouse.ingest.judgements")
@@ -336,7 +336,7 @@ def _arrow(rows):
     return rows
 
 
-# `evalhouse sql` without --write (issue 17): once the warehouse file is open, the connection may touch no other
+# `evalhouse sql` without --write: once the warehouse file is open, the connection may touch no other
 # file or URL (COPY ... TO, read_text/read_csv/glob of any path, ATTACH, INSTALL/LOAD, EXPORT DATABASE, persistent
 # secrets) and no setting can be changed back (nor memory_limit, threads, temp_directory). DuckDB's own spill
 # files under <db>.tmp are still written. Set after the open: the database file itself is opened before.
@@ -454,11 +454,14 @@ class Warehouse:
         self._memory_limit = config.get("memory_limit")  # what a lowered limit is put back to (evalhouse.memory)
         # a new file starts as a copy of a cached empty warehouse (evalhouse.template): 0.2 s less per command
         placing = not existed and not read_only and not self.path.startswith(":memory:")
+        # whether this connection made the file: a command that fails removes it again (__exit__, discard_new)
+        self.created = False
         try:
             if placing:
                 if config:  # a bad option is refused before any file is made
                     duckdb.connect(":memory:", config=config).close()
-                template.place(self.path, schema_script()[2], _create_schema_in_transaction)
+                placed = template.place(self.path, schema_script()[2], _create_schema_in_transaction)
+                self.created = placed or not os.path.exists(self.path)  # not one another process made meanwhile
             self.con = duckdb.connect(self.path, read_only=read_only, config=config)
         except duckdb.ParserException as err:
             raise OptionError(f"`memory_limit` {memory_limit!r}: {str(err).split(': ', 1)[-1]}") from None
@@ -478,7 +481,7 @@ class Warehouse:
                 self.register_functions()
             if not read_only:
                 self.apply_schema()
-                # nothing is built on a warehouse that a write killed during COMMIT left torn (issue 17)
+                # nothing is built on a warehouse that a write killed during COMMIT left torn
                 if verify and existed:
                     report = self.check()
                     if report.torn:
@@ -486,24 +489,62 @@ class Warehouse:
             if sandbox:
                 self.confine(writable)
         except BaseException:
-            self.con.close()
+            self.discard_new()
             raise
 
     # --- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "Warehouse":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:  # a failed command leaves no warehouse file behind that it made and stored nothing in
+            self.discard_new()
 
     def close(self) -> None:
         self.con.close()
+
+    def discard_new(self) -> bool:
+        """Close the connection; when this connection created the file (:attr:`created`) and no base table
+        holds a row, also delete the file and its write-ahead log, so that a command that failed on a new
+        warehouse (``evalhouse analyze`` before any ingest, ``ingest treebank`` of a missing file) leaves no
+        ``warehouse.duckdb`` behind. A file that existed before, or that holds rows, is never deleted.
+        Returns whether the file was deleted."""
+        empty = False
+        if self.created:
+            try:
+                try:  # what a failed statement left open is rolled back, as closing would
+                    self.con.execute("ROLLBACK")
+                except duckdb.Error:
+                    pass
+                tables = [r[0] for r in self.con.execute(
+                    "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()]
+                empty = not any(self.con.execute(f"SELECT EXISTS (SELECT 1 FROM {_ident(t)})").fetchall()[0][0]
+                                for t in tables)
+            except duckdb.Error:  # an invalidated connection: the file may hold what it cannot tell; keep it
+                empty = False
+        if empty:  # the name goes while this connection still holds the file's lock: no other process has it open
+            try:
+                os.unlink(self.path)
+            except OSError:
+                empty = False
+        try:
+            self.con.close()
+        except duckdb.Error:
+            pass
+        if empty:  # the write-ahead log, if closing left one (never the name again: it may be another's by now)
+            try:
+                os.unlink(self.path + ".wal")
+            except FileNotFoundError:
+                pass
+        return empty
 
     def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
         """Confine the connection to the warehouse file (:data:`SANDBOX`), for good: no other file or URL is
         read, none written but ``writable`` (files, and directories with everything under them: what an
         export writes), no database attached, no extension loaded, no setting changed. A view or macro that a
-        warehouse file brought with it then runs in the same sandbox as ``evalhouse sql`` (issue 37: a shared
+        warehouse file brought with it then runs in the same sandbox as ``evalhouse sql`` (a shared
         file whose ``corpus_complexity`` read /etc/hostname copied it into an export). DuckDB's own spill
         files (its temp_directory) stay writable. Statements refused raise what :func:`is_sandbox_refusal`
         recognises."""

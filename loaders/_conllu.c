@@ -2,7 +2,7 @@
  *
  * Why C: the numpy passes of loaders/conllu.py (_split_numpy: separators, tabs per line, the ten columns'
  * offsets, IDs and HEADs parsed column by column) took about 0.6 s of the treebank ingest's main thread per
- * million words, a tenth of its CPU time (issue 18). Here each line is read once.
+ * million words, a tenth of its CPU time. Here each line is read once.
  *
  * An accelerator, not a second definition: _split_numpy stays the definition and the fallback (when this
  * module is not built), and tests/test_conllu_split.py checks that both give the same arrays on every real

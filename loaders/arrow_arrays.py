@@ -4,7 +4,7 @@ Why: pyarrow imports pandas (about 0.2 s of CPU, more than a one-sentence ingest
 time ``pa.array``, ``pa.scalar``, ``pa.table`` of anything but Arrow arrays, ``Array.to_numpy`` or
 ``np.asarray(array)`` runs, to check whether its argument is a pandas object.  With DuckDB 2.0, which
 scans Arrow tables and binds parameters without pandas, that import is the largest part of the fixed cost
-of an ingest command (issue 18).  ``Array.from_buffers`` over numpy memory imports nothing, so the common
+of an ingest command.  ``Array.from_buffers`` over numpy memory imports nothing, so the common
 column types are built here from their buffers:
 
 * numpy arrays of booleans, integers and floats (zero copy for numbers), with an optional null mask, and

@@ -1,4 +1,4 @@
-"""Bracketed constituency parses: Penn Treebank ``(S (NP (DT the) ...))`` and seed 002's square notation.
+"""Bracketed constituency parses: Penn Treebank ``(S (NP (DT the) ...))`` and Sampson & Babarczy's (2003) square notation.
 
 Command::
 
@@ -14,7 +14,7 @@ Two notations, chosen per tree by its first bracket:
   (``NP-SBJ-1``) are kept verbatim (scoring cuts them).  White space is C EVALB's: space, tab, line
   feed, carriage return, vertical tab and form feed (``isspace`` in the C locale), so a no-break space
   is part of a word or label, as it is for EVALB.
-* Seed 002 (Sampson & Babarczy 2003): ``[S [NP two tax ] were passed ]``, bare words as leaves
+* Sampson & Babarczy (2003): ``[S [NP two tax ] were passed ]``, bare words as leaves
   (no POS), ``[LABEL`` opens and ``]`` closes.
 
 Two ways to split a file into sentences:
@@ -141,7 +141,7 @@ def _finish_ptb(tokens: list[tuple[str, int]], name: str, line: int) -> Tree:
 
 
 def _finish_square(tokens: list[tuple[str, int]], name: str, line: int) -> Tree:
-    """Build a Tree from seed 002's notation: ``[LABEL`` opens, ``]`` closes, other tokens are words."""
+    """Build a Tree from Sampson & Babarczy's (2003) notation: ``[LABEL`` opens, ``]`` closes, other tokens are words."""
     tree = Tree(line=line, notation="square")
     stack: list[list] = []  # [node_index, line]
     for tok, tline in tokens:
@@ -274,7 +274,7 @@ def parse_tree(text: str, name: str = "<string>") -> Tree:
 
 
 def render(tree: Tree) -> str:
-    """One line of brackets for a tree: Penn Treebank for ``ptb`` trees, seed 002's notation for
+    """One line of brackets for a tree: Penn Treebank for ``ptb`` trees, Sampson & Babarczy's (2003) notation for
     ``square`` trees.  ``read_trees(render(t))`` gives back ``t`` (the wrapper too)."""
     n = len(tree.words)
     owner = [-1] * n  # lowest node above each leaf (preorder: later containing nodes are lower)

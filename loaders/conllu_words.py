@@ -66,7 +66,7 @@ COLUMNS = {"lemma": 2, "upos": 3, "xpos": 4, "feats": 5}
 
 # What a parser's output must satisfy, in the order that breaks ties between problems on one line (the
 # first wins): each check is computed on a chunk's numpy arrays (_OutputChecker.check), as the
-# treebank checks are.  They were SQL queries over staged tables until issue 18:
+# treebank checks are.  They were once SQL queries over staged tables:
 # tests/test_conllu_output_checks.py holds what those gave on 800 seeded files, and compares.
 CHECKS = (
     "empty sentence (a blank line where a sentence should start)",
@@ -276,7 +276,7 @@ def words_from_tokens(t: Tokens, name: str) -> Words:
     A word is inside a multiword token when its ID is at most the last ID of the sentence's latest
     range before it; the file's characters are the FORMs (spaces removed) of the ranges and of the
     words outside them.  Whole arrays at a time: a Python loop over the tokens took a third of
-    reading a parser's output (issue 18)."""
+    reading a parser's output."""
     n = len(t.form)
     out = Words()
     if n == 0:

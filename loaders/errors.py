@@ -1,4 +1,4 @@
-"""The path ``evalhouse.loaders.errors`` documented before the restructure (issue 14): InputError now
+"""The path ``evalhouse.loaders.errors`` documented before the restructure: InputError now
 lives in :mod:`evalhouse.errors` with the library's other errors."""
 
 from evalhouse.errors import InputError

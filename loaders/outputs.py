@@ -47,7 +47,7 @@ _CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")  # how --format auto re
 
 # what a realiser's CoNLL-U output must satisfy, in the order that breaks ties between problems on one line:
 # its word lines have ten columns and a FORM (checked on the chunks' numpy arrays; two SQL queries over staged
-# tables until issue 18, whose outcomes tests/test_conllu_output_checks.py keeps)
+# tables once, whose outcomes tests/test_conllu_output_checks.py keeps)
 REALISER_CHECKS = (
     "not a CoNLL-U word line (ID and nine more tab-separated fields)",
     "empty FORM",
@@ -203,7 +203,7 @@ class SubmissionFile:
 
     def read(self) -> "OutputFile":
         """:func:`read_output_file` of this file; a problem with the file as a whole (missing, unreadable, not
-        text) is reported at the manifest's line that lists it, when a manifest does (issue 37)."""
+        text) is reported at the manifest's line that lists it, when a manifest does."""
         try:
             return read_output_file(self.path, self.format)
         except InputError as err:
@@ -261,7 +261,7 @@ def read_manifest(path: str | os.PathLike) -> list[SubmissionFile]:
 
 # --- human judgements ------------------------------------------------------------------------
 JUDGEMENT_COLUMNS = ("team", "run", "corpus", "sent_id", "annotator", "criterion", "score")
-# the largest score magnitude a judgement may have (issue 37: scores of ±1e300 gave an infinite sd and every z
+# the largest score magnitude a judgement may have (scores of ±1e300 gave an infinite sd and every z
 # 0.0, silently); beyond 1e15 a double no longer holds every integer, and human rating scales are far smaller
 MAX_SCORE = 1e15
 

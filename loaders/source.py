@@ -14,7 +14,7 @@ standard input) in blocks, so pipes work and memory stays flat, and it
 
 The pass itself is :class:`ByteStream`, which yields the validated, normalised blocks: a reader that
 parses those blocks (``ingest treebank``) reads each file once, and the digest is of exactly the bytes
-it stored (issue 17).  :func:`open_source` wraps it for readers that need a path: when the bytes are
+it stored.  :func:`open_source` wraps it for readers that need a path: when the bytes are
 already canonical the original path is handed on untouched (the fast path: DuckDB or ``open`` reads it
 again), and a file whose identity changed in between is refused; otherwise a normalised copy is spooled
 to a temporary file.
@@ -80,7 +80,7 @@ class ByteStream:
     block, ``sha256`` is the digest of exactly the bytes that were read (before normalisation),
     ``size`` their number, ``normalisations`` what was changed and ``ends_with_newline`` whether the
     text ends with a line feed.  A consumer that parses the blocks it is given therefore parses
-    exactly the bytes the digest describes (issue 17: no second read of the path)."""
+    exactly the bytes the digest describes (no second read of the path)."""
 
     def __init__(self, handle: BinaryIO, name: str, block: int | None = None, kind: str = "CoNLL-U"):
         self.handle = handle
@@ -188,7 +188,7 @@ def shown_path(path: str | bytes | os.PathLike) -> str:
 def check_path_name(path: str | bytes | os.PathLike, where: str | None = None, line: int | None = None) -> None:
     """Refuse a file whose name is not UTF-8 text: evalhouse stores file names as text (``corpora.source_files``,
     ``submissions.source_file``, a corpus named after its file), and DuckDB refused such a name with an internal
-    "Python Conversion Failure" naming neither file nor line (issue 37). ``where``/``line``: the file that gave
+    "Python Conversion Failure" naming neither file nor line. ``where``/``line``: the file that gave
     the name (a manifest), named in the message instead."""
     try:
         os.fsencode(path).decode("utf-8")
@@ -230,7 +230,7 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
     On the fast path (a canonical file read again by its consumer, DuckDB or ``open``) the file's
     identity (device, inode, size, modification and change times) is taken before the validating read
     and compared when the block ends: a file changed in between is refused, so that ``sha256`` never
-    describes other bytes than those read (issue 17).  Readers that parse the validated blocks
+    describes other bytes than those read.  Readers that parse the validated blocks
     themselves (``evalhouse ingest treebank``) use :class:`ByteStream` and read once."""
     with open_bytes(path_or_handle, name, kind) as stream:
         original_path = os.fspath(path_or_handle) if isinstance(path_or_handle, (str, os.PathLike)) else None

@@ -4,6 +4,7 @@ and is visible at module top, and the import paths the README documented before 
 from __future__ import annotations
 
 import ast
+import re
 import importlib
 import subprocess
 import sys
@@ -189,3 +190,38 @@ def test_licence_and_citation_files():
                       "Automatic Reference-Based Evaluation of Pronoun Translation Misses the Point"]
     assert "doi: 10.1162/tacl_a_00376" in cff
     assert "\t" not in cff
+
+
+# "seed 002" names a file of ../shared/seeds, which a clone does not have; "issue 17" and "#18" name a tracker
+# a reader may not see: the papers are cited by author and year, and a comment says what it says without them
+SEED = re.compile(r"\bseeds? ?0\d\d", re.IGNORECASE)
+ISSUE = re.compile(r"\bissues? #?\d+|(?<![\w&#])#\d{1,2}\b", re.IGNORECASE)  # not a colour (#555) nor PR #25931
+
+
+def _texts(directories):
+    for directory in directories:
+        for path in sorted(directory.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".so", ".pyc"):
+                try:
+                    yield path, path.read_text(encoding="utf-8")
+                except UnicodeDecodeError:  # a binary file: nothing a reader reads
+                    continue
+
+
+def test_no_seed_numbers_or_issue_numbers_in_the_package_sql_or_schema():
+    folders = sorted(set(package_dirs().values()) | {REPO / "sql", REPO / "schema"})
+    found = [f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+             for path, text in _texts(folders) for pattern in (SEED, ISSUE) for m in pattern.finditer(text)]
+    assert found == []
+
+
+def test_the_docs_cite_papers_by_author_and_year():
+    pages = [p for p in sorted((REPO / "docs").glob("*.md")) if p.name != "README.md"]
+    found = [f"{p.name}: {m.group(0)}" for p in pages for m in SEED.finditer(p.read_text(encoding="utf-8"))]
+    assert pages and found == []
+
+
+def test_the_patterns_find_what_they_are_for():
+    assert SEED.search("as seed 003 defines") and SEED.search("Seeds 000/001") and not SEED.search("--seed 1")
+    assert ISSUE.search("(issue 17)") and ISSUE.search("see #18.") and ISSUE.search("Issues 5 and 35")
+    assert not ISSUE.search("color:#555") and not ISSUE.search("duckdb PR #25931") and not ISSUE.search("&#39;")

@@ -810,9 +810,10 @@ def test_understandability_and_quality_of_a_perfect_sentence():
 
 def test_every_score_records_its_configuration(sample_permutations):
     wh, _ = sample_permutations
-    configs = {c for (c,) in wh.sql("select distinct configuration from sentence_scores").fetchall()}
+    configs = {c for (c,) in wh.sql("select distinct configuration from sentence_scores "
+                                    "join configurations using (configuration_id)").fetchall()}
     assert len(configs) == 1
     config = configs.pop()
     for part in ("method2", "punct", "case", "tokenisation", "align", "evalhouse"):
         assert part in config, part
-    assert wh.sql("select count(*) from submission_scores where configuration is null").fetchone()[0] == 0
+    assert wh.sql("select count(*) from submission_scores where configuration_id is null").fetchone()[0] == 0

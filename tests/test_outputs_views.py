@@ -91,7 +91,7 @@ def sr_given(wh):
 def test_sr_sentence_scores(sr_given):
     rows = sr_given.sql("""select run, position, sent_id, missing, bleu, nist, dist, dist_words, hypothesis_length,
                                   reference_length, configuration
-                           from sr_sentence_scores order by run, position""").fetchall()
+                           from sr_sentence_scores join configurations using (configuration_id) order by run, position""").fetchall()
     # NLTK sentence_bleu, method 2: p1 = m1 / t1, pn = (mn + 1) / (tn + 1) with tn at least 1, BP = exp(1 - r / c)
     second = math.exp(1 - 4 / 3) * (2 / 3 * (1 + 1) / (2 + 1) * (0 + 1) / (1 + 1) * (0 + 1) / (1 + 1)) ** 0.25
     assert_rows(rows, [
@@ -107,7 +107,7 @@ def test_sr_sentence_scores(sr_given):
 def test_sr_submission_scores(sr_given):
     rows = sr_given.sql("""select run, sentences, bleu, nist, dist, dist_words, hypothesis_length, reference_length,
                                   tokenised_output, configuration
-                           from sr_submission_scores order by run""").fetchall()
+                           from sr_submission_scores join configurations using (configuration_id) order by run""").fetchall()
     # corpus_bleu: matches summed (6, 4, 2, 1); totals summed with at least 1 per sentence (8, 6, 4, 3);
     # c = 7, r = 10
     bleu = math.exp(1 - 10 / 7) * math.exp(0.25 * (math.log(6 / 8) + math.log(5 / 7) + math.log(3 / 5)

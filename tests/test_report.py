@@ -392,7 +392,8 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
         assert toggle < after.index("</section>") and "<table" not in after[:toggle]
         assert label in html.unescape(after[toggle:after.index("</details>")])
     board = codes["tab:leaderboard"]
-    rows = analysed.sql("select team, run, dea, configuration from submission_scores where corpus = 'sample'").fetchall()
+    rows = analysed.sql("select team, run, dea, configuration from submission_scores join configurations "
+                        "using (configuration_id) where corpus = 'sample'").fetchall()
     for team, run, dea, configuration in rows:
         assert f"{dea:.3f}" in board
     from evalhouse.export import latex

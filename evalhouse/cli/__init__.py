@@ -13,12 +13,13 @@ The library modules a command calls are loaded when it runs (:mod:`evalhouse.laz
 """
 
 from evalhouse.cli import evaluate, export, ingest, inspect
-from evalhouse.cli.common import app, main
+from evalhouse.cli.common import app, keep_examples_whole, main
 
 app.add_typer(ingest.group, name="ingest")
 app.add_typer(ingest.commands)
 app.add_typer(inspect.commands)
 app.add_typer(export.commands)
 app.add_typer(evaluate.commands)
+keep_examples_whole(app)  # each example on a line of its own in --help
 
 __all__ = ["app", "main"]

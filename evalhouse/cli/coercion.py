@@ -2,7 +2,7 @@
 
 typer 0.29 coerces every parameter of the command it runs through a pydantic ``TypeAdapter``: a ``str`` that
 is already a ``str``, a ``Path`` given as a file name. Importing pydantic and building the adapters costs
-0.06-0.08 s of CPU per command on the development machine, whatever the command does (issue 18: a sixth of
+0.06-0.08 s of CPU per command on the development machine, whatever the command does (a sixth of
 a one-sentence ingest into a new warehouse, a third of ``evalb`` on a small file;
 ``python -m benchmarks.fixed_cost``). :func:`install` gives each parameter of the command about to run a
 coercion that answers by itself only when the answer is not in doubt, and otherwise asks typer's own:

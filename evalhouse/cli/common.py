@@ -13,6 +13,7 @@ full, an I/O error) or an unexpected error; 5 the warehouse is torn (``evalhouse
 from __future__ import annotations
 
 import copy
+import inspect
 import os
 import sys
 from enum import Enum
@@ -38,10 +39,12 @@ EXIT_SYSTEM = EXIT_UNEXPECTED
 EXIT_TORN = 5  # rows that belong to nothing: `evalhouse check --repair`
 
 class _Root(typer.core.TyperGroup):
-    """The root command: the global options ``--db`` and ``--memory-limit`` may also come after the
-    subcommand (``evalhouse views --db w.duckdb``); they are moved in front before click parses."""
+    """The root command: the global options ``--db``, ``--memory-limit`` and ``--traceback`` may also come
+    after the subcommand (``evalhouse views --db w.duckdb``, ``evalhouse sql "select 1" --traceback``); they
+    are moved in front before click parses."""
 
     HOISTED = ("--db", "--memory-limit")
+    FLAGS = ("--traceback",)  # global flags, also moved in front
 
     def parse_args(self, ctx, args):
         args = list(args)
@@ -53,6 +56,10 @@ class _Root(typer.core.TyperGroup):
                 rest += args[i:]
                 break
             name = a.split("=", 1)[0]
+            if seen_command and a in self.FLAGS:
+                front.append(a)
+                i += 1
+                continue
             if seen_command and name in self.HOISTED:
                 if "=" in a:
                     front.append(a)
@@ -78,6 +85,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def whole_examples(text: str) -> str:
+    """Help ``text`` with every paragraph that holds an ``Example:`` line marked for click to leave as written
+    (``\\b``): click rewraps a paragraph to the terminal's width, which ran two examples together on one line
+    and broke long ones; each example now prints on a line of its own, whole, to be copied."""
+    paragraphs = text.split("\n\n")
+    return "\n\n".join("\b\n" + p if any(line.startswith("Example:") for line in p.splitlines()) else p
+                       for p in paragraphs)
+
+
+def keep_examples_whole(root: typer.Typer) -> None:
+    """Apply :func:`whole_examples` to the help of ``root`` and of every command and group added to it."""
+    root.info.help = whole_examples(root.info.help)
+    for group in root.registered_groups:
+        for command in group.typer_instance.registered_commands:
+            command.help = whole_examples(command.help or inspect.getdoc(command.callback) or "")
 
 
 class _State:
@@ -216,6 +240,16 @@ SYSTEM_MESSAGES = ("No space left on device", "Disk quota exceeded", "Input/outp
                    "Read-only file system")
 
 
+# the lines of a DuckDB error after its first that say what to do: "Did you mean "dea_by_relation"?"
+HINTS = ("Did you mean", "Candidate bindings")
+
+
+def _headline(err: BaseException) -> str:
+    """The first line of ``err``'s message, with DuckDB's suggestion when it makes one (on its own line)."""
+    lines = str(err).splitlines()
+    return "\n".join(lines[:1] + [line for line in lines[1:] if line.startswith(HINTS)])
+
+
 def execute(action: Callable[[], object]):
     """Call ``action``; turn known errors into one line on stderr and a meaningful exit code."""
     try:
@@ -244,9 +278,9 @@ def execute(action: Callable[[], object]):
             _fail(f"refused: the warehouse tried to reach a file, URL or setting outside it (a view or macro "
                   f"stored in the file?); commands that read run sandboxed: {str(err).splitlines()[0]}",
                   EXIT_WAREHOUSE)
-        # a full disk or another I/O failure is the system's, not the input's (issue 17): exit 4
+        # a full disk or another I/O failure is the system's, not the input's: exit 4
         system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
-        _fail(f"{name}: {str(err).splitlines()[0] if str(err) else name}",
+        _fail(f"{name}: {_headline(err) if str(err) else name}",
               EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT)
 
 
@@ -261,7 +295,7 @@ _VALUED = _Root.HOISTED  # the global options that take a value; the others are 
 def command_name(args: Sequence[str]) -> Optional[str]:
     """The command ``args`` (the program's arguments) run, or None if that is not plain: a help or version
     request, an unknown global option, no command."""
-    flags = {"--traceback"}
+    flags = set(_Root.FLAGS)
     i = 0
     while i < len(args):
         a = args[i]
@@ -305,7 +339,7 @@ def app_for(args: Sequence[str]) -> typer.Typer:
 
 def main() -> None:
     # numpy's OpenBLAS starts a thread per core at import, and each spins about 2**28 cycles (0.1 s on this
-    # 2-core machine) before it sleeps: CPU that every command paid and few use (issue 18: 0.1 s of a 0.6 s
+    # 2-core machine) before it sleeps: CPU that every command paid and few use (0.1 s of a 0.6 s
     # `ingest dependency-run`). Spinning 2**4 cycles keeps the threads for the matrix products that use them
     # (the bootstrap's, measured unchanged). Only the command sets it, only when the user has not, and
     # before numpy is imported; the library leaves a Python user's process alone.

@@ -52,7 +52,7 @@ def analyze(
     failure_share: Annotated[float, typer.Option("--failure-share", help="Share of lowest-scoring sentences that are failures.")] = 0.25,
     max_size: Annotated[int, typer.Option("--max-size", help="Largest subtree (nodes) mined.")] = 3,
     view: Annotated[Optional[list[str]], typer.Option("--view", help="Mining view (dep, pos, pos-dep, lemma); repeatable; default all.")] = None,
-    score_form: Annotated[Score, typer.Option("--score", help="Suspicion score: narayan-gardent (published), printed (seed 001's formula) or failure-term (its first term alone, the paper's scale).")] = "narayan-gardent",
+    score_form: Annotated[Score, typer.Option("--score", help="Suspicion score: narayan-gardent (published), printed (Shimorina, Parmentier & Gardent's (2021) formula) or failure-term (its first term alone, the paper's scale).")] = "narayan-gardent",
     include_root: Annotated[bool, typer.Option("--include-root", help="Also mine forms headed by the root word (the paper excludes them).")] = False,
     representatives: Annotated[Representatives, typer.Option("--representatives", help="largest: one form per set of sentences it occurs in, the largest (the paper's); all: every form.")] = "largest",
     suspicious: Annotated[Suspicious, typer.Option("--suspicious", help="non-null: a form is suspicious when it occurs in a failed sentence (footnote 10); top-k: when its rank is at most --top-k.")] = "non-null",
@@ -149,7 +149,7 @@ def evalb_command(
     test_file: Annotated[str, typer.Argument(metavar="TEST", help="Test parses, one per line (an empty line is a skipped sentence).")],
     prm: Annotated[Optional[str], typer.Option(
         "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
-                      "seed 002's setting) or a .prm file.")] = None,
+                      "Sampson & Babarczy's (2003) setting) or a .prm file.")] = None,
     layout: Annotated[str, typer.Option(
         "--layout", help="The report's layout: 2006 (the default: what EVALB's current release in C prints) or "
                          "1997 (the older report of EVALB's sample.rsl).")] = "2006",
@@ -196,9 +196,9 @@ def apt(
     corpus: Annotated[Optional[str], typer.Option("--corpus", help="Translation corpus (with --config: the name to ingest under, default the config file name).")] = None,
     team: Annotated[Optional[str], typer.Option("--team", help="Only this team (with --run: print APT's report for it).")] = None,
     run: Run = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: apt-b, seed 004's APT-B; apt-config after --config).")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Configuration to show (default: all; for one system's report: apt-b, Guillou & Hardmeier's (2018) APT-B; apt-config after --config).")] = None,
     add: Annotated[Optional[str], typer.Option("--add", help="Add a configuration of this name from the options below and score every system with it.")] = None,
-    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4 (default 1,2,3,4,5,6: every pronoun, as seed 004's APT-A and APT-B).")] = None,
+    cases: Annotated[Optional[str], typer.Option(help="Cases counted, e.g. 1,2,3,4 (default 1,2,3,4,5,6: every pronoun, as Guillou & Hardmeier's (2018) APT-A and APT-B).")] = None,
     weights: Annotated[Optional[str], typer.Option(help="One weight per case, e.g. 1,0,0,0,0,0 (APT-A); default APT-B's weight of each case (1 for case 1, 0.5 for case 2, 0 for the others).")] = None,
     equivalence: Annotated[bool, typer.Option("--equivalence/--no-equivalence", help="Equivalent pronouns give case 2.")] = True,
     alignment_correction: Annotated[bool, typer.Option("--alignment-correction/--no-alignment-correction", help="Apply the alignment-correction heuristic.")] = True,

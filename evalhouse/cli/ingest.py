@@ -32,9 +32,9 @@ BaselineKind = choices("BaselineKind", ("random", "lr"))  # evalhouse.analysis.b
 
 PrmOption = Annotated[Optional[str], typer.Option(
     "--prm", help="EVALB parameters: 'collins' (built-in COLLINS.prm, the default), 'none' (nothing deleted, "
-                  "seed 002's setting) or a .prm file.")]
+                  "Sampson & Babarczy's (2003) setting) or a .prm file.")]
 CostOption = Annotated[str, typer.Option(
-    "--cost", help="Leaf-ancestor label-cost function: default (seed 002: 0.5 for labels sharing their first "
+    "--cost", help="Leaf-ancestor label-cost function: default (Sampson & Babarczy 2003: 0.5 for labels sharing their first "
                    "character, else 2), strict (2 for any different label) or a cost-table file.")]
 
 
@@ -148,7 +148,7 @@ def _eq_pairs(values: list[str] | None) -> list[tuple[str, str]]:
 
 @group.command("parses")
 def ingest_parses(
-    path: Annotated[str, typer.Argument(metavar="FILE", help="Bracketed parses (Penn Treebank or seed 002 square notation), or - for standard input.")],
+    path: Annotated[str, typer.Argument(metavar="FILE", help="Bracketed parses (Penn Treebank or Sampson & Babarczy (2003) square notation), or - for standard input.")],
     corpus: Annotated[str, typer.Option("--corpus", help="Corpus name shared by the gold parses and the candidate runs scored against them.")],
     gold: Annotated[bool, typer.Option("--gold", help="These are the gold parses of the corpus.")] = False,
     team: Team = None,
@@ -192,7 +192,7 @@ def ingest_dependency_run(
     corpus: Annotated[str, typer.Option("--corpus", help="Corpus name (e.g. en_ewt): the treebank holding the gold trees.")],
     team: Annotated[str, typer.Option("--team", help="Team (parser) name.")],
     run: Annotated[str, typer.Option("--run", help="Run name.")],
-    cost: Annotated[str, typer.Option("--cost", help="Label-cost function of the dependency LA over relations: strict (the default here), default (seed 002's first-character rule) or a cost-table file.")] = "strict",
+    cost: Annotated[str, typer.Option("--cost", help="Label-cost function of the dependency LA over relations: strict (the default here), default (Sampson & Babarczy's (2003) first-character rule) or a cost-table file.")] = "strict",
     replace: Replace = False,
     quiet: Quiet = False,
 ) -> None:

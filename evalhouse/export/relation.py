@@ -9,7 +9,7 @@ LaTeX is written by :mod:`evalhouse.export.latex` (the formatter the report's "L
 configuration columns go into the caption. A query runs as the query of ``evalhouse sql`` does (the CLI
 opens the warehouse sandboxed: it reads only the warehouse); its rows are written here, not by the query.
 
-**Formulas in CSV** (issue 17). A spreadsheet that opens a CSV file runs a cell that starts with ``=``,
+**Formulas in CSV**. A spreadsheet that opens a CSV file runs a cell that starts with ``=``,
 ``+``, ``-`` or ``@`` as a formula (OWASP's "CSV injection"; a tab or carriage return first can do the same),
 and names users stored (teams, runs, sentences, lemmas) can start that way. By default a CSV export writes
 every value exactly as stored: a number such as -0.5 and a lemma such as "-" must reach R or pandas
@@ -21,6 +21,7 @@ lists cannot start a formula: -0.5 stays -0.5), and only in CSV.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import Sequence
@@ -109,12 +110,16 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
         "UNION SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()}
     if name not in known:
-        raise WarehouseError(f"no view or table '{name}' in {wh.path} (tables: corpora, sentences, nodes, edges, ...; "
-                             "every view is described in docs/data-dictionary.md)")
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise WarehouseError(f"no view or table '{name}' in {wh.path}{hint} (tables: corpora, sentences, nodes, "
+                             "edges, ...; `evalhouse views` lists every view, described in docs/data-dictionary.md)")
     if neutralise_formulas and fmt != "csv":
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
     _latex_options(fmt, caption, digits)
     columns = _neutralised_columns([c[:2] for c in wh.columns(name)]) if neutralise_formulas else ["*"]
+    if fmt == "latex":
+        columns = _with_configuration_text(wh, name)
     query = exp.select(*columns).from_(exp.Table(this=exp.to_identifier(name, quoted=True)))
     if corpus:
         if "corpus" not in {c[0] for c in wh.columns(name)}:
@@ -122,17 +127,35 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
         wh.con.execute("CREATE OR REPLACE TEMP TABLE eh_export_corpora (corpus VARCHAR)")
         wh.con.executemany("INSERT INTO eh_export_corpora VALUES (?)", [[c] for c in corpus])
         query = query.where(exp.column("corpus").isin(query=exp.select("corpus").from_("eh_export_corpora")))
+    # rows sorted by every column, left to right (the key columns come first): the same warehouse exports the
+    # same bytes whatever order its rows were inserted in or DuckDB's threads produced them
+    ordered = query.sql(dialect="duckdb") + " ORDER BY ALL"
     try:
         if fmt == "latex":
             if caption is None:
                 caption = name + (f" ({', '.join(corpus)})" if corpus else "")
-            return _write_latex(wh.con.sql(query.sql(dialect="duckdb")), out, caption, latex.label_of(name), digits)
+            return _write_latex(wh.con.sql(ordered), out, caption, latex.label_of(name), digits)
         rows = wh.con.execute(f"SELECT count(*) FROM ({query.sql(dialect='duckdb')})").fetchall()[0][0]
-        wh.con.execute(_copy(query.sql(dialect="duckdb"), out, fmt))
+        wh.con.execute(_copy(ordered, out, fmt))
     finally:
         if corpus:
             wh.con.execute("DROP TABLE IF EXISTS eh_export_corpora")
     return rows
+
+
+def _with_configuration_text(wh, name: str) -> list[str]:
+    """The select list of relation ``name`` for a LaTeX table: its columns, with a ``configuration_id`` (the
+    score views') replaced by the configuration's whole text from ``configurations``, which the table's caption
+    quotes (:mod:`evalhouse.export.latex`): a paper carries the configuration itself, not an id."""
+    from sqlglot import exp  # late, as in export_relation: the warehouse imports this module
+
+    names = [c[0] for c in wh.columns(name)]
+    if "configuration_id" not in names or "configuration" in names or not wh.columns("configurations"):
+        return ["*"]
+    table = exp.to_identifier(name, quoted=True).sql(dialect="duckdb")
+    return [f"(SELECT k.configuration FROM configurations AS k WHERE k.configuration_id = {table}.configuration_id) "
+            "AS configuration" if c == "configuration_id" else exp.to_identifier(c, quoted=True).sql(dialect="duckdb")
+            for c in names]
 
 
 def _copy(select: str, out: str, fmt: str) -> str:

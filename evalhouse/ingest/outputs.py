@@ -282,7 +282,7 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         [] for _ in range(10))
     lexicon = ref.lexicon
     lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
-    string_counts, tree_counts = [], []  # seed 003 as the paper defines it
+    string_counts, tree_counts = [], []  # the accuracies as Bangalore, Rambow & Whittaker (2000) define them
     lemma_string_counts, lemma_tree_counts = [], []  # the lemma-key variant
     missing = []
     for pos in range(1, n + 1):
@@ -340,7 +340,7 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         lemma_r.append(ref_keys)
         surf_h.append(forms[len(forms) - k:])
         surf_r.append(rs.forms)
-        # seed 003: the words of the output and of the reference (folded; punctuation kept); in the tree, a
+        # Bangalore, Rambow & Whittaker (2000): the words of the output and of the reference (folded; punctuation kept); in the tree, a
         # reference word is realised by the output word linked to it when that word is the same token
         words = [fold(t.form) for t in toks]
         string_counts.append(accuracy.edit_counts(rs.keys, words))
@@ -415,7 +415,7 @@ def _sacrebleu_rows(texts: list[str | None], ref: Reference, team: str, run: str
 def _arrow(columns: dict):
     """Columns as an Arrow table: how a worker process hands its results back (as buffers). Built from buffers
     (:mod:`evalhouse.loaders.arrow_arrays`): ``pa.table`` of Python lists imports pandas, 0.2 s of CPU and
-    30 MB in every scoring process (issue 18)."""
+    30 MB in every scoring process."""
     return arrow_arrays.table(columns)
 
 

@@ -1,5 +1,5 @@
 """``evalhouse ingest parses``: constituency parses, the gold parses of a corpus or a candidate run
-scored against them at once (GEIG/PARSEVAL as EVALB does it, and the leaf-ancestor metric of seed 002).
+scored against them at once (GEIG/PARSEVAL as EVALB does it, and the leaf-ancestor metric of Sampson & Babarczy (2003)).
 
 Python API (the CLI command is a thin layer over it)::
 
@@ -54,7 +54,7 @@ class ParseRunSummary:
 
 
 def resolve_params(prm: str | None = "collins", delete_labels=(), eq_labels=()) -> EvalbParams:
-    """``collins`` (EVALB's COLLINS.prm, built in), ``none`` (nothing deleted: seed 002's setting) or a
+    """``collins`` (EVALB's COLLINS.prm, built in), ``none`` (nothing deleted: Sampson & Babarczy's (2003) setting) or a
     .prm file; ``delete_labels`` and ``eq_labels`` (pairs) are added to it."""
     if prm is None or prm == "collins":
         params = COLLINS

@@ -15,10 +15,10 @@ Python API (the command is a thin layer over these functions)::
         wh.sql("select * from apt_scores where corpus = 'discomt'").df()
 
 Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets three configurations when it
-is ingested (``pronoun_configs``): ``apt-a`` and ``apt-b``, seed 004's APT-A and APT-B (all six cases;
+is ingested (``pronoun_configs``): ``apt-a`` and ``apt-b``, Guillou & Hardmeier's (2018) APT-A and APT-B (all six cases;
 weights 1, 0, 0, 0, 0, 0 and 1, 0.5, 0, 0, 0, 0; no target list: aligned words are compared as they
 are; equivalence classes and APT's alignment correction on), and ``plain`` (cases 1-4, no equivalence,
-no correction; weights 1, 0, 0, 0), whose APT equals the restricted AutoPRF recall (seed 004 section
+no correction; weights 1, 0, 0, 0), whose APT equals the restricted AutoPRF recall (Guillou & Hardmeier 2018, section
 4); ``evalhouse apt --add`` adds more (:func:`add_config`). The per-pronoun facts are computed here by
 :mod:`evalhouse.analysis.pronouns` and stored in ``pronoun_analyses``; the views (``sql/pronouns/``)
 aggregate them. Human judgements: :mod:`evalhouse.ingest.pronoun_judgements`; APT's own configuration
@@ -40,7 +40,7 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
 from evalhouse.version import __version__
 
-APT_CASES = (1, 2, 3, 4, 5, 6)  # seed 004: every source pronoun is in the denominator
+APT_CASES = (1, 2, 3, 4, 5, 6)  # Guillou & Hardmeier (2018): every source pronoun is in the denominator
 APT_A_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 APT_B_WEIGHTS = (1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
 APT_B_WEIGHT = dict(zip(APT_CASES, APT_B_WEIGHTS))  # the weight of each case under APT-B
@@ -92,9 +92,9 @@ class ConfigSpec:
 
 def default_configs(pset: str) -> list[ConfigSpec]:
     return [ConfigSpec("apt-a", pset, cases=APT_CASES, weights=APT_A_WEIGHTS,
-                       origin="built-in: APT-A of seed 004 (all six cases, alignment correction)"),
+                       origin="built-in: Guillou & Hardmeier's (2018) APT-A (all six cases, alignment correction)"),
             ConfigSpec("apt-b", pset, cases=APT_CASES, weights=APT_B_WEIGHTS,
-                       origin="built-in: APT-B of seed 004 (all six cases, alignment correction)"),
+                       origin="built-in: Guillou & Hardmeier's (2018) APT-B (all six cases, alignment correction)"),
             ConfigSpec("plain", pset, equivalence=False, alignment_correction=False, cases=PLAIN_CASES,
                        weights=PLAIN_WEIGHTS,
                        origin="built-in: cases 1-4, no equivalence, no alignment correction (= restricted AutoPRF recall)")]
@@ -340,7 +340,7 @@ def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
 def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
                 weights: Sequence[float] | None = None, **switches) -> ConfigSpec:
     """A new configuration ``name`` of ``corpus`` (``evalhouse apt --add``): its pronoun set, ``cases``
-    (default all six, as seed 004's APT-A and APT-B) with one weight each (default: APT-B's weight of
+    (default all six, as Guillou & Hardmeier's (2018) APT-A and APT-B) with one weight each (default: APT-B's weight of
     each case, 1 for case 1, 0.5 for case 2, 0 for the others), and the ``switches`` of
     :class:`ConfigSpec` (target_list, equivalence, alignment_correction, count_other_as_equal)."""
     row = wh.sql("SELECT pronoun_set FROM translation_corpora WHERE corpus = $c", {"c": corpus}).fetchone()

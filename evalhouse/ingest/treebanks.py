@@ -142,7 +142,7 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
 def same_files(wh, corpus: str) -> tuple[str, ...]:
     """The files of ``corpus`` whose SHA-256 is that of a file of another corpus, each as "FILE has the same
     SHA-256 as corpus 'OTHER'" (with the other file's name when it differs). Storing one file under two names is allowed (a treebank split
-    and its copy under a task's name), but is more often a mistake; the caller warns (issue 17)."""
+    and its copy under a task's name), but is more often a mistake; the caller warns."""
     rows = wh.sql(
         """WITH mine AS (SELECT unnest(source_files) AS file, unnest(sha256) AS sha FROM corpora WHERE corpus = $c),
                 other AS (SELECT corpus, unnest(source_files) AS file, unnest(sha256) AS sha FROM corpora

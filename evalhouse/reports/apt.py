@@ -59,7 +59,7 @@ def apt_report(wh, corpus: str, config: str, team: str, run: str, max_labels: in
 
 
 def default_config(wh, corpus: str) -> str:
-    """The configuration a report shows when none is named: ``apt-b`` (seed 004's APT-B), else the first there is."""
+    """The configuration a report shows when none is named: ``apt-b`` (Guillou & Hardmeier's (2018) APT-B), else the first there is."""
     names = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY 1",
                                   {"c": corpus}).fetchall()]
     return "apt-b" if "apt-b" in names or not names else names[0]

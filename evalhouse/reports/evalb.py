@@ -26,10 +26,10 @@ summary), and when the two files have different numbers of lines (EVALB scores t
 prints its totals; the command prints that report, then the error, and exits 1). Each error sentence is
 also named in ``notes`` (file, line, problem), where EVALB writes its message to stderr.
 
-The report is computed without a warehouse (issue 18): nothing is stored, so nothing else is computed
+The report is computed without a warehouse: nothing is stored, so nothing else is computed
 (the leaf-ancestor scores, which EVALB does not print, and the tables of trees are left out). The
 per-sentence counts are :data:`evalhouse.analysis.parse_eval.GEIG_COLUMNS`, from the C kernel for
-EVALB's one-tree-per-line files or, for anything it declines (seed 002's notation, malformed lines,
+EVALB's one-tree-per-line files or, for anything it declines (Sampson & Babarczy's (2003) notation, malformed lines,
 whose errors the loader reports, files with different line counts), from the Python reader and scorer.
 The same report can be printed from a warehouse, for a stored run, by :func:`evalb_report_from_views`
 (through ``geig_sentences`` and ``parse_scores``); the tests check that both give the same bytes.

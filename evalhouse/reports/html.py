@@ -100,8 +100,8 @@ def build_report(wh, out, submission: str | None = None, team: str | None = None
     parses = ParseSections(wh, selected, test, examples)
     if not subs and not parses:
         scope = f" for {selected.describe()}" if selected != Selection() else ""
-        raise WarehouseError(f"nothing to report{scope} in {wh.path}: no system outputs (`evalhouse ingest outputs`) "
-                             "and no parser runs (`evalhouse ingest dependency-run`, `evalhouse ingest parses`)")
+        raise WarehouseError(f"nothing to report{scope} in {wh.path}: run `evalhouse ingest outputs` (system outputs) "
+                             "or `evalhouse ingest dependency-run` / `evalhouse ingest parses` (parser runs) first")
     where, params = selected.where()
     analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchall()[0][0]
     if (subs and not analysed) or not parses.analysed():
@@ -249,7 +249,8 @@ class _Report:
         board = self.frame(f"""SELECT team, run, corpus, sentences, missing_sentences, dea, mean_dea, mean_bleu,
                                       corpus_bleu, round(mean_fluency_z, 12) + 0.0 AS mean_fluency_z,
                                       round(mean_adequacy_z, 12) + 0.0 AS mean_adequacy_z, judged_sentences, configuration
-                               FROM submission_scores WHERE {self.where} ORDER BY corpus, dea DESC, team, run""")
+                               FROM submission_scores LEFT JOIN configurations USING (configuration_id)
+                               WHERE {self.where} ORDER BY corpus, dea DESC, team, run""")
         # (z-score means rounded to 12 decimals: a mean of z-scores that is 0 comes out as +-1e-17 or so, in
         # another last bit on each run; the page says 0.000 instead of -9.25e-17; + 0.0 turns -0.0 into 0.0)
         self.configurations |= set(board["configuration"])
@@ -293,7 +294,8 @@ class _Report:
             numeric = [c for c in extra.columns if c not in KEYS and pd.api.types.is_numeric_dtype(extra[c])
                        and not pd.api.types.is_bool_dtype(extra[c]) and c not in ("sentences", "position")]
             for c in extra.columns:
-                if c not in KEYS and pd.api.types.is_string_dtype(extra[c]) and ("configuration" in c or "signature" in c):
+                if c not in KEYS and pd.api.types.is_string_dtype(extra[c]) and ("configuration" in c or "signature" in c) \
+                        and not c.endswith("_id"):  # an id's text is in configurations, listed from the leaderboard
                     self.configurations |= {f"{view}.{c}: {v}" for v in extra[c].dropna().unique()}
             board = board.merge(extra[list(KEYS) + numeric].rename(columns={c: f"{view}.{c}" for c in numeric}),
                                 on=list(KEYS), how="left")

@@ -38,7 +38,7 @@ SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
 TREE_METRICS = ("depth", "length", "mean_dependency_distance", "mean_flux_size", "mean_flux_weight", "mean_arity")
 METRICS = SENTENCE_METRICS + TREE_METRICS
 PERFORMANCE_METRICS = SENTENCE_METRICS
-# seed 003's accuracies (sentence_scores) and the human judgements they are correlated with (seed 003 section 4)
+# Bangalore, Rambow & Whittaker's (2000) accuracies (sentence_scores) and the human judgements they are correlated with (section 4)
 ACCURACY_METRICS = ("ssa", "gsa", "sta", "gta", "understandability_accuracy", "quality_accuracy")
 JUDGEMENTS = ("fluency_z", "adequacy_z")
 TABLES = ("metric_correlations", "judgement_correlations", "projectivity_tests", "entropy_dea_correlation",
@@ -121,8 +121,8 @@ def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, c
     dependency = pd.DataFrame(selection.dependency_runs(wh), columns=["team", "run", "corpus"])
     if subs.empty and dependency.empty:
         scope = f" for {selection.describe()}" if team or corpus else ""
-        raise WarehouseError(f"nothing to analyse{scope} in {wh.path}: no system outputs "
-                             "(`evalhouse ingest outputs`) and no parser runs (`evalhouse ingest dependency-run`)")
+        raise WarehouseError(f"nothing to analyse{scope} in {wh.path}: run `evalhouse ingest outputs` (system "
+                             "outputs) or `evalhouse ingest dependency-run` (dependency parser runs) first")
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES + PARSE_TABLES}
     def mine(data, config):
         rows, mined = suspicious_subtrees(data, config)
@@ -294,7 +294,7 @@ def metric_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFram
 
 
 def judgement_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
-    """Seed 003 section 4: each accuracy (SSA, GSA, STA, GTA, UA, QA) against each human judgement
+    """Bangalore, Rambow & Whittaker (2000), section 4: each accuracy (SSA, GSA, STA, GTA, UA, QA) against each human judgement
     z-score (fluency, adequacy), Pearson's r beside Spearman's rho, per submission. Holm within the
     submission, over its Pearson tests and, separately, over its Spearman tests (the family of
     metric_correlations is also one test over one submission's pairs). A pair with fewer than 3

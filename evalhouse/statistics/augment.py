@@ -1,5 +1,5 @@
-"""``evalhouse augment``: treebank sentences chosen for a submission's weaknesses, to train on (seed 000
-section 6, "error-focused data augmentation").
+"""``evalhouse augment``: treebank sentences chosen for a submission's weaknesses, to train on (Shimorina, Parmentier & Gardent
+2021, section 6, "error-focused data augmentation").
 
     $ evalhouse augment --submission adapt/1 --from en_ewt-train --top 500 --out extra.conllu \\
           --complexity depth=8 --complexity mean_dependency_distance=3
@@ -42,7 +42,7 @@ from evalhouse.errors import OptionError
 from evalhouse.export.conllu import write_corpus
 from evalhouse.statistics.selection import Selection
 
-COMPLEXITY = ("depth", "length", "mean_dependency_distance")  # seed 000 section 6; columns of sentence_complexity
+COMPLEXITY = ("depth", "length", "mean_dependency_distance")  # Shimorina, Parmentier & Gardent (2021), section 6; columns of sentence_complexity
 
 
 @dataclass
@@ -101,7 +101,7 @@ def _analysis_settings(configuration: str | None) -> tuple[bool, int]:
     if not configuration:
         return defaults.exclude_root, defaults.max_size
     parts = dict(p.split(":", 1) for p in configuration.split("|") if ":" in p)
-    # a configuration without a root part is from before issue 16, which mined the root's forms too
+    # a configuration without a root part is from an older evalhouse, which mined the root's forms too
     return parts.get("root") == "excluded", int(parts.get("max_size", defaults.max_size))
 
 

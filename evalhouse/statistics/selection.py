@@ -85,7 +85,10 @@ class Selection:
         found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
                        params).fetchall()
         if not found and required:
-            raise WarehouseError(f"no submissions for {self.describe()} in {wh.path}")
+            if self.team is None and self.run is None and self.corpus is None:
+                raise WarehouseError(f"no submissions in {wh.path}: run `evalhouse ingest outputs` first")
+            raise WarehouseError(f"no submissions for {self.describe()} in {wh.path} (the stored ones: "
+                                 "evalhouse sql 'select * from submissions')")
         return found
 
     def dependency_runs(self, wh) -> list[tuple[str, str, str]]:

@@ -12,6 +12,6 @@ CREATE TABLE IF NOT EXISTS entropy_dea_correlation (
     p              DOUBLE NOT NULL,
     configuration  VARCHAR NOT NULL
 );
-COMMENT ON TABLE entropy_dea_correlation IS 'Spearman rho between relation entropy and DEA per relation, per submission (seed section 5.3). Grain: team x run x corpus.';
+COMMENT ON TABLE entropy_dea_correlation IS 'Spearman rho between relation entropy and DEA per relation, per submission (Shimorina, Parmentier & Gardent 2021, section 5.3). Grain: team x run x corpus.';
 COMMENT ON COLUMN entropy_dea_correlation.relations IS 'Relations correlated (those with at least min_edges reference edges).';
 COMMENT ON COLUMN entropy_dea_correlation.configuration IS 'min_edges and evalhouse version.';

@@ -1,7 +1,7 @@
--- judgement_correlations: seed 003's accuracies against human judgements (Bangalore, Rambow & Whittaker
--- 2000, section 4), per submission, materialised by `evalhouse analyze`. Each of ssa, gsa, sta, gta,
+-- judgement_correlations: the accuracies of Bangalore, Rambow & Whittaker (2000) against human judgements
+-- (their section 4), per submission, materialised by `evalhouse analyze`. Each of ssa, gsa, sta, gta,
 -- understandability_accuracy and quality_accuracy (sentence_scores) against each of fluency_z and
--- adequacy_z (mean z-score over annotators, judgement_z): Pearson's r (what seed 003 reports) beside
+-- adequacy_z (mean z-score over annotators, judgement_z): Pearson's r (what Bangalore, Rambow & Whittaker (2000) report) beside
 -- Spearman's rho. Missing values are ignored pairwise; a pair with fewer than 3 complete sentences or
 -- a constant side has no row, so a submission without human judgements has none. Holm-Bonferroni
 -- within the submission, over its Pearson tests and separately over its Spearman tests.
@@ -23,14 +23,14 @@ CREATE TABLE IF NOT EXISTS judgement_correlations (
     significant_rho  BOOLEAN NOT NULL,
     configuration    VARCHAR NOT NULL
 );
-COMMENT ON TABLE judgement_correlations IS 'Pearson r and Spearman rho of seed 003''s accuracies (SSA, GSA, STA, GTA, UA, QA) with human fluency and adequacy z-scores per submission, Holm-adjusted within the submission (evalhouse analyze). Grain: team x run x corpus x metric x judgement.';
+COMMENT ON TABLE judgement_correlations IS 'Pearson r and Spearman rho of the accuracies of Bangalore, Rambow & Whittaker (2000) (SSA, GSA, STA, GTA, UA, QA) with human fluency and adequacy z-scores per submission, Holm-adjusted within the submission (evalhouse analyze). Grain: team x run x corpus x metric x judgement.';
 COMMENT ON COLUMN judgement_correlations.team IS 'Team of the submission.';
 COMMENT ON COLUMN judgement_correlations.run IS 'Run of the submission.';
 COMMENT ON COLUMN judgement_correlations.corpus IS 'Reference corpus of the submission.';
 COMMENT ON COLUMN judgement_correlations.metric IS 'ssa, gsa, sta, gta, understandability_accuracy or quality_accuracy (sentence_scores).';
 COMMENT ON COLUMN judgement_correlations.judgement IS 'fluency_z or adequacy_z (sentence_scores: mean z-score over annotators).';
 COMMENT ON COLUMN judgement_correlations.n IS 'Sentences where both the accuracy and the judgement have a value.';
-COMMENT ON COLUMN judgement_correlations.r IS 'Pearson correlation (scipy.stats.pearsonr), as seed 003 reports r(22).';
+COMMENT ON COLUMN judgement_correlations.r IS 'Pearson correlation (scipy.stats.pearsonr), as Bangalore, Rambow & Whittaker (2000) report r(22).';
 COMMENT ON COLUMN judgement_correlations.p_r IS 'Two-sided p of r = 0 (scipy: t distribution with n - 2 degrees of freedom).';
 COMMENT ON COLUMN judgement_correlations.p_r_holm IS 'Holm-Bonferroni adjusted p_r over the Pearson tests of this submission.';
 COMMENT ON COLUMN judgement_correlations.significant_r IS 'p_r_holm < alpha (alpha in configuration).';

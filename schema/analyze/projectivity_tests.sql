@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS projectivity_tests (
     nonprojective_share   DOUBLE NOT NULL,
     configuration         VARCHAR NOT NULL
 );
-COMMENT ON TABLE projectivity_tests IS 'Median score of projective vs non-projective sentences with a two-sided Mann-Whitney U test, per submission and metric (seed Table 3). Grain: team x run x corpus x metric.';
+COMMENT ON TABLE projectivity_tests IS 'Median score of projective vs non-projective sentences with a two-sided Mann-Whitney U test, per submission and metric (Shimorina, Parmentier & Gardent 2021, Table 3). Grain: team x run x corpus x metric.';
 COMMENT ON COLUMN projectivity_tests.u IS 'Mann-Whitney U of the projective sample (scipy.stats.mannwhitneyu(projective, nonprojective)).';
 COMMENT ON COLUMN projectivity_tests.p IS 'Two-sided p (exact for small samples without ties, else normal approximation with tie and continuity correction).';
 COMMENT ON COLUMN projectivity_tests.nonprojective_share IS 'Share of non-projective sentences in the corpus (stripped trees).';

@@ -1,5 +1,5 @@
 -- suspicious_subtree_submissions: what tree error mining saw in each submission and view (Narayan &
--- Gardent 2011; Shimorina et al. seed section 3.4 and footnote 10), materialised by `evalhouse
+-- Gardent 2011; Shimorina, Parmentier & Gardent 2021, section 3.4 and footnote 10), materialised by `evalhouse
 -- analyze`: one row per submission mined, also when none of its forms is suspicious, so that
 -- suspicious_subtrees_coverage divides by every submission mined.
 -- Grain: team x run x corpus x view.

@@ -1,4 +1,4 @@
--- suspicious_subtrees: tree error mining (Narayan & Gardent 2011; Shimorina et al. seed section 3.4,
+-- suspicious_subtrees: tree error mining (Narayan & Gardent 2011; Shimorina, Parmentier & Gardent 2021, section 3.4,
 -- Tables 5-7 and footnote 10), materialised by `evalhouse analyze`. Failures are the lowest-scoring
 -- share of a submission's sentences (default: bottom 25% by sentence BLEU); forms are subtrees of the
 -- stripped reference tree in four views (dep, pos, pos-dep, lemma), by default not headed by the root
@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS suspicious_subtrees (
     size           INTEGER NOT NULL,
     represents     VARCHAR[] NOT NULL
 );
-COMMENT ON TABLE suspicious_subtrees IS 'Suspicion score and rank of reference subtrees (forms) per submission and view (Narayan & Gardent 2011; seed Tables 5-7). Grain: team x run x corpus x view x form.';
+COMMENT ON TABLE suspicious_subtrees IS 'Suspicion score and rank of reference subtrees (forms) per submission and view (Narayan & Gardent 2011; Shimorina, Parmentier & Gardent 2021, Tables 5-7). Grain: team x run x corpus x view x form.';
 COMMENT ON COLUMN suspicious_subtrees.team IS 'Team of the submission.';
 COMMENT ON COLUMN suspicious_subtrees.run IS 'Run of the submission.';
 COMMENT ON COLUMN suspicious_subtrees.corpus IS 'Reference corpus of the submission.';

@@ -1,6 +1,6 @@
 -- alignments: word-level links between two texts of one sentence (or segment), the design card's third
 -- table. One table serves every pair of texts; the column `pair` says which two are linked:
---   'output-reference'  a system output token -> the reference tree node it realises (issue 3);
+--   'output-reference'  a system output token -> the reference tree node it realises;
 --                       every output token has a row, to_index NULL when nothing matched;
 --   'source-reference', 'source-output'  word alignments of a translation (e.g. Pharaoh i-j files);
 --                       only aligned pairs have rows.

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS edges (
     dependent_key    VARCHAR NOT NULL,
     head_key         VARCHAR
 );
-COMMENT ON TABLE edges IS 'Punctuation-stripped reference tree (seed 000 section 4): one row per remaining word with its head. Grain: corpus x position x dependent.';
+COMMENT ON TABLE edges IS 'Punctuation-stripped reference tree (Shimorina, Parmentier & Gardent 2021, section 4): one row per remaining word with its head. Grain: corpus x position x dependent.';
 COMMENT ON COLUMN edges.dependent IS 'Position of the dependent in the stripped sentence (1-based).';
 COMMENT ON COLUMN edges.head IS 'Position of the head in the stripped sentence (0 for the root).';
 COMMENT ON COLUMN edges.deprel IS 'Dependency relation with subtypes (nsubj:pass).';

@@ -1,6 +1,6 @@
 -- sentence_statistics: per-sentence sufficient statistics that need Python, computed once at ingest
 -- (sacrebleu's design): BLEU n-gram matches and totals, the edit counts of the string and tree
--- accuracies as seed 003 defines them (string_*, tree_*) and of their lemma-key variant (lemma_string_*,
+-- accuracies as Bangalore, Rambow & Whittaker (2000) define them (string_*, tree_*) and of their lemma-key variant (lemma_string_*,
 -- lemma_tree_*), and the statistics of the SR shared tasks' BLEU, NIST and DIST (sr_*; NULL when the
 -- reference has no # text). Views compute every score from these columns in plain SQL.
 -- Grain: team x run x corpus x position. Key: (team, run, corpus, position).
@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS sentence_statistics (
     lemma_tree_moves          INTEGER NOT NULL,
     lemma_tree_reference_length INTEGER NOT NULL
 );
-COMMENT ON TABLE sentence_statistics IS 'Per-sentence sufficient statistics computed at ingest (BLEU n-gram counts, string and tree edit counts of seed 003 and of the lemma-key variant, SR metrics). Grain: team x run x corpus x position.';
+COMMENT ON TABLE sentence_statistics IS 'Per-sentence sufficient statistics computed at ingest (BLEU n-gram counts, string and tree edit counts of Bangalore, Rambow & Whittaker (2000) and of the lemma-key variant, SR metrics). Grain: team x run x corpus x position.';
 COMMENT ON COLUMN sentence_statistics.bleu_hypothesis_length IS 'Lemma BLEU: non-punctuation output tokens (case-folded lemmas).';
 COMMENT ON COLUMN sentence_statistics.bleu_reference_length IS 'Lemma BLEU: non-punctuation reference words.';
 COMMENT ON COLUMN sentence_statistics.bleu_matches IS 'Lemma BLEU: clipped n-gram matches for n = 1..4.';
@@ -57,16 +57,16 @@ COMMENT ON COLUMN sentence_statistics.surface_hypothesis_length IS 'Surface BLEU
 COMMENT ON COLUMN sentence_statistics.surface_reference_length IS 'Surface BLEU: reference words (forms), punctuation kept.';
 COMMENT ON COLUMN sentence_statistics.surface_matches IS 'Surface BLEU: clipped n-gram matches for n = 1..4.';
 COMMENT ON COLUMN sentence_statistics.surface_totals IS 'Surface BLEU: hypothesis n-grams for n = 1..4.';
-COMMENT ON COLUMN sentence_statistics.string_insertions IS 'String accuracy (Bangalore et al. 2000, seed 003): insertions I between the words of the output and of the reference (case-folded, punctuation kept).';
-COMMENT ON COLUMN sentence_statistics.string_deletions IS 'String accuracy (seed 003): deletions D.';
-COMMENT ON COLUMN sentence_statistics.string_substitutions IS 'String accuracy (seed 003): substitutions S.';
-COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy (seed 003): moves M (a deletion and an insertion of the same word), most moves among minimum-cost alignments.';
-COMMENT ON COLUMN sentence_statistics.string_reference_length IS 'String accuracy (seed 003): reference words R, punctuation included.';
-COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy (seed 003): insertions summed over the treelets of the whole reference tree; an output word that realises no reference word (the same word, aligned to it) is in no treelet.';
-COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy (seed 003): deletions summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy (seed 003): substitutions summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy (seed 003): moves summed over treelets.';
-COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy (seed 003): denominator R, the number of reference words (configuration R:reference).';
+COMMENT ON COLUMN sentence_statistics.string_insertions IS 'String accuracy (Bangalore, Rambow & Whittaker 2000): insertions I between the words of the output and of the reference (case-folded, punctuation kept).';
+COMMENT ON COLUMN sentence_statistics.string_deletions IS 'String accuracy (Bangalore, Rambow & Whittaker 2000): deletions D.';
+COMMENT ON COLUMN sentence_statistics.string_substitutions IS 'String accuracy (Bangalore, Rambow & Whittaker 2000): substitutions S.';
+COMMENT ON COLUMN sentence_statistics.string_moves IS 'String accuracy (Bangalore, Rambow & Whittaker 2000): moves M (a deletion and an insertion of the same word), most moves among minimum-cost alignments.';
+COMMENT ON COLUMN sentence_statistics.string_reference_length IS 'String accuracy (Bangalore, Rambow & Whittaker 2000): reference words R, punctuation included.';
+COMMENT ON COLUMN sentence_statistics.tree_insertions IS 'Tree accuracy (Bangalore, Rambow & Whittaker 2000): insertions summed over the treelets of the whole reference tree; an output word that realises no reference word (the same word, aligned to it) is in no treelet.';
+COMMENT ON COLUMN sentence_statistics.tree_deletions IS 'Tree accuracy (Bangalore, Rambow & Whittaker 2000): deletions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_substitutions IS 'Tree accuracy (Bangalore, Rambow & Whittaker 2000): substitutions summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_moves IS 'Tree accuracy (Bangalore, Rambow & Whittaker 2000): moves summed over treelets.';
+COMMENT ON COLUMN sentence_statistics.tree_reference_length IS 'Tree accuracy (Bangalore, Rambow & Whittaker 2000): denominator R, the number of reference words (configuration R:reference).';
 COMMENT ON COLUMN sentence_statistics.lemma_string_insertions IS 'Lemma-key variant of string accuracy (evalhouse): insertions I between the keys (case-folded lemmas) of the output and reference words, punctuation removed.';
 COMMENT ON COLUMN sentence_statistics.lemma_string_deletions IS 'Lemma-key string accuracy: deletions D.';
 COMMENT ON COLUMN sentence_statistics.lemma_string_substitutions IS 'Lemma-key string accuracy: substitutions S.';

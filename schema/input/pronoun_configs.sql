@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS pronoun_configs (
     PRIMARY KEY (corpus, config)
 );
 COMMENT ON TABLE pronoun_configs IS 'Configurations of APT/AutoPRF runs: pronoun set, target list, equivalence, alignment correction, cases and weights, evalhouse version. Grain: corpus x config.';
-COMMENT ON COLUMN pronoun_configs.config IS 'Configuration name: apt-a, apt-b (seed 004) and plain (restricted AutoPRF recall) are created with every corpus; evalhouse apt adds more.';
+COMMENT ON COLUMN pronoun_configs.config IS 'Configuration name: apt-a, apt-b (Guillou & Hardmeier 2018) and plain (restricted AutoPRF recall) are created with every corpus; evalhouse apt adds more.';
 COMMENT ON COLUMN pronoun_configs.pronoun_set IS 'pronoun_lists.pronoun_set giving the source pronouns (and target list and classes).';
 COMMENT ON COLUMN pronoun_configs.target_list IS 'true: aligned words are mapped through the target pronoun list (others become OTHER); false: raw aligned words are compared.';
 COMMENT ON COLUMN pronoun_configs.equivalence IS 'Whether equivalent classes give APT case 2.';

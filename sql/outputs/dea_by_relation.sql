@@ -1,4 +1,4 @@
--- dea_by_relation: dependency edge accuracy per submission and base relation (seed 000 section 5.4).
+-- dea_by_relation: dependency edge accuracy per submission and base relation (Shimorina, Parmentier & Gardent 2021, section 5.4).
 -- Grain: team x run x corpus x relation. Key: (team, run, corpus, relation).
 -- Columns: team, run, corpus, relation, edges (reference edges with this relation), matched,
 --          accuracy = matched / edges.

@@ -15,7 +15,7 @@
 CREATE OR REPLACE VIEW dea_edges AS
 WITH submission_numbers AS (
     -- each submission as a number, so that the joins over every output word and edge compare integers,
-    -- not team and run names (issue 18: with the names and the key strings in the joins' keys, the view
+    -- not team and run names (with the names and the key strings in the joins' keys, the view
     -- held 600 MB for 50 runs of en_ewt test; with numbers 220 MB, at half the CPU time)
     SELECT team, run, corpus, row_number() OVER (ORDER BY team, run, corpus) AS submission
     FROM submissions
@@ -63,7 +63,7 @@ final AS (
       ON p.submission = u.submission AND p.position = k.position AND p.triple_first = k.triple_first
 )
 SELECT * FROM final;
-COMMENT ON VIEW dea_edges IS 'Dependency edge accuracy per reference edge and submission: is the (head lemma, dependent lemma, signed distance) triple found in the punctuation-stripped output (seed 000 section 3.2; multiset semantics). Grain: team x run x corpus x position x dependent.';
+COMMENT ON VIEW dea_edges IS 'Dependency edge accuracy per reference edge and submission: is the (head lemma, dependent lemma, signed distance) triple found in the punctuation-stripped output (Shimorina, Parmentier & Gardent 2021, section 3.2; multiset semantics). Grain: team x run x corpus x position x dependent.';
 COMMENT ON COLUMN dea_edges.position IS '1-based position of the reference sentence in its corpus.';
 COMMENT ON COLUMN dea_edges.sent_id IS 'sent_id of the reference sentence.';
 COMMENT ON COLUMN dea_edges.dependent IS 'Stripped position of the dependent in the reference (edges.dependent).';

@@ -1,4 +1,4 @@
--- judgement_z: human scores standardised per annotator (seed 000 section 3.2: "calculated on the set
+-- judgement_z: human scores standardised per annotator (Shimorina, Parmentier & Gardent 2021, section 3.2: "calculated on the set
 -- of all raw scores by the given annotator using each annotator's mean and standard deviation").
 -- Choice: the set is one annotator's scores for one criterion (fluency and adequacy are separate
 -- scales), over every team, run and corpus; the standard deviation is the sample one (n - 1).
@@ -27,7 +27,7 @@ final AS (
     JOIN sentences AS s ON s.corpus = j.corpus AND s.position = j.position
 )
 SELECT * FROM final;
-COMMENT ON VIEW judgement_z IS 'Human scores as z-scores per annotator and criterion (seed 000 section 3.2). Grain: one row per judgement.';
+COMMENT ON VIEW judgement_z IS 'Human scores as z-scores per annotator and criterion (Shimorina, Parmentier & Gardent 2021, section 3.2). Grain: one row per judgement.';
 COMMENT ON COLUMN judgement_z.annotator_mean IS 'Mean of all this annotator''s scores for this criterion.';
 COMMENT ON COLUMN judgement_z.annotator_sd IS 'Sample standard deviation (n - 1) of those scores.';
 COMMENT ON COLUMN judgement_z.z IS '(score - annotator_mean) / annotator_sd; NULL when the sd is 0 or undefined.';

@@ -11,9 +11,9 @@
 --   dist                1 - character edit distance / longer character length (the SR'19 script)
 --   dist_words          1 - word edit distance / longer token count (the SR'18 script)
 --   hypothesis_length, reference_length   the script's tokens
---   configuration       submissions.configuration (its sr-eval part names these definitions)
+--   configuration_id    the id of submissions.configuration in configurations (its sr-eval part names these definitions)
 -- Every metric is NULL when the reference has no # text (nothing to compare with).
--- Upstream: sentence_statistics, output_sentences, sentences, submissions.
+-- Upstream: sentence_statistics, output_sentences, sentences, submissions, configurations.
 CREATE OR REPLACE VIEW sr_sentence_scores AS
 WITH statistics AS (
     SELECT team, run, corpus, position,
@@ -34,10 +34,11 @@ final AS (
     SELECT o.team, o.run, o.corpus, o.position, s.sent_id, o.missing,
            c.bleu, c.nist, c.dist, c.dist_words,
            c.h AS hypothesis_length, c.r AS reference_length,
-           u.configuration
+           k.configuration_id
     FROM output_sentences AS o
     JOIN sentences AS s ON s.corpus = o.corpus AND s.position = o.position
     JOIN submissions AS u ON u.team = o.team AND u.run = o.run AND u.corpus = o.corpus
+    LEFT JOIN configurations AS k ON k.configuration = u.configuration
     JOIN scores AS c ON c.team = o.team AND c.run = o.run AND c.corpus = o.corpus AND c.position = o.position
 )
 SELECT * FROM final;
@@ -54,4 +55,4 @@ COMMENT ON COLUMN sr_sentence_scores.dist IS 'DIST of the SR''19 script: 1 - cha
 COMMENT ON COLUMN sr_sentence_scores.dist_words IS 'DIST of the SR''18 script: 1 - word edit distance / longer token count; NULL when both texts are empty.';
 COMMENT ON COLUMN sr_sentence_scores.hypothesis_length IS 'Tokens of the output text (lowercased, split at white space).';
 COMMENT ON COLUMN sr_sentence_scores.reference_length IS 'Tokens of the reference # text (lowercased, split at white space).';
-COMMENT ON COLUMN sr_sentence_scores.configuration IS 'Signature of the configuration the scores were computed with (submissions.configuration).';
+COMMENT ON COLUMN sr_sentence_scores.configuration_id IS 'Short id of the configuration the scores were computed with; its whole text: configurations.configuration (join on configuration_id).';

@@ -9,9 +9,9 @@
 -- Columns: team, run, corpus, sentences, bleu, nist, dist (characters, the SR'19 script),
 --   dist_words (words, the SR'18 script), hypothesis_length, reference_length (tokens summed),
 --   tokenised_output (CoNLL-U output: FORMs joined by spaces, which the script punishes),
---   configuration.
+--   configuration_id (the text: configurations).
 -- Every metric is NULL when the reference has no # text.
--- Upstream: sentence_statistics, submissions.
+-- Upstream: sentence_statistics, submissions, configurations.
 CREATE OR REPLACE VIEW sr_submission_scores AS
 WITH sums AS (
     SELECT team, run, corpus,
@@ -46,9 +46,10 @@ final AS (
     SELECT c.team, c.run, c.corpus, c.sentences, c.bleu, c.nist, c.dist, c.dist_words,
            c.h AS hypothesis_length, c.r AS reference_length,
            u.format = 'conllu' AS tokenised_output,
-           u.configuration
+           k.configuration_id
     FROM scores AS c
     JOIN submissions AS u ON u.team = c.team AND u.run = c.run AND u.corpus = c.corpus
+    LEFT JOIN configurations AS k ON k.configuration = u.configuration
 )
 SELECT * FROM final;
 COMMENT ON VIEW sr_submission_scores IS 'Corpus BLEU, NIST and DIST of each submission as the SR shared tasks'' evaluation script prints them (NLTK corpus_bleu method 2 and corpus_nist on lowercased, whitespace-split detokenised text): the numbers to put beside an SR results table. Grain: team x run x corpus.';
@@ -63,4 +64,4 @@ COMMENT ON COLUMN sr_submission_scores.dist_words IS 'DIST of the SR''18 script 
 COMMENT ON COLUMN sr_submission_scores.hypothesis_length IS 'Output tokens over the corpus (lowercased, split at white space).';
 COMMENT ON COLUMN sr_submission_scores.reference_length IS 'Reference # text tokens over the corpus.';
 COMMENT ON COLUMN sr_submission_scores.tokenised_output IS 'True for a CoNLL-U output, whose text is its FORMs joined by spaces: tokenised, which the script punishes (not comparable with detokenised submissions).';
-COMMENT ON COLUMN sr_submission_scores.configuration IS 'Signature of the configuration the scores were computed with (submissions.configuration; its sr-eval part names these definitions).';
+COMMENT ON COLUMN sr_submission_scores.configuration_id IS 'Short id of the configuration the scores were computed with; its whole text: configurations.configuration (join on configuration_id; its sr-eval part names these definitions).';

@@ -5,10 +5,10 @@
 --   mean_bleu, mean_bleu_surface (means of sentence BLEU),
 --   corpus_bleu (BLEU-4 from the summed lemma statistics with smoothing method 2: NLTK's corpus_bleu,
 --   in which every sentence contributes at least 1 to each n-gram total),
---   mean_ssa, mean_gsa, mean_sta, mean_gta (seed 003), mean_understandability_accuracy, mean_quality_accuracy,
+--   mean_ssa, mean_gsa, mean_sta, mean_gta (Bangalore, Rambow & Whittaker 2000), mean_understandability_accuracy, mean_quality_accuracy,
 --   mean_lemma_ssa, mean_lemma_gsa, mean_lemma_sta, mean_lemma_gta (the lemma-key variant),
---   mean_fluency_z, mean_adequacy_z, judged_sentences, configuration.
--- Upstream: sentence_scores, sentence_statistics, submissions.
+--   mean_fluency_z, mean_adequacy_z, judged_sentences, configuration_id (the text: configurations).
+-- Upstream: sentence_scores, sentence_statistics, submissions, configurations.
 CREATE OR REPLACE VIEW submission_scores AS
 WITH corpus_statistics AS (
     SELECT team, run, corpus,
@@ -50,10 +50,11 @@ final AS (
            p.mean_bleu, p.mean_bleu_surface, c.corpus_bleu,
            p.mean_ssa, p.mean_gsa, p.mean_sta, p.mean_gta, p.mean_understandability_accuracy,
            p.mean_quality_accuracy, p.mean_lemma_ssa, p.mean_lemma_gsa, p.mean_lemma_sta, p.mean_lemma_gta,
-           p.mean_fluency_z, p.mean_adequacy_z, p.judged_sentences, s.configuration
+           p.mean_fluency_z, p.mean_adequacy_z, p.judged_sentences, k.configuration_id
     FROM per_sentence AS p
     JOIN corpus_bleu AS c USING (team, run, corpus)
     JOIN submissions AS s USING (team, run, corpus)
+    LEFT JOIN configurations AS k ON k.configuration = s.configuration
 )
 SELECT * FROM final;
 COMMENT ON VIEW submission_scores IS 'Corpus-level scores of each submission (pooled DEA, mean sentence scores, corpus BLEU). Grain: team x run x corpus.';
@@ -61,7 +62,7 @@ COMMENT ON COLUMN submission_scores.dea IS 'Pooled DEA: matched edges / edges ov
 COMMENT ON COLUMN submission_scores.mean_dea IS 'Mean of sentence DEA over sentences that have edges.';
 COMMENT ON COLUMN submission_scores.mean_bleu IS 'Mean sentence BLEU (lemmas, punctuation removed, NLTK method 2).';
 COMMENT ON COLUMN submission_scores.corpus_bleu IS 'Corpus BLEU-4 from summed lemma statistics with smoothing method 2 (equals NLTK corpus_bleu with method2).';
-COMMENT ON COLUMN submission_scores.configuration IS 'Signature of the configuration the scores were computed with.';
+COMMENT ON COLUMN submission_scores.configuration_id IS 'Short id of the configuration the scores were computed with; its whole text: configurations.configuration (join on configuration_id).';
 COMMENT ON COLUMN submission_scores.team IS 'Team that submitted the run.';
 COMMENT ON COLUMN submission_scores.run IS 'Run name within the team.';
 COMMENT ON COLUMN submission_scores.corpus IS 'Reference corpus the submission is scored against (corpora.corpus).';
@@ -70,10 +71,10 @@ COMMENT ON COLUMN submission_scores.missing_sentences IS 'Reference sentences wi
 COMMENT ON COLUMN submission_scores.edges IS 'Reference edges (non-root, punctuation removed) over the corpus.';
 COMMENT ON COLUMN submission_scores.matched_edges IS 'Reference edges the output realises.';
 COMMENT ON COLUMN submission_scores.mean_bleu_surface IS 'Mean sentence BLEU on surface tokens (forms, punctuation removed, NLTK method 2).';
-COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore et al. 2000, seed 003: words, punctuation kept).';
-COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy (seed 003).';
-COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy (seed 003).';
-COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy (seed 003).';
+COMMENT ON COLUMN submission_scores.mean_ssa IS 'Mean simple string accuracy (Bangalore, Rambow & Whittaker 2000: words, punctuation kept).';
+COMMENT ON COLUMN submission_scores.mean_gsa IS 'Mean generation string accuracy (Bangalore, Rambow & Whittaker 2000).';
+COMMENT ON COLUMN submission_scores.mean_sta IS 'Mean simple tree accuracy (Bangalore, Rambow & Whittaker 2000).';
+COMMENT ON COLUMN submission_scores.mean_gta IS 'Mean generation tree accuracy (Bangalore, Rambow & Whittaker 2000).';
 COMMENT ON COLUMN submission_scores.mean_lemma_ssa IS 'Mean lemma-key simple string accuracy (evalhouse variant: lemma keys, punctuation removed).';
 COMMENT ON COLUMN submission_scores.mean_lemma_gsa IS 'Mean lemma-key generation string accuracy (evalhouse variant).';
 COMMENT ON COLUMN submission_scores.mean_lemma_sta IS 'Mean lemma-key simple tree accuracy (evalhouse variant: stripped tree, unlinked output words as insertions).';

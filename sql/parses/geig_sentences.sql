@@ -4,7 +4,7 @@
 -- Columns: team, run, corpus, position, status, labelled_precision, labelled_recall, labelled_f,
 --          unlabelled_precision, unlabelled_recall, unlabelled_f, then EVALB's counts.
 -- Ratios are NULL unless status = 'ok'. With no bracket on either side all three are 1; with no
--- bracket on one side only they are 0. F = 2PR / (P + R) = 2 matched / (gold + test) (seed 002, section 3).
+-- bracket on one side only they are 0. F = 2PR / (P + R) = 2 matched / (gold + test) (Sampson & Babarczy 2003, section 3).
 -- Upstream: geig_counts (materialised at ingest by evalhouse.analysis.parse_eval).
 CREATE OR REPLACE VIEW geig_sentences AS
 WITH counts AS (

@@ -1,5 +1,5 @@
 -- la_sentences: leaf-ancestor score of every scored sentence of a candidate run: the mean of its
--- word scores (seed 002, section 2).
+-- word scores (Sampson & Babarczy 2003, section 2).
 -- Grain: corpus x team x run x position (sentences whose EVALB status is ok and that have a word).
 -- Key: (corpus, team, run, position).
 -- Columns: team, run, corpus, position, la, words, score_sum.
@@ -17,7 +17,7 @@ WITH words AS (
 )
 SELECT * FROM final;
 
-COMMENT ON VIEW la_sentences IS 'Leaf-ancestor sentence score = mean of its word scores (seed 002). Grain: corpus x team x run x position.';
+COMMENT ON VIEW la_sentences IS 'Leaf-ancestor sentence score = mean of its word scores (Sampson & Babarczy 2003). Grain: corpus x team x run x position.';
 COMMENT ON COLUMN la_sentences.la IS 'Mean of the word scores, 0-1 scale.';
 COMMENT ON COLUMN la_sentences.words IS 'Words scored.';
 COMMENT ON COLUMN la_sentences.score_sum IS 'Sum of the word scores (for word-weighted means).';

@@ -1,5 +1,5 @@
 -- metric_deciles: for every ordered pair of metrics over a candidate run, the cross-tabulation of
--- decile ranks that seed 002 section 6 prints (e.g. "LA deciles for GEIG/unlabelled 10th decile":
+-- decile ranks that Sampson & Babarczy (2003, section 6) print (e.g. "LA deciles for GEIG/unlabelled 10th decile":
 -- metric_a = 'unlabelled_f', decile_a = 10, metric_b = 'la', decile_b = 1..10). Every cell of the
 -- 10 x 10 grid is present, zero counts included. Deciles come from average ranks: sentences with
 -- equal scores on a metric share one decile (parse_metric_ranks), so a tie is never ordered the same
@@ -37,7 +37,7 @@ WITH ranks AS (
 )
 SELECT * FROM final;
 
-COMMENT ON VIEW metric_deciles IS 'Cross-tabulation of decile ranks between two metrics over a run (seed 002 section 6), zero cells included. Grain: corpus x team x run x metric_a x decile_a x metric_b x decile_b.';
+COMMENT ON VIEW metric_deciles IS 'Cross-tabulation of decile ranks between two metrics over a run (Sampson & Babarczy 2003, section 6), zero cells included. Grain: corpus x team x run x metric_a x decile_a x metric_b x decile_b.';
 COMMENT ON COLUMN metric_deciles.metric_a IS 'The metric whose decile selects the sentences (la, labelled_f, unlabelled_f).';
 COMMENT ON COLUMN metric_deciles.decile_a IS 'Decile on metric_a (1 best, 10 worst).';
 COMMENT ON COLUMN metric_deciles.metric_b IS 'The metric whose deciles are counted.';

@@ -1,13 +1,13 @@
 -- parse_metric_ranks: each valid sentence of a candidate run ranked best-to-worst on each metric
--- (la, labelled_f, unlabelled_f), with its decile (seed 002, section 6).
+-- (la, labelled_f, unlabelled_f), with its decile (Sampson & Babarczy 2003, section 6).
 -- Intermediate: a building block of metric_deciles, which a user reads instead (evalhouse views lists it apart).
 -- Grain: corpus x team x run x metric x position.
 -- rank: 1 = best; equal scores ordered by position (a stable listing order only).
 -- average_rank: the mean of the ranks a group of equal scores occupies (first + (tied - 1) / 2).
 -- decile = ceil(10 * average_rank / n) for n ranked sentences: with n = 500 and no ties the n-th
--- decile is ranks 50(n-1)+1 .. 50n as in the paper. Seed 002 imposed "an arbitrary order" on equal
+-- decile is ranks 50(n-1)+1 .. 50n as in the paper. Sampson & Babarczy (2003) imposed "an arbitrary order" on equal
 -- scores; ordering them by position on every metric put tied sentences in the same order on both
--- axes of metric_deciles and inflated agreement, so equal scores share one decile (issue 16).
+-- axes of metric_deciles and inflated agreement, so equal scores share one decile.
 -- Key: (corpus, team, run, metric, position).
 -- Upstream: geig_sentences, la_sentences.
 CREATE OR REPLACE VIEW parse_metric_ranks AS

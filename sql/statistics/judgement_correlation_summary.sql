@@ -1,4 +1,4 @@
--- judgement_correlation_summary: mean and median Pearson r and Spearman rho of each accuracy (seed 003:
+-- judgement_correlation_summary: mean and median Pearson r and Spearman rho of each accuracy (Bangalore, Rambow & Whittaker 2000:
 -- ssa, gsa, sta, gta, understandability_accuracy, quality_accuracy) with each human judgement z-score
 -- (fluency_z, adequacy_z) over submissions, per corpus, per team and over all submissions.
 -- Grain: scope x scope_value x metric x judgement; scope is 'corpus', 'team' or 'all' (scope_value
@@ -65,7 +65,7 @@ final AS (
            AND mh.judgement = s.judgement
 )
 SELECT * FROM final;
-COMMENT ON VIEW judgement_correlation_summary IS 'Mean and median Pearson r and Spearman rho of each seed 003 accuracy with each human judgement over submissions, per corpus, per team and over all. Grain: scope x scope_value x metric x judgement.';
+COMMENT ON VIEW judgement_correlation_summary IS 'Mean and median Pearson r and Spearman rho of each accuracy of Bangalore, Rambow & Whittaker (2000) with each human judgement over submissions, per corpus, per team and over all. Grain: scope x scope_value x metric x judgement.';
 COMMENT ON COLUMN judgement_correlation_summary.scope IS 'corpus, team or all.';
 COMMENT ON COLUMN judgement_correlation_summary.scope_value IS 'The corpus or team name; all for scope all.';
 COMMENT ON COLUMN judgement_correlation_summary.metric IS 'ssa, gsa, sta, gta, understandability_accuracy or quality_accuracy.';

@@ -1,4 +1,4 @@
--- suspicious_subtrees_coverage: how widespread a suspicious form is (Shimorina et al. seed Tables 5-7,
+-- suspicious_subtrees_coverage: how widespread a suspicious form is (Shimorina, Parmentier & Gardent 2021, Tables 5-7,
 -- footnote 10). A form is suspicious in a submission when it is selected in suspicious_subtrees: by
 -- default (suspicious:non-null) when it occurs in at least one of the submission's failed sentences,
 -- i.e. when it has a score; with suspicious:top-k when its rank is at most top_k.
@@ -29,7 +29,7 @@ final AS (
     JOIN analysed AS a USING (view)
 )
 SELECT * FROM final;
-COMMENT ON VIEW suspicious_subtrees_coverage IS 'Coverage (share of submissions in which a form is suspicious: by default, in which it occurs in a failed sentence) and mean suspicion score per view and form (seed Tables 5-7, footnote 10). Grain: view x form.';
+COMMENT ON VIEW suspicious_subtrees_coverage IS 'Coverage (share of submissions in which a form is suspicious: by default, in which it occurs in a failed sentence) and mean suspicion score per view and form (Shimorina, Parmentier & Gardent 2021, Tables 5-7, footnote 10). Grain: view x form.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.view IS 'Mining view: dep, pos, pos-dep or lemma.';
 COMMENT ON COLUMN suspicious_subtrees_coverage.form IS 'Canonical subtree, e.g. (conj (advmod advmod)) (suspicious_subtrees.form).';
 COMMENT ON COLUMN suspicious_subtrees_coverage.submissions IS 'Submissions mined in this view (suspicious_subtree_submissions).';
