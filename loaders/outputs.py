@@ -51,8 +51,8 @@ from evalhouse.names import problem as name_problem
 
 FORMATS = ("auto", "sr", "lines", "conllu")
 _SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
-MAX_SENTENCE_CHARACTERS = 100_000  # characters of one output sentence (the longest UD sentence has about 3,000)
-MAX_SENTENCE_WORDS = 1_000  # words (tokens) of one output sentence (the longest UD sentence has about 300)
+MAX_SENTENCE_CHARACTERS = 100_000  # characters of one output sentence (far beyond any sentence of ../shared/data)
+MAX_SENTENCE_WORDS = 1_000  # words (tokens) of one output sentence (the longest UD sentence in ../shared/data: 201)
 _CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")  # how --format auto recognises CoNLL-U
 
 # what a realiser's CoNLL-U output must satisfy, in the order that breaks ties between problems on one line:
