@@ -42,6 +42,10 @@ apostrophes inside or before them: ``n't``, ``'s``), every other character is a 
 The states of the search are the slots whose form ends at a position of the chunk, so its work and
 memory grow with the places where reference forms occur in the chunk (as the candidate links of the
 alignment do), not with chunk length x sentence length.
+Inside a run of word characters of a script written with spaces, an uncovered run can only go on, so
+the search crosses it in one step: a 10 M-character token costs time and memory linear in its length
+(issue 37; ``evalhouse ingest outputs`` refuses sentences past 100,000 characters or 1,000 words anyway,
+:data:`evalhouse.loaders.outputs.MAX_SENTENCE_CHARACTERS`).
 A contraction the reference writes in full ("haven't" for "have not") is cut where the language's
 tokenisation cuts it when the rules of the reference's language are given (``rules``, English:
 have|n't, :meth:`evalhouse.analysis.inflection.EnglishInflection.joints`); otherwise it stays one
@@ -131,6 +135,7 @@ relation ``punct``, or, unlinked, when all its characters are Unicode punctuatio
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import unicodedata
@@ -276,19 +281,21 @@ def _all_punct(token: str) -> bool:
 
 def _unicode_split(run: str) -> list[str]:
     pieces: list[str] = []
-    word = ""
+    start = None  # where the current word starts (slices, not repeated concatenation: linear)
     for k, ch in enumerate(run):
+        word = start is not None
         inner_apostrophe = ch in _APOSTROPHES and (word or (k + 1 < len(run) and _word_char(run[k + 1])))
-        inner_hyphen = bool(word) and _inner_hyphen(run, k)
+        inner_hyphen = word and _inner_hyphen(run, k)
         if _word_char(ch) or _spaceless(ch) or inner_apostrophe or inner_hyphen:
-            word += ch
+            if start is None:
+                start = k
         else:
-            if word:
-                pieces.append(word)
-                word = ""
+            if start is not None:
+                pieces.append(run[start:k])
+                start = None
             pieces.append(ch)
-    if word:
-        pieces.append(word)
+    if start is not None:
+        pieces.append(run[start:])
     return pieces
 
 
@@ -417,7 +424,7 @@ _START, _UNCOVERED = -2, -1  # states of the segmentation besides the slots (>= 
 
 def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tuple[str, int, int]],
              by_key: dict[str, list[int]], entry: frozenset[int], carve: bool = True,
-             joints: frozenset[int] = frozenset()) -> tuple[list[str], frozenset[int]]:
+             joints: frozenset[int] = frozenset(), skip: bool = True) -> tuple[list[str], frozenset[int]]:
     """The pieces of ``chunk`` (module docstring: fewest uncovered letters, then fewest other uncovered
     characters, then fewest breaks, then fewest pieces) and where the last one may end in the reference
     (the next chunk's ``entry``). A hyphen between two uncovered runs of letters is given back to them:
@@ -426,26 +433,60 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
     A state is the slot the last piece realises (its key is the piece, its last word says what may
     follow), or the start, or an uncovered run. The states at a position are the slots whose form ends
     there, so the work grows with the places where a reference form occurs in the chunk, not with
-    chunk length x sentence length."""
+    chunk length x sentence length. Inside a run of word characters of a script written with spaces an
+    uncovered run can only go on, so it is crossed in one step (``skip``; False: one step per
+    character, the same result, kept for the tests)."""
     n = len(chunk)
     # ASCII folds character by character; anything else may change length or composition under
     # fold() ("ß" -> "ss"), so its pieces are folded one by one
     folded = chunk.lower() if chunk.isascii() else None
-    # best[i][state] = (uncovered letters, other uncovered characters, breaks, pieces);
+    # best[i][state] = (uncovered letters, other uncovered characters, breaks, pieces), only for the
+    # positions some state reaches (a heap of them, visited in order and then forgotten: memory grows
+    # with the places where reference forms occur, not with the chunk's length);
     # back[(i, state)] = (start, previous state, is a slot)
-    best: list[dict[int, tuple[int, int, int, int]]] = [dict() for _ in range(n + 1)]
+    best: dict[int, dict[int, tuple[int, int, int, int]]] = {0: {_START: (0, 0, 0, 0)}}
     back: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    best[0][_START] = (0, 0, 0, 0)
+    pending = [0]
 
-    for i in range(n):
+    def reach(j: int) -> dict[int, tuple[int, int, int, int]]:
+        states = best.get(j)
+        if states is None:
+            states = best[j] = {}
+            heapq.heappush(pending, j)
+        return states
+
+    def inside_at(i: int) -> bool:
+        return 0 < i and _word_char(chunk[i - 1]) and _word_char(chunk[i]) and i not in joints
+
+    while pending:
+        i = heapq.heappop(pending)
+        if i == n:
+            break
+        states_here = best.pop(i)
         # a split between two word characters: between two reference forms only after a form the
         # reference writes glued to a word, or in a script written without spaces; next to an
         # uncovered run only in such a script, and only when the output is not written with spaces
         # between its words (then a run of letters is one word of its own: "anyways" is no "anyway")
-        inside = 0 < i and _word_char(chunk[i - 1]) and _word_char(chunk[i]) and i not in joints
+        inside = inside_at(i)
         spaceless = inside and (_spaceless(chunk[i - 1]) or _spaceless(chunk[i]))
         letter = _word_char(chunk[i])
-        for state, (unc, other, breaks, pieces) in list(best[i].items()):
+        if skip and inside and not spaceless and len(states_here) == 1 and _UNCOVERED in states_here:
+            # inside a run of word characters (not of a script written without spaces) an uncovered run
+            # can only go on: no piece may start in it. Go on to the run's end, or to the next position
+            # another state reaches, in one step (a 10 M-character token costs one step, not 10 M)
+            stop = pending[0] if pending else n
+            j = i + 1
+            while j < stop and inside_at(j) and not (_spaceless(chunk[j - 1]) or _spaceless(chunk[j])):
+                j += 1
+            unc, other, breaks, pieces = states_here[_UNCOVERED]
+            cand = (unc + (j - i), other, breaks, pieces)
+            target = reach(j)
+            old = target.get(_UNCOVERED)
+            if old is None or cand < old:
+                target[_UNCOVERED] = cand
+                back[(j, _UNCOVERED)] = (i, _UNCOVERED, False)
+            continue
+        for state, (unc, other, breaks, pieces) in list(states_here.items()):
             if not inside:
                 can_break = cut = True
             elif state == _UNCOVERED:
@@ -461,11 +502,12 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
                     piece = folded[i:j] if folded is not None else fold(chunk[i:j])
                     if piece not in d:
                         continue
+                    target = reach(j)
                     for s in by_key[piece]:
                         cand = (unc, other, breaks + (0 if slots[s][1] - 1 in ends else 1), pieces + 1)
-                        old = best[j].get(s)
+                        old = target.get(s)
                         if old is None or cand < old:
-                            best[j][s] = cand
+                            target[s] = cand
                             back[(j, s)] = (i, state, True)
             if state == _UNCOVERED:  # an uncovered run goes on
                 cand = (unc + letter, other + (not letter), breaks, pieces)
@@ -473,9 +515,10 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
                 cand = (unc + letter, other + (not letter), breaks + 1, pieces + 1)
             else:
                 continue
-            old = best[i + 1].get(_UNCOVERED)
+            target = reach(i + 1)
+            old = target.get(_UNCOVERED)
             if old is None or cand < old:
-                best[i + 1][_UNCOVERED] = cand
+                target[_UNCOVERED] = cand
                 back[(i + 1, _UNCOVERED)] = (i, state, False)
     final = best[n]
     end = min(final, key=lambda s: (final[s], s))

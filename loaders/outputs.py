@@ -20,6 +20,14 @@ is ``lines``.
 
 Every reader yields :class:`OutputSentence` records; problems raise :class:`InputError` with the
 file and line.
+
+Size limits (issue 37): an output sentence longer than :data:`MAX_SENTENCE_CHARACTERS` characters or
+with more than :data:`MAX_SENTENCE_WORDS` words (white-space separated words of a text; word lines of
+CoNLL-U) is refused, naming file, line and the limit. The reference-guided tokeniser and seed 003's
+accuracies (an exact choice among all minimum-cost edit alignments: quadratic in memory, and in time
+an integer programme when many alignments tie) are bounded by these limits; see
+docs/system-outputs.md, "Size limits". :func:`evalhouse.ingest.outputs.score_submission` applies the
+word limit again to the tokens the tokeniser cuts out of a text (a sentence of Chinese without spaces).
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ from evalhouse.names import problem as name_problem
 
 FORMATS = ("auto", "sr", "lines", "conllu")
 _SR_KEY = re.compile(r"^#\s*([A-Za-z_][\w.-]*)\s*=\s?(.*)$")
+MAX_SENTENCE_CHARACTERS = 100_000  # characters of one output sentence (far beyond any sentence of ../shared/data)
+MAX_SENTENCE_WORDS = 1_000  # words (tokens) of one output sentence (the longest UD sentence in ../shared/data: 201)
 _CONLLU_WORD = re.compile(r"^\d+\t([^\t]*\t){8}[^\t]*$")  # how --format auto recognises CoNLL-U
 
 # what a realiser's CoNLL-U output must satisfy, in the order that breaks ties between problems on one line:
@@ -100,7 +110,32 @@ def read_output_file(path: str | os.PathLike, format: str = "auto") -> OutputFil
             sentences = _read_conllu(name, text)
         else:
             sentences = (_read_sr if fmt == "sr" else _read_lines)(name, lines)
+        for sentence in sentences:
+            check_size(name, sentence)
         return OutputFile(name, source.sha256, fmt, sentences, list(source.normalisations))
+
+
+def check_size(name: str, sentence: OutputSentence) -> None:
+    """Refuse a sentence past :data:`MAX_SENTENCE_CHARACTERS` or :data:`MAX_SENTENCE_WORDS` (module docstring)."""
+    if sentence.forms is not None:
+        characters, words = sum(len(f) for f in sentence.forms) + len(sentence.forms), len(sentence.forms)
+    else:
+        characters = len(sentence.text or "")
+        if characters > MAX_SENTENCE_CHARACTERS:
+            words = 0
+        else:
+            words = len((sentence.text or "").split())
+    if characters > MAX_SENTENCE_CHARACTERS:
+        raise InputError(name, sentence.line, f"output sentence of {characters:,} characters: more than the "
+                         f"limit of {MAX_SENTENCE_CHARACTERS:,} characters per sentence")
+    check_words(name, sentence.line, words)
+
+
+def check_words(name: str, line: int, words: int) -> None:
+    """Refuse an output sentence of more than :data:`MAX_SENTENCE_WORDS` words or tokens."""
+    if words > MAX_SENTENCE_WORDS:
+        raise InputError(name, line, f"output sentence of {words:,} words: more than the limit of "
+                         f"{MAX_SENTENCE_WORDS:,} words per sentence")
 
 
 def detect_format(lines: Sequence[str]) -> str:

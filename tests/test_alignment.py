@@ -635,3 +635,35 @@ def test_oracle_sees_the_difference_between_levels():
     scores = {tuple(m): oracle.score(m, e, p) for p, e, m in oracle.alignments()}
     assert scores[((0, 1), (1, 0))] > scores[((0, 0), (1, 1))] > scores[((0, 0),)]
     assert links(align(["the", "The"], ref)) == [("the", 2, "exact"), ("The", 1, "exact")]
+
+
+# --- long uncovered runs (issue 37): crossed in one step, the same pieces as one step per character ---
+
+_RUN_REF_FORMS = ["I", "do", "n't", "think", "a", "cat", "is", "here", ",", "e-mail", "猫", "です", "."]
+
+
+def _run_ref() -> ReferenceSentence:
+    forms = _RUN_REF_FORMS
+    glued = [False, False] + [True] * (len(forms) - 2)  # "do" and "I" written glued: splits inside letters allowed
+    return ReferenceSentence(list(range(1, len(forms) + 1)), forms, forms, ["dep"] * len(forms), glued)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(_RUN_REF_FORMS + ["-", "'", " "]),
+                          st.text(alphabet="aeiostndIA猫で-'", min_size=1, max_size=12)), max_size=12))
+def test_segment_skipping_uncovered_runs_changes_nothing(parts):
+    ref = _run_ref()
+    d = ref.dictionary
+    slots, by_key = ref.slots
+    lengths = sorted({len(f) for f in d}, reverse=True)
+    for chunk in "".join(parts).split():
+        for carve in (True, False):
+            plain = alignment._segment(chunk, d, lengths, slots, by_key, frozenset((-1,)), carve, skip=False)
+            fast = alignment._segment(chunk, d, lengths, slots, by_key, frozenset((-1,)), carve, skip=True)
+            assert fast == plain, chunk
+
+
+def test_a_long_token_is_one_uncovered_run():
+    ref = _run_ref()
+    token = "thinkacat" * 20_000  # 180,000 letters: forms inside it, but no split is allowed between letters
+    assert tokenise("I think " + token + " here .", ref) == ["I", "think", token, "here", "."]

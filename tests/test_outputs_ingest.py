@@ -25,7 +25,8 @@ import evalhouse
 from evalhouse.analysis.alignment import METHODS
 from evalhouse.cli import app
 from evalhouse.errors import InputError
-from evalhouse.loaders.outputs import campaign_files, read_manifest
+from evalhouse.loaders.outputs import (MAX_SENTENCE_CHARACTERS, MAX_SENTENCE_WORDS, campaign_files,
+                                       read_manifest)
 from evalhouse.ingest.outputs import ingest_submissions
 from evalhouse.warehouse import schema_files
 from tests.conftest import write
@@ -483,6 +484,19 @@ BAD_OUTPUTS = {
     "conllu duplicate sent_id": (conllu_output([["a"], ["b"]], sent_ids=["s1", "s1"]).encode(), "auto", 4,
                                  "duplicate sent_id s1"),
     "conllu bad word line": (b"1\ta\ta\t_\t_\t_\t_\t_\t_\t_\n2\tb\tb\n\n", "conllu", 2, "not a CoNLL-U word line"),
+    # size limits (issue 37): refused by file, line and limit, before any tokenisation or edit distance
+    "line too long": (b"one\n" + b"x" * (MAX_SENTENCE_CHARACTERS + 1) + b"\nthree\n", "lines", 2,
+                      f"output sentence of {MAX_SENTENCE_CHARACTERS + 1:,} characters: more than the limit of "
+                      f"{MAX_SENTENCE_CHARACTERS:,} characters per sentence"),
+    "too many words": (b"one\n" + b"w " * (MAX_SENTENCE_WORDS + 1) + b"\nthree\n", "lines", 2,
+                       f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the limit of "
+                       f"{MAX_SENTENCE_WORDS:,} words per sentence"),
+    # one white-space word that the tokeniser cuts into one token per character
+    "too many tokens": (b"# sent_id = 1\n# text = one\n\n# sent_id = 2\n# text = " + b"!" * (MAX_SENTENCE_WORDS + 1)
+                        + b"\n", "sr", 4, f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the "
+                        f"limit of {MAX_SENTENCE_WORDS:,} words per sentence"),
+    "conllu too many words": (conllu_output([["a"] * (MAX_SENTENCE_WORDS + 1)]).encode(), "conllu", 1,
+                              f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words"),
 }
 
 

@@ -46,7 +46,7 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.names import check_names
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.numbers import integer, shown
-from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files,
+from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files, check_words,
                                        read_manifest)
 from evalhouse.progress import as_progress
 from evalhouse.version import __version__, signature
@@ -300,7 +300,9 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
             texts.append(" ".join(o.forms))
             lines.append(o.line)
         else:
-            toks = alignment.align(alignment.tokenise(o.text, rs, ref.rules), rs, lexicon=lexicon, rules=ref.rules)
+            tokens = alignment.tokenise(o.text, rs, ref.rules)
+            check_words(out.name, o.line, len(tokens))  # a text without spaces: the tokeniser's words count
+            toks = alignment.align(tokens, rs, lexicon=lexicon, rules=ref.rules)
             texts.append(o.text)
             lines.append(o.line)
         missing_flags.append(o is None)
