@@ -44,7 +44,7 @@ memory grow with the places where reference forms occur in the chunk (as the can
 alignment do), not with chunk length x sentence length.
 Inside a run of word characters of a script written with spaces, an uncovered run can only go on, so
 the search crosses it in one step: a 10 M-character token costs time and memory linear in its length
-(issue 37; ``evalhouse ingest outputs`` refuses sentences past 100,000 characters or 1,000 words anyway,
+(``evalhouse ingest outputs`` refuses sentences past 100,000 characters or 1,000 words anyway,
 :data:`evalhouse.loaders.outputs.MAX_SENTENCE_CHARACTERS`).
 A contraction the reference writes in full ("haven't" for "have not") is cut where the language's
 tokenisation cuts it when the rules of the reference's language are given (``rules``, English:

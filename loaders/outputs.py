@@ -21,9 +21,9 @@ is ``lines``.
 Every reader yields :class:`OutputSentence` records; problems raise :class:`InputError` with the
 file and line.
 
-Size limits (issue 37): an output sentence longer than :data:`MAX_SENTENCE_CHARACTERS` characters or
+Size limits: an output sentence longer than :data:`MAX_SENTENCE_CHARACTERS` characters or
 with more than :data:`MAX_SENTENCE_WORDS` words (white-space separated words of a text; word lines of
-CoNLL-U) is refused, naming file, line and the limit. The reference-guided tokeniser and seed 003's
+CoNLL-U) is refused, naming file, line and the limit. The reference-guided tokeniser and Bangalore, Rambow & Whittaker's (2000)
 accuracies (an exact choice among all minimum-cost edit alignments: quadratic in memory, and in time
 an integer programme when many alignments tie) are bounded by these limits; see
 docs/system-outputs.md, "Size limits". :func:`evalhouse.ingest.outputs.score_submission` applies the
