@@ -43,7 +43,7 @@ from evalhouse import memory, names, template
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
-from evalhouse.loaders.arrow_rows import execute_on_rows
+from evalhouse.ingest.writer import execute_on_rows
 from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornWarehouseError
 from evalhouse.version import __version__
 from evalhouse import stored as _stored
@@ -686,7 +686,7 @@ class Warehouse:
             return 0
         self._touched.add(table)
         columns = ", ".join(_ident(n) for n in names)
-        # not con.register: a registered table is held until COMMIT (evalhouse.loaders.arrow_rows)
+        # not con.register: a registered table is held until COMMIT (evalhouse.ingest.writer)
         execute_on_rows(self.con, f"INSERT INTO {_ident(table)} ({columns}) SELECT {columns} FROM eh_rows", rows)
         return count
 

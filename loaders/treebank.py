@@ -1,4 +1,4 @@
-"""CoNLL-U treebanks into the warehouse: validate, shred into base tables, strip punctuation.
+"""CoNLL-U treebanks read as the warehouse's rows: validate, shred into base tables, strip punctuation.
 
 Command::
 
@@ -38,15 +38,12 @@ missing), computed once per distinct string of a chunk (:func:`_word_keys`).  Wo
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
 import re
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, ContextManager, Iterable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -55,14 +52,12 @@ from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation
 from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
-from evalhouse.loaders.arrow_rows import execute_on_rows
 from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, SENT_ID, TEXT, WORD, Blocks,
                                       Chunk, ProblemTally, captured, chunks, first_per_block, in_block_rank,
                                       parse_ids, sentence_blocks)
-from evalhouse.loaders.source import ByteStream, check_path_name, open_bytes
+from evalhouse.loaders.source import ByteStream, check_path_name
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
-Bounded = Callable[[], ContextManager]
 
 _UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
 
@@ -487,71 +482,29 @@ ROW_GROUP = 122_880
 HELD_BYTES = 4 << 20
 
 
-class _Writer:
-    """Runs the INSERTs of an ingest on a thread of their own, so that DuckDB compresses and writes one
-    chunk while the main thread reads and checks the next (DuckDB and numpy release the GIL): on two
-    cores the wall time is nearer the larger of the two than their sum.  At most ``depth`` batches wait
-    (memory stays bounded); the connection is used by this thread only until :meth:`close`, which waits
-    for every INSERT and raises the first error."""
-
-    def __init__(self, con, depth: int = 2):
-        self.con = con
-        self.queue: queue.Queue = queue.Queue(maxsize=depth)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="evalhouse-insert", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while True:
-            item = self.queue.get()
-            if item is None:
-                return
-            if self.error is not None:
-                continue
-            sql, rows = item
-            try:
-                execute_on_rows(self.con, sql, rows)
-            except BaseException as err:  # re-raised on the main thread
-                self.error = err
-
-    def put(self, sql: str, rows) -> None:
-        if self.error is not None:
-            raise self.error
-        self.queue.put((sql, rows))
-
-    def close(self) -> None:
-        if self.thread.is_alive():
-            self.queue.put(None)
-            self.thread.join()
-        if self.error is not None:
-            raise self.error
-
-
 @dataclass
 class _Held:
     """Rows of one table held back until they fill a row group (or :data:`HELD_BYTES`), and their totals."""
 
     table: str
-    columns: str
-    select: str
     tables: list
     rows: int = 0
     bytes: int = 0
 
 
 class _Store:
-    """Writes checked chunks of one file of a corpus (inside the caller's transaction)."""
+    """Turns checked chunks of one file of a corpus into rows of the warehouse's tables: Arrow tables of a
+    row group each (or :data:`HELD_BYTES`), collected in :attr:`ready` as ``(table, rows)`` until taken."""
 
-    def __init__(self, writer: _Writer, corpus: str, offset: int):
-        self.writer = writer
-        self.corpus = corpus
+    def __init__(self, offset: int):
+        self.ready: list[tuple[str, object]] = []
         self.offset = offset
         self.sentences = self.words = self.ranges = self.empties = self.edges = self.in_ranges = 0
         self.missing_lemmas = 0
         self.pending: dict[str, _Held] = {}
 
-    def _insert(self, table: str, rows, columns: str, select: str) -> None:
-        held = self.pending.setdefault(table, _Held(table, columns, select, []))
+    def _insert(self, table: str, rows) -> None:
+        held = self.pending.setdefault(table, _Held(table, []))
         held.tables.append(rows)
         held.rows += rows.num_rows
         held.bytes += rows.nbytes
@@ -567,13 +520,12 @@ class _Store:
         rest = rows.slice(count)  # shares the buffers of the tables it spans, no more
         held.tables[:] = [rest] if rest.num_rows else []
         held.rows, held.bytes = rest.num_rows, rest.nbytes
-        rows = rows.slice(0, count)
-        # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
-        # replacement scan, which takes no query parameters)
-        corpus = arrow_arrays.repeated(self.corpus, count)
-        select = held.select.replace("$corpus", "eh_corpus")
-        self.writer.put(f"INSERT INTO {held.table} ({held.columns}) SELECT {select} FROM eh_rows",
-                        rows.append_column("eh_corpus", corpus))
+        self.ready.append((held.table, rows.slice(0, count)))
+
+    def take(self) -> list[tuple[str, object]]:
+        """The rows made ready since the last call."""
+        ready, self.ready = self.ready, []
+        return ready
 
     def flush(self) -> None:
         for held in self.pending.values():
@@ -595,9 +547,7 @@ class _Store:
         self._insert("sentences", arrow_arrays.table({
             "position": position, "sent_id": sid, "text": txt,
             "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),
-            "first_line": b.first_line}),
-            "corpus, position, sent_id, text, comments, first_line",
-            "$corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line")
+            "first_line": b.first_line}))
 
         ids = c.id_kind
         words = np.flatnonzero(ids == WORD)
@@ -606,9 +556,7 @@ class _Store:
         self._insert("nodes", arrow_arrays.table({
             "position": word_position, "id": c.major[words].astype(np.int32), "form": cols[1], "lemma": cols[2],
             "upos": cols[3], "xpos": cols[4], "feats": cols[5], "head": c.head[words].astype(np.int32),
-            "deprel": cols[7], "deps": cols[8], "misc": cols[9]}),
-            "corpus, position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc",
-            "$corpus, position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc")
+            "deprel": cols[7], "deps": cols[8], "misc": cols[9]}))
         for kind, table, first, last in ((RANGE, "multiword_tokens", "first_id", "last_id"),
                                          (EMPTY, "empty_nodes", "after_id", "sub_id")):
             rows = np.flatnonzero(ids == kind)
@@ -618,8 +566,7 @@ class _Store:
             table_rows = {"position": position[b.of_token[rows]], first: c.major[rows].astype(np.int32),
                           last: c.minor[rows].astype(np.int32)}
             table_rows.update({name: c.column(k, rows) for k, name in enumerate(names, start=1)})
-            columns = ", ".join(table_rows)
-            self._insert(table, arrow_arrays.table(table_rows), "corpus, " + columns, "$corpus, " + columns)
+            self._insert(table, arrow_arrays.table(table_rows))
         ranges = np.flatnonzero(ids == RANGE)
         self.in_ranges += int((c.minor[ranges] - c.major[ranges] + 1).sum())
         self.ranges += len(ranges)
@@ -650,19 +597,13 @@ class _Store:
             "dependent_upos": take(cols[3], take_kept), "head_upos": take(cols[3], take_head),
             "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
             "depth": depth.astype(np.int32), "dependent_key": take(keys, take_kept),
-            "head_key": take(keys, take_head)}),
-            "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
-            "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
-            "$corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
-            "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, depth, "
-            "dependent_key, head_key")
+            "head_key": take(keys, take_head)}))
         nonempty = np.flatnonzero(stripped.lengths > 0)
         if len(nonempty):
             metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
             self._insert("sentence_tree_metrics", arrow_arrays.table({
                 "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
-                "projective": metrics.projective.astype(bool)}),
-                "corpus, position, flux_weight_sum, projective", "$corpus, position, flux_weight_sum, projective")
+                "projective": metrics.projective.astype(bool)}))
         self.sentences += n_blocks
         self.words += len(words)
         self.edges += len(kept)
@@ -702,39 +643,6 @@ def _folded(values):
     return take(pa.concat_arrays([lowered, folded.cast(lowered.type)]), arrow_arrays.numbers(pick))
 
 
-# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). The check
-# runs under the 64 MiB an ingest streams under (evalhouse.memory), so it holds little: it groups the
-# corpus's sent_ids by their hash (a 309-byte sent_id per sentence made grouping the strings run out of
-# memory on duckdb 1.5.6), keeps only the sentences whose hash repeats (a collision is harmless: the sent_ids
-# themselves are compared after), works out their lines before any join (joining them with their comments
-# ran out of memory when every sentence was repeated) and pairs each with the first sentence of its sent_id,
-# the one the report names (no pairs of every two sentences sharing one). With no memory limit, joining
-# every sentence with its comments took 440 MB at 15M words.
-_DUPLICATE_SENT_ID = r"""
-WITH repeated AS (
-    SELECT hash(sent_id) AS hashed FROM sentences WHERE corpus = $corpus
-    GROUP BY hashed HAVING count(*) > 1 AND max(position) > $offset
-), labels AS (
-    SELECT position, sent_id, first_line,
-           list_position(list_transform(comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true) AS comment
-    FROM sentences
-    WHERE corpus = $corpus AND hash(sent_id) IN (SELECT hashed FROM repeated)
-), lines AS MATERIALIZED (
-    SELECT position, sent_id, first_line - 1 + coalesce(comment, 1) AS line, comment IS NOT NULL AS labelled
-    FROM labels
-), firsts AS (
-    SELECT sent_id, min(position) AS first_position FROM lines GROUP BY sent_id
-)
-SELECT s.line, s.sent_id, p.line, p.position > $offset, s.labelled, p.labelled
-FROM lines s
-JOIN firsts f ON f.sent_id = s.sent_id
-JOIN lines p ON p.position = f.first_position
-WHERE s.position > $offset AND s.position > f.first_position
-ORDER BY s.position
-LIMIT 1
-"""
-
-
 def _duplicate_message(corpus: str, sent_id: str, first_line: int, same_file: bool, labelled: bool,
                        first_labelled: bool) -> str:
     """What a duplicate sent_id is. A sentence without a ``# sent_id`` comment takes its position in the corpus
@@ -750,76 +658,44 @@ def _duplicate_message(corpus: str, sent_id: str, first_line: int, same_file: bo
     return f"duplicate sent_id '{sent_id}' (first used at {where})"
 
 
-def load_stream(con, stream: ByteStream, corpus: str, offset: int, bounded: Bounded | None = None) -> FileResult:
-    """Read, check and store one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of ``corpus``.
+class TreebankReader:
+    """Reads and checks one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of a corpus.
 
-    Chunks are stored as soon as they are checked; after the first problem the rest of the file is
-    only checked (to count its problems), and the caller's transaction is rolled back. The chunks are
-    inserted, and the file's ``sent_id`` values checked for duplicates, inside ``bounded()``, when given: the
-    warehouse's lowered memory limit (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`)."""
-    checker = _Checker(stream.name)
-    with bounded() if bounded is not None else contextlib.nullcontext():
-        writer = _Writer(con)
-        store = _Store(writer, corpus, offset)
-        try:
-            for c in chunks(stream):
-                b = sentence_blocks(c)
-                comments = _comments(c, b)
-                checker.check(c, b, comments[4])
-                if not checker.failed:
-                    store.store(c, b, comments)
-            checker.finish()
-            store.flush()
-        except BaseException:
-            try:
-                writer.close()
-            except BaseException:
-                pass  # the reading error is the one to report
-            raise
-        writer.close()
-        params = {"corpus": corpus, "offset": offset}
-        dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
-    if dup:
-        raise InputError(stream.name, dup[0], _duplicate_message(corpus, *dup[1:]))
-    normalisations = list(stream.normalisations)
-    trailing = checker.trailing_blank
-    if trailing > 1:
-        normalisations.append(f"{trailing - 1} blank line(s) at end of file dropped")
-    elif trailing == 0:
-        normalisations.append("blank line after the last sentence added")
-    return FileResult(stream.name, stream.sha256, store.sentences, store.words,
-                      store.words - store.in_ranges + store.ranges, store.ranges, store.empties, store.edges,
-                      normalisations, store.missing_lemmas)
+    :meth:`batches` yields ``(table, rows)``: Arrow tables of the warehouse's tree tables (without their
+    ``corpus`` column), a chunk's rows as soon as the chunk is checked; after the first problem the rest of the
+    file is only checked (to count its problems) and nothing more is yielded; at the end of the file the first
+    problem is raised (:class:`InputError`). :meth:`result` then tells what the file held. Writing the rows, and
+    checking their ``sent_id`` values across files, is the ingest's (:mod:`evalhouse.ingest.treebanks`)."""
+
+    def __init__(self, stream: ByteStream, offset: int):
+        self.stream = stream
+        self.checker = _Checker(stream.name)
+        self.store = _Store(offset)
+
+    def batches(self) -> Iterator[tuple[str, object]]:
+        checker, store = self.checker, self.store
+        for c in chunks(self.stream):
+            b = sentence_blocks(c)
+            comments = _comments(c, b)
+            checker.check(c, b, comments[4])
+            if not checker.failed:
+                store.store(c, b, comments)
+                yield from store.take()
+        checker.finish()
+        store.flush()
+        yield from store.take()
+
+    def result(self) -> FileResult:
+        stream, store = self.stream, self.store
+        normalisations = list(stream.normalisations)
+        trailing = self.checker.trailing_blank
+        if trailing > 1:
+            normalisations.append(f"{trailing - 1} blank line(s) at end of file dropped")
+        elif trailing == 0:
+            normalisations.append("blank line after the last sentence added")
+        return FileResult(stream.name, stream.sha256, store.sentences, store.words,
+                          store.words - store.in_ranges + store.ranges, store.ranges, store.empties, store.edges,
+                          normalisations, store.missing_lemmas)
 
 
 ProgressFn = Callable[[str, int, int], None]
-
-
-def ingest_files(con, files: list[str], corpus: str, offset: int = 0,
-                 progress: ProgressFn | None = None, bounded: Bounded | None = None) -> list[FileResult]:
-    """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction.
-    ``bounded``: see :func:`load_stream`.
-
-    DuckDB runs on one thread meanwhile (restored after): the INSERTs already run beside the reading
-    thread (:class:`_Writer`), and a second DuckDB thread compressing the same appends raised the
-    process's CPU time from 6.8 s to 9.3 s per million words on this 2-core machine (BENCHMARKS.md)."""
-    results = []
-    threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
-    con.execute("SET threads = 1")
-    try:
-        for i, path in enumerate(files):
-            if progress:
-                progress(path, i, len(files))
-            target = sys.stdin.buffer if path == "-" else path
-            with open_bytes(target, name="<stdin>" if path == "-" else None) as stream:
-                result = load_stream(con, stream, corpus, offset, bounded)
-            offset += result.sentences
-            results.append(result)
-    except BaseException:
-        try:
-            con.execute(f"SET threads = {int(threads)}")
-        except Exception:  # an aborted transaction refuses it until ROLLBACK; the first error is the one to see
-            pass
-        raise
-    con.execute(f"SET threads = {int(threads)}")
-    return results

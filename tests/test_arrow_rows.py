@@ -13,7 +13,7 @@ import pytest
 
 import evalhouse
 from evalhouse.errors import WarehouseError
-from evalhouse.loaders.arrow_rows import execute_on_rows
+from evalhouse.ingest.writer import execute_on_rows
 
 
 def big_table(n: int = 200_000) -> pa.Table:
@@ -44,7 +44,7 @@ def test_the_rows_are_released_when_the_statement_ends_not_at_commit():
 
 def test_what_register_does_is_why_it_is_not_used():
     # the behaviour this module works around; if a DuckDB release stops holding the table, this test
-    # says so and the comment in loaders/arrow_rows.py can go
+    # says so and the comment in evalhouse/ingest/writer.py can go
     con, rows, base, held = open_transaction_with_rows()
     con.register("eh_held", rows)
     con.execute("INSERT INTO t SELECT a, b FROM eh_held")

@@ -11,7 +11,7 @@ import pytest
 import evalhouse
 from evalhouse import memory
 from evalhouse.errors import InputError
-from evalhouse.loaders import treebank
+from evalhouse.ingest import treebanks, writer
 
 from tests.conftest import write
 
@@ -29,7 +29,7 @@ def settings(wh):
     return wh.con.execute("SELECT current_setting('threads'), current_setting('memory_limit')").fetchall()[0]
 
 
-def limits_of_inserts(monkeypatch, module=treebank) -> list[tuple[str, str]]:
+def limits_of_inserts(monkeypatch, module=writer) -> list[tuple[str, str]]:
     """(table, DuckDB's memory limit) of every INSERT of rows that ``module`` (the treebank loader, or the
     warehouse's ``insert``) runs from now on, in order."""
     seen = []
@@ -108,7 +108,7 @@ def test_an_ingest_streams_its_chunks_and_checks_sent_ids_under_the_lowered_limi
         assert summary.words == 9
         assert settings(wh) == before
         # the duplicate sent_id query, made to report the limit it ran under as a duplicate
-        monkeypatch.setattr(treebank, "_DUPLICATE_SENT_ID",
+        monkeypatch.setattr(treebanks, "_DUPLICATE_SENT_ID",
                             "SELECT 1, current_setting('memory_limit'), 1, true, true, true "
                             "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL")
         with pytest.raises(InputError, match="duplicate sent_id '64.0 MiB'"):
@@ -146,7 +146,7 @@ def test_an_ingest_that_duckdb_aborts_leaves_the_connection_as_it_found_it(tmp_p
     with evalhouse.connect(tmp_path / "w.duckdb", memory_limit="2GB") as wh:
         wh.con.execute("SET threads = 2")
         before = settings(wh)
-        monkeypatch.setattr(treebank, "execute_on_rows", failing)
+        monkeypatch.setattr(writer, "execute_on_rows", failing)
         with pytest.raises(duckdb.Error, match="the disk is full"):
             wh.ingest_treebank([path], corpus="c")
         assert settings(wh) == before

@@ -13,18 +13,149 @@ reference (``corpus_inputs``).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as _dt
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterable
 
 from evalhouse.names import check_names
 from evalhouse.errors import InputError, WarehouseError
-from evalhouse.loaders.treebank import ProgressFn, corpus_name_for, expand_inputs, ingest_files
+from evalhouse.ingest.writer import Writer
+from evalhouse.loaders import arrow_arrays
+from evalhouse.loaders.source import ByteStream, open_bytes
+from evalhouse.loaders.treebank import (FileResult, ProgressFn, TreebankReader, _duplicate_message, corpus_name_for,
+                                        expand_inputs)
 from evalhouse.progress import as_progress
 from evalhouse.version import __version__
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+Bounded = Callable[[], ContextManager]
+
+# What each tree table stores from the loader's rows (:class:`evalhouse.loaders.treebank.TreebankReader`):
+# table -> (its columns, the SELECT list over the rows); ``eh_corpus`` is the corpus name. A table not
+# listed stores the rows' columns as they are.
+_SELECTS = {
+    "sentences": ("corpus, position, sent_id, text, comments, first_line",
+                  "eh_corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line"),
+    "edges": ("corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
+              "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
+              "eh_corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
+              "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, "
+              "depth, dependent_key, head_key"),
+}
+
+
+def _insert_sql(table: str, rows) -> str:
+    if table in _SELECTS:
+        columns, select = _SELECTS[table]
+    else:
+        names = ", ".join(rows.column_names)
+        columns, select = "corpus, " + names, "eh_corpus, " + names
+    return f"INSERT INTO {table} ({columns}) SELECT {select} FROM eh_rows"
+
+
+# Lines are those of the sent_id comments (a sentence's comments are its first lines, in order). The check
+# runs under the 64 MiB an ingest streams under (evalhouse.memory), so it holds little: it groups the
+# corpus's sent_ids by their hash (a 309-byte sent_id per sentence made grouping the strings run out of
+# memory on duckdb 1.5.6), keeps only the sentences whose hash repeats (a collision is harmless: the sent_ids
+# themselves are compared after), works out their lines before any join (joining them with their comments
+# ran out of memory when every sentence was repeated) and pairs each with the first sentence of its sent_id,
+# the one the report names (no pairs of every two sentences sharing one). With no memory limit, joining
+# every sentence with its comments took 440 MB at 15M words.
+_DUPLICATE_SENT_ID = r"""
+WITH repeated AS (
+    SELECT hash(sent_id) AS hashed FROM sentences WHERE corpus = $corpus
+    GROUP BY hashed HAVING count(*) > 1 AND max(position) > $offset
+), labels AS (
+    SELECT position, sent_id, first_line,
+           list_position(list_transform(comments, lambda c: regexp_matches(c, '^#\s*sent_id\s*=')), true) AS comment
+    FROM sentences
+    WHERE corpus = $corpus AND hash(sent_id) IN (SELECT hashed FROM repeated)
+), lines AS MATERIALIZED (
+    SELECT position, sent_id, first_line - 1 + coalesce(comment, 1) AS line, comment IS NOT NULL AS labelled
+    FROM labels
+), firsts AS (
+    SELECT sent_id, min(position) AS first_position FROM lines GROUP BY sent_id
+)
+SELECT s.line, s.sent_id, p.line, p.position > $offset, s.labelled, p.labelled
+FROM lines s
+JOIN firsts f ON f.sent_id = s.sent_id
+JOIN lines p ON p.position = f.first_position
+WHERE s.position > $offset AND s.position > f.first_position
+ORDER BY s.position
+LIMIT 1
+"""
+
+
+
+
+def load_stream(con: duckdb.DuckDBPyConnection, stream: ByteStream, corpus: str, offset: int,
+                bounded: Bounded | None = None) -> FileResult:
+    """Read, check and store one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of ``corpus``.
+
+    The loader's rows (:class:`TreebankReader`) are written as soon as each chunk is checked, through one
+    :class:`Writer`; after the first problem nothing more is written and the caller's transaction is rolled
+    back. The chunks are inserted, and the file's ``sent_id`` values checked for duplicates, inside
+    ``bounded()``, when given: the warehouse's lowered memory limit
+    (:meth:`evalhouse.warehouse.Warehouse.streaming_memory`)."""
+    reader = TreebankReader(stream, offset)
+    with bounded() if bounded is not None else contextlib.nullcontext():
+        writer = Writer(con)
+        try:
+            for table, rows in reader.batches():
+                # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
+                # replacement scan, which takes no query parameters)
+                writer.put(_insert_sql(table, rows),
+                           rows.append_column("eh_corpus", arrow_arrays.repeated(corpus, rows.num_rows)))
+        except BaseException:
+            try:
+                writer.close()
+            except BaseException:
+                pass  # the reading error is the one to report
+            raise
+        writer.close()
+        params = {"corpus": corpus, "offset": offset}
+        dup = next(iter(con.execute(_DUPLICATE_SENT_ID, params).fetchall()), None)  # all fetched: duckdb 2.0 (README)
+    if dup:
+        raise InputError(stream.name, dup[0], _duplicate_message(corpus, *dup[1:]))
+    return reader.result()
+
+
+def ingest_files(con: duckdb.DuckDBPyConnection, files: list[str], corpus: str, offset: int = 0,
+                 progress: ProgressFn | None = None, bounded: Bounded | None = None) -> list[FileResult]:
+    """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction.
+    ``bounded``: see :func:`load_stream`.
+
+    DuckDB runs on one thread meanwhile (restored after): the INSERTs already run beside the reading
+    thread (:class:`Writer`), and a second DuckDB thread compressing the same appends raised the
+    process's CPU time from 6.8 s to 9.3 s per million words on this 2-core machine (BENCHMARKS.md)."""
+    results = []
+    threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
+    con.execute("SET threads = 1")
+    try:
+        for i, path in enumerate(files):
+            if progress:
+                progress(path, i, len(files))
+            target = sys.stdin.buffer if path == "-" else path
+            with open_bytes(target, name="<stdin>" if path == "-" else None) as stream:
+                result = load_stream(con, stream, corpus, offset, bounded)
+            offset += result.sentences
+            results.append(result)
+    except BaseException:
+        try:
+            con.execute(f"SET threads = {int(threads)}")
+        except Exception:  # an aborted transaction refuses it until ROLLBACK; the first error is the one to see
+            pass
+        raise
+    con.execute(f"SET threads = {int(threads)}")
+    return results
 
 
 @dataclass(frozen=True)
