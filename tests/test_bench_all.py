@@ -53,3 +53,21 @@ def test_quick_runs_every_row(tmp_path):
             assert r["peer"] and r["peer_cpu"] > 0 and r["peer_wall"] > 0, r
     table = done.stdout[done.stdout.index("| row |"):].splitlines()
     assert len(table) == 2 + len(rows) and "machine: " in done.stdout
+
+
+@pytest.mark.realdata
+def test_the_sr_campaign_is_distinct_runs_of_every_language(tmp_path):
+    from benchmarks.sr_campaign import build
+
+    data = shared("ud-v2.3", "en_ewt-ud-test.conllu").parent.parent
+    total, languages, pairs = build(data, tmp_path / "c", runs=7, sentences=12, languages=3)
+    runs = sorted(tmp_path.glob("c/*/*/*/en_out.txt"))
+    assert languages == 3 and len(runs) == 3 * 7 and total == 3 * 7 * 12
+    assert len({r.read_text(encoding="utf-8") for r in runs}) == len(runs)
+    assert {r.parent.parent.name for r in runs if r.parts[-4] == "en_ewt_v23"} == {"adapt", "perturbed"}
+    lines = pairs.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == total and all(line.count("\t") == 1 for line in lines)
+    references = sorted(p.name for p in (tmp_path / "c" / "references").iterdir())
+    assert len(references) == 3 and all(
+        p.read_text(encoding="utf-8").count("\n# text = ") + p.read_text(encoding="utf-8").startswith("# text = ") <= 12
+        for p in (tmp_path / "c" / "references").iterdir())
