@@ -53,40 +53,22 @@ with evalhouse.connect(db) as wh:
         wh.con.execute(f"SELECT count(*), max(COLUMNS(*)) FROM {view}").fetchall()
 """
 
-PEERS = {
-    "sacrebleu sentence_bleu": """
+LOOP = """
 import sys
-from sacrebleu.metrics import BLEU
-bleu = BLEU(effective_order=True)
+{setup}
 n = 0
 for line in open(sys.argv[1], encoding="utf-8"):
     h, r = line.rstrip("\\n").split("\\t")
-    bleu.sentence_score(h, [r])
+    {score}
     n += 1
 print(n)
-""",
-    "sacrebleu sentence_chrf": """
-import sys
-from sacrebleu.metrics import CHRF
-chrf = CHRF()
-n = 0
-for line in open(sys.argv[1], encoding="utf-8"):
-    h, r = line.rstrip("\\n").split("\\t")
-    chrf.sentence_score(h, [r])
-    n += 1
-print(n)
-""",
-    "rapidfuzz Levenshtein (tokens)": """
-import sys
-from rapidfuzz.distance import Levenshtein
-n = 0
-for line in open(sys.argv[1], encoding="utf-8"):
-    h, r = line.rstrip("\\n").split("\\t")
-    Levenshtein.distance(h.split(), r.split())
-    n += 1
-print(n)
-""",
-}
+"""
+PEERS = {name: LOOP.format(setup=setup, score=score) for name, setup, score in (
+    ("sacrebleu sentence_bleu", "from sacrebleu.metrics import BLEU\nbleu = BLEU(effective_order=True)",
+     "bleu.sentence_score(h, [r])"),
+    ("sacrebleu sentence_chrf", "from sacrebleu.metrics import CHRF\nchrf = CHRF()", "chrf.sentence_score(h, [r])"),
+    ("rapidfuzz Levenshtein (tokens)", "from rapidfuzz.distance import Levenshtein",
+     "Levenshtein.distance(h.split(), r.split())"))}
 
 
 def references(data: Path, languages: int) -> list[tuple[str, Path]]:
