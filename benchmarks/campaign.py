@@ -36,6 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks import summary
 from benchmarks.process import compile_bytecode, machine, run, uptime
 
 HERE = Path(__file__).resolve().parent
@@ -226,6 +227,11 @@ def main(argv: list[str] | None = None) -> None:
               f"{'met' if e['cpu'] <= 0.5 * p['cpu'] else 'not met'}), wall {e['wall'] / p['wall']:.2f}x; "
               f"peak {peak:.0f} MB (target <= 500 MB: {'met' if peak <= 500 else 'not met'})")
     print(check.stdout.strip() or check.stderr.strip())
+    e = med["evalhouse"]
+    summary.record(f"campaign, {runs} runs × {n:,} sentences", f"python -m benchmarks.campaign --runs {args.runs}",
+                   "a new warehouse + `ingest outputs` + every output view; distinct runs (real and perturbed)",
+                   e, note=f"{runs * n / e['wall']:,.0f} sentence-runs/s wall, {runs * n / e['cpu']:,.0f} a CPU-second; "
+                   f"peak {max(x['tree_mb'] for x in results['evalhouse']):.0f} MB (process tree PSS)")
 
 
 CHECK = """

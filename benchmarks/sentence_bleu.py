@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import summary
 from benchmarks.process import compile_bytecode
 
 HERE = Path(__file__).resolve().parent
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", choices=list(CONTENDERS), help="contenders to run (default: all)")
+    parser.add_argument("--pairs", type=int, default=0, help="only the first distinct pairs (for --quick smoke runs)")
     args = parser.parse_args(argv)
     if not (args.data / "bleu" / "wmt17-en-de" / "reference.txt").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
@@ -196,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     import evalhouse
 
     pairs, added = distinct_pairs(build_pairs(args.data))
+    if args.pairs:
+        pairs = pairs[:args.pairs]
     hyp_len = np.array([len(h.split()) for h, _ in pairs])
     tokens = int(hyp_len.sum()) + sum(len(r.split()) for _, r in pairs)
     load_before = os.getloadavg()
@@ -242,6 +246,15 @@ def main(argv: list[str] | None = None) -> None:
               f"vs fastest peer ({fastest_wall} wall, {fastest_cpu} CPU) "
               f"{med[fastest_wall]['wall'] / m['wall']:.1f}x wall, {med[fastest_cpu]['cpu'] / m['cpu']:.1f}x CPU; "
               f"peak memory {m['rss_mb'] / min(med[p]['rss_mb'] for p in peers):.2f}x the smallest peer's")
+    if "evalhouse-texts" in med:
+        m = med["evalhouse-texts"]
+        for peer in peers:
+            summary.record(f"sentence BLEU, {len(pairs):,} pairs (`sentence_bleu_texts`)",
+                           "python -m benchmarks.sentence_bleu", "distinct real pairs; imports and reading included; "
+                           "the library path, no environment set", m,
+                           "NLTK method 2" if peer == "nltk" else "sacrebleu (statistics in one call)", med[peer],
+                           f"peer ÷ evalhouse: {med[peer]['cpu'] / m['cpu']:.1f}× CPU, "
+                           f"{med[peer]['wall'] / m['wall']:.1f}× wall")
 
 
 if __name__ == "__main__":

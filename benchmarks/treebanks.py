@@ -44,6 +44,7 @@ import duckdb
 
 from evalhouse.version import __version__
 
+from benchmarks import summary
 from benchmarks.process import compile_bytecode
 
 _SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*")
@@ -172,6 +173,12 @@ def main(argv: list[str] | None = None) -> None:
                 if name != "evalhouse":
                     print(f"evalhouse vs {name}: {w / ew:.2f}x its speed in wall time, {c / ec:.2f}x in CPU time "
                           f"(above 1: evalhouse faster)")
+            if "pyconll" in med:
+                summary.record(f"`ingest treebank`, {words:,} words", "python -m benchmarks.treebanks --large 0",
+                               "distinct real UD sentences; a new warehouse each round; imports included",
+                               {"wall": ew, "cpu": ec}, "pyconll `iter_from_file`",
+                               {"wall": med["pyconll"][0], "cpu": med["pyconll"][1]},
+                               f"peak RSS {max(r['rss'] for r in results['evalhouse']):,.0f} MiB")
         print(f"# load average {os.getloadavg()[0]:.1f} at the end of the timed rounds")
         if args.large and "evalhouse" in args.only:
             print("# evalhouse peak memory by input size (one process each)")

@@ -13,6 +13,18 @@ them out, and :mod:`evalhouse.cli` is the ``evalhouse`` command over all of it (
 Layout section).
 """
 
+import os as _os
+import sys as _sys
+
+# numpy's OpenBLAS starts a thread per core at import, and after each call every thread spins about 2**28
+# cycles (0.1 s on a 2-core machine) before it sleeps: CPU that every scorer paid (a whole-process
+# sentence BLEU of 52k pairs took 0.36 s CPU for 0.26 s wall) though nothing on the scoring paths calls BLAS.
+# Spinning 2**4 cycles leaves one thread busy at a time outside matrix products, and keeps the threads for
+# those that use them (the bootstrap's, measured unchanged). Set before numpy is imported, only when the user
+# has set neither this variable nor numpy (BENCHMARKS.md, "BLAS threads").
+if "numpy" not in _sys.modules:
+    _os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
 from evalhouse.lazy import lazy_module
 from evalhouse.version import __version__
 

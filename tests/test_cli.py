@@ -262,13 +262,19 @@ BLAS_PROBE = ("import os, sys; sys.argv = ['evalhouse', '--version']\n"
 @pytest.mark.parametrize("given, kept", [(None, "4"), ("20", "20")])
 def test_the_command_lets_idle_blas_threads_sleep_unless_the_user_says_otherwise(given, kept):
     """``evalhouse`` sets OPENBLAS_THREAD_TIMEOUT=4 for its own process (issue 18: OpenBLAS threads spinning
-    0.1 s of CPU after numpy's import); a value the user set is kept; importing the package sets nothing."""
+    0.1 s of CPU after numpy's import); a value the user set is kept. Since issue 40 importing the package
+    sets it too (the library's scorers call no BLAS), unless numpy was imported first: then it is too late
+    to matter, and the process is left alone."""
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
     if given is not None:
         env["OPENBLAS_THREAD_TIMEOUT"] = given
     out = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.split()[-1] == kept
-    untouched = subprocess.run([sys.executable, "-c", "import os, evalhouse, evalhouse.cli; "
-                                "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"],
+    library = subprocess.run([sys.executable, "-c", ("import os, evalhouse; "
+                              "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")],
+                             capture_output=True, text=True, env=env, check=True)
+    assert library.stdout.split()[-1] == kept
+    untouched = subprocess.run([sys.executable, "-c", ("import os, numpy, evalhouse, evalhouse.cli; "
+                                "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")],
                                capture_output=True, text=True, env=env, check=True)
     assert untouched.stdout.split()[-1] == str(given)

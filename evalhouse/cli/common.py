@@ -338,12 +338,7 @@ def app_for(args: Sequence[str]) -> typer.Typer:
 
 
 def main() -> None:
-    # numpy's OpenBLAS starts a thread per core at import, and each spins about 2**28 cycles (0.1 s on this
-    # 2-core machine) before it sleeps: CPU that every command paid and few use (0.1 s of a 0.6 s
-    # `ingest dependency-run`). Spinning 2**4 cycles keeps the threads for the matrix products that use them
-    # (the bootstrap's, measured unchanged). Only the command sets it, only when the user has not, and
-    # before numpy is imported; the library leaves a Python user's process alone.
-    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+    # idle OpenBLAS threads sleep at once: `import evalhouse` (above) set OPENBLAS_THREAD_TIMEOUT
     # typer 0.29 would import pydantic to coerce parameters that need no coercing (evalhouse.cli.coercion)
     try:
         coercion.install(typer.main.get_command(app_for(sys.argv[1:])))()
