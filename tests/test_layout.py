@@ -225,3 +225,19 @@ def test_the_patterns_find_what_they_are_for():
     assert SEED.search("as seed 003 defines") and SEED.search("Seeds 000/001") and not SEED.search("--seed 1")
     assert ISSUE.search("(issue 17)") and ISSUE.search("see #18.") and ISSUE.search("Issues 5 and 35")
     assert not ISSUE.search("color:#555") and not ISSUE.search("duckdb PR #25931") and not ISSUE.search("&#39;")
+
+
+def test_loaders_only_read_files():
+    """`loaders/` reads and checks files and returns rows; `evalhouse/ingest/` writes them: no loader imports
+    duckdb or runs a statement (ast, so that a docstring naming them does not count)."""
+    offenders = []
+    for path in sorted((REPO / "loaders").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "duckdb" for a in node.names):
+                offenders.append(f"{path.name}:{node.lineno}: import duckdb")
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "duckdb":
+                offenders.append(f"{path.name}:{node.lineno}: from duckdb import")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("execute", "executemany", "sql")):
+                offenders.append(f"{path.name}:{node.lineno}: .{node.func.attr}(...)")
+    assert offenders == []
