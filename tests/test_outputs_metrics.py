@@ -320,7 +320,7 @@ def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
     # compound: figure1 0 of 2 edges; the sample's runs have many more: the two averages differ
     assert abs(got["compound"][3] - got["compound"][2]) > 0.01
     assert wh.sql("select comment from duckdb_columns() where table_name = 'dea_by_relation_pooled' "
-                  "and column_name = 'mean_submission_accuracy'").fetchone()[0].startswith("Headline, seed 000 Table 4")
+                  "and column_name = 'mean_submission_accuracy'").fetchone()[0].startswith("Headline (Shimorina, Parmentier & Gardent 2021, Table 4)")
 
 
 # --- corpus BLEU and mean sentence BLEU = NLTK --------------------------------------------------
