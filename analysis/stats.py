@@ -20,6 +20,7 @@ See docs/statistics.md for every choice.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -179,13 +180,7 @@ def bootstrap_ratio_intervals(num, den, resamples: int, seed: int, level: float 
     ratios = np.vstack(draws)
     if not with_mean:
         return _percentiles(ratios, level)
-    with np.errstate(all="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            mean = np.nanmean(ratios, axis=0) if ratios.size else np.array([])
-    return _percentiles(ratios, level) + (mean,)
+    return _percentiles(ratios, level) + (_nanmean(ratios, num.shape[1]),)
 
 
 def _chunks(total: int, size: int = 250):
@@ -296,13 +291,20 @@ def bootstrap_statistic_intervals(stats, combine, resamples: int, seed: int, lev
         with np.errstate(invalid="ignore", divide="ignore"):
             draws.append(np.asarray(combine(np.einsum("cn,snk->csk", weights, stats)), dtype=float))
     scores = np.vstack(draws) if draws else np.zeros((0, s))
-    return _percentiles(scores, level) + (np.nanmean(scores, axis=0) if scores.size else np.full(s, np.nan),)
+    return _percentiles(scores, level) + (_nanmean(scores, s),)
+
+
+def _nanmean(scores: np.ndarray, columns: int) -> np.ndarray:
+    """The mean of each column, NaN ignored (NaN where a column is all NaN, or there is no resample)."""
+    if not scores.size:
+        return np.full(columns, np.nan)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(scores, axis=0)
 
 
 def _percentiles(scores: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) percentiles of each column, NaN ignored (a resample without the group's rows)."""
-    import warnings
-
     tail = (1 - level) / 2
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
