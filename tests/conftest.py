@@ -5,13 +5,20 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-import evalhouse
-from evalhouse.warehouse import schema_files
+# Bytecode caches (git-ignored __pycache__/) are written even where PYTHONDONTWRITEBYTECODE is set (as on the
+# machines this suite was timed on): without them every xdist worker and every command a test runs parses and
+# compiles the package and the rewritten test modules again, about 7 s of CPU per worker before the first test.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+import evalhouse  # noqa: E402 (after the bytecode switch, so that the package is cached too)
+from evalhouse.warehouse import schema_files  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_DATA = Path(__file__).resolve().parent / "data"
@@ -25,6 +32,17 @@ SHARED_TOOLS = Path(os.environ.get("EVALHOUSE_SHARED_TOOLS", SHARED_DATA.parent 
 if "EVALHOUSE_CACHE_DIR" not in os.environ:
     os.environ["EVALHOUSE_CACHE_DIR"] = tempfile.mkdtemp(prefix="evalhouse-test-cache-")
     atexit.register(shutil.rmtree, os.environ["EVALHOUSE_CACHE_DIR"], True)
+
+
+# the fast loop, `python -m pytest -m fast`: every test needing nothing outside the repository (no ../shared data,
+# no Java, no PostgreSQL) and not marked slow
+NOT_FAST = ("realdata", "spark", "postgres", "slow")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if not any(item.get_closest_marker(name) for name in NOT_FAST):
+            item.add_marker(pytest.mark.fast)
 
 
 def significant(value):

@@ -116,6 +116,7 @@ def test_small_cases(ref, out, expected):
     assert (c.insertions + c.deletions + c.substitutions, c.moves, c.substitutions) == (cost, moves, subs)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(ref=st.lists(st.sampled_from("abcd"), max_size=7), out=st.lists(st.sampled_from("abcde"), max_size=7))
 def test_counts_equal_an_exhaustive_search(ref, out):
@@ -125,6 +126,7 @@ def test_counts_equal_an_exhaustive_search(ref, out):
     assert c.insertions - c.deletions == len(out) - len(ref)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(ref=st.lists(st.sampled_from("abcdef"), min_size=1, max_size=14),
        out=st.lists(st.sampled_from("abcdefg"), max_size=14))
@@ -145,6 +147,7 @@ def scrambled_blocks(seed: int, n: int, cases: int):
         yield ref, [t for b in blocks for t in b]
 
 
+@pytest.mark.slow
 def test_scrambled_blocks_fall_back_to_the_integer_programme():
     """Long sentences with moved blocks can need more (cell, balance) states than STATE_BUDGET; 'auto'
     then solves the integer programme. Its counts equal the unbounded forward search's."""

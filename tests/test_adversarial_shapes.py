@@ -46,6 +46,7 @@ def _expected(heads: list[int], punct: list[bool]):
     return n, max(depth(k) for k in range(1, n + 1)), mdd, mfw, bool(metrics.projective[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHAPES)
 @pytest.mark.parametrize("n", [2, 3, 61, 200])
 def test_shape_end_to_end(tmp_path, name, n):
@@ -66,6 +67,7 @@ def test_shape_end_to_end(tmp_path, name, n):
 # A 93,000-word rainbow has a flux-weight sum above 2**31 (about n**2 / 4): it was stored in an INTEGER
 # column through int32 and came out negative (mean flux weight -17,949.85 at 100,000 words).  The
 # stored sum must equal the one analysis.trees computes in int64.
+@pytest.mark.slow
 def test_flux_weight_sum_beyond_32_bits(tmp_path):
     from evalhouse.analysis.trees import tree_metrics
 

@@ -373,6 +373,7 @@ def self_realisations(draw):
     return ref, realised
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(self_realisations())
 def test_the_reference_realised_as_itself_links_every_word_to_itself(case):
@@ -609,12 +610,14 @@ def check_against_oracle(tokens, ref, lexicon, rules):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(small_cases())
 def test_optimal_against_brute_force(case):
     check_against_oracle(*case)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(shuffled_cases())
 def test_optimal_on_shuffles_against_brute_force(case):

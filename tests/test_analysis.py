@@ -132,6 +132,7 @@ def analysed(tmp_path_factory):
     wh.close()
 
 
+@pytest.mark.slow
 def test_metric_correlations_against_scipy_and_independent_holm(analysed):
     wh = analysed
     table = wh.sql("select * from metric_correlations order by team, run, metric_a, metric_b").df()
@@ -188,6 +189,7 @@ def test_pearson_by_the_textbook_formula():
     assert pearson([1, 2, 3], [5, 5, 5]) is None and pearson([1, 2], [1, 2]) is None
 
 
+@pytest.mark.slow
 def test_judgement_correlations_against_scipy_and_independent_holm(analysed):
     """Seed 003 section 4: the six accuracies against fluency and adequacy, Pearson beside Spearman,
     recomputed with scipy from sentence_scores; Holm within the submission, per test."""
@@ -289,6 +291,7 @@ def test_judgement_correlations_on_a_real_run_with_synthetic_judgements(tmp_path
     assert got[("gta", "fluency_z")][1] > 0.5 and got[("ssa", "adequacy_z")][1] > 0.5
 
 
+@pytest.mark.slow
 def test_correlation_summary_medians(analysed):
     wh = analysed
     rows = wh.sql("""select metric_a, metric_b, list(rho order by run) from metric_correlations
@@ -302,6 +305,7 @@ def test_correlation_summary_medians(analysed):
                   ).fetchone()[0] == wh.sql("select count(distinct (metric_a, metric_b)) from metric_correlations").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_projectivity_tests_against_scipy_and_pair_counting(analysed):
     wh = analysed
     share = wh.sql("select avg(case when projective then 0 else 1 end) from sentence_complexity").fetchone()[0]
@@ -324,6 +328,7 @@ def test_projectivity_tests_against_scipy_and_pair_counting(analysed):
         assert row.median_nonprojective == pytest.approx(float(np.median(y)))
 
 
+@pytest.mark.slow
 def test_entropy_dea_correlation_against_scipy(analysed):
     wh = analysed
     for team, run, n, rho, p in wh.sql("select team, run, relations, rho, p from entropy_dea_correlation").fetchall():
@@ -334,6 +339,7 @@ def test_entropy_dea_correlation_against_scipy(analysed):
     assert wh.sql("select count(*) from entropy_dea_correlation").fetchone()[0] == 3
 
 
+@pytest.mark.slow
 def test_suspicious_subtrees_counts_are_sentence_counts(analysed):
     wh = analysed
     rows = wh.sql("""select team, run, view, form, c_f, c_f_fail, c_notf, c_notf_pass, score, rank, selected
@@ -358,6 +364,7 @@ def test_suspicious_subtrees_counts_are_sentence_counts(analysed):
     assert top[6] == 42 - len(containing) and top[7] == 42 - len(containing | failures)
 
 
+@pytest.mark.slow
 def test_paired_significance_values_reuse_the_views(analysed):
     wh = analysed
     table = wh.sql("select * from score_significance where kind = 'submission' and metric in ('dea', 'mean_bleu')").df()
@@ -374,6 +381,7 @@ def test_paired_significance_values_reuse_the_views(analysed):
     assert table.configuration.str.contains("resamples:200").all() and table.configuration.str.contains("seed:5").all()
 
 
+@pytest.mark.slow
 def test_dea_relation_intervals(analysed):
     wh = analysed
     rows = wh.sql("""select i.accuracy, d.accuracy, i.low, i.high, i.edges, d.edges from dea_relation_intervals i
@@ -384,6 +392,7 @@ def test_dea_relation_intervals(analysed):
         assert low <= acc + 1e-12 and acc - 1e-12 <= high
 
 
+@pytest.mark.slow
 def test_ensemble_choice_matches_an_independent_computation(analysed):
     wh = analysed
     acc = wh.sql("select team, run, relation, accuracy from dea_by_relation").df()
@@ -407,6 +416,7 @@ def test_ensemble_choice_matches_an_independent_computation(analysed):
     assert scores["best-single"][1] == pytest.approx(max(pooled.values()))
 
 
+@pytest.mark.slow
 def test_analyze_cli_and_filters(tmp_path):
     from typer.testing import CliRunner
 
@@ -516,6 +526,7 @@ def test_planted_coordination_fault_is_found(tmp_path):
 
 # --- augment and report ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_augment_writes_valid_conllu_with_reasons(analysed, tmp_path):
     import conllu
 
@@ -592,6 +603,7 @@ def augment_wh(tmp_path):
         yield wh
 
 
+@pytest.mark.slow
 def test_augment_selects_by_complexity(augment_wh, tmp_path):
     """Seed 000 section 6: "input trees with large depth, length or mean dependency distance". With
     complexity thresholds, exactly the sentences meeting all of them are candidates (checked against
@@ -629,6 +641,7 @@ def test_augment_selects_by_complexity(augment_wh, tmp_path):
                    forms=0).written == 0
 
 
+@pytest.mark.slow
 def test_augment_refuses_the_reference_corpus(augment_wh, tmp_path):
     """The submission's test set must not become training data: its own reference corpus, a corpus
     ingested from the same file, or one linked to it sentence by sentence are refused unless allowed."""
@@ -712,6 +725,7 @@ TABLE_GRAINS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", sorted(TABLE_GRAINS))
 def test_materialised_table_grain_and_configuration(analysed, table):
     keys = TABLE_GRAINS[table]
@@ -720,12 +734,14 @@ def test_materialised_table_grain_and_configuration(analysed, table):
     assert analysed.sql(f"select count(*) from {table} where configuration not like '%evalhouse:%'").fetchone()[0] == 0
 
 
+@pytest.mark.slow
 def test_reanalysing_one_team_keeps_the_others(analysed):
     before = analysed.sql("select count(*) from metric_correlations").fetchone()[0]
     analyze(analysed, AnalysisConfig(resamples=200, seed=5), team="baseline", corpus="sample")
     assert analysed.sql("select count(*) from metric_correlations").fetchone()[0] == before
 
 
+@pytest.mark.slow
 def test_augment_cli(tmp_path):
     import conllu
     from typer.testing import CliRunner
@@ -768,6 +784,7 @@ def summary_wh():
 
 # correlation_summary takes the median from ranks (portable to Trino and BigQuery, which lack an exact
 # median aggregate). Against statistics.median for any number of submissions, odd or even, with ties.
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.3, 0.7, 1.0]), min_size=1, max_size=8),
                 min_size=1, max_size=3))

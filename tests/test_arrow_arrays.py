@@ -217,6 +217,7 @@ NO_PANDAS = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(int(duckdb.__version__.split(".")[0]) < 2,
                     reason="duckdb 1.x imports pandas to bind any query parameter")
 def test_a_treebank_ingest_a_dependency_run_and_an_output_do_not_import_pandas(tmp_path):

@@ -57,6 +57,7 @@ def test_what_register_does_is_why_it_is_not_used():
         pytest.skip(f"duckdb {duckdb.__version__} no longer holds a registered table until COMMIT")
 
 
+@pytest.mark.slow
 def test_warehouse_insert_releases_each_batch_inside_one_transaction(tmp_path):
     with evalhouse.connect(tmp_path / "w.duckdb") as wh:
         wh.con.execute("CREATE TABLE scratch (a BIGINT, b VARCHAR)")

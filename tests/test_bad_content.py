@@ -111,6 +111,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, text, line, problem", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_content_is_file_line_problem_exit_1_and_nothing_changes(db, tmp_path, command, text, line, problem):
     path = write(tmp_path, "bad.txt", text)
@@ -137,6 +138,7 @@ def apt_cases():
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting, value, problem", [c[1:] for c in apt_cases()], ids=[c[0] for c in apt_cases()])
 def test_bad_apt_configuration_names_file_and_line(db, tmp_path, setting, value, problem):
     src = shared("mt", "apt-es-en")

@@ -4,6 +4,7 @@ bundled sample treebank, and each run's SR and sacreBLEU scores, compared to 1e-
 times are ``python -m benchmarks.campaign``'s."""
 
 from pathlib import Path
+import pytest
 
 import evalhouse
 from benchmarks.campaign import compare, perturbed, read_blocks, write_campaign
@@ -12,6 +13,7 @@ from benchmarks.campaign_loop import score_campaign
 SAMPLE = Path(evalhouse.__file__).parent / "sample" / "sample.conllu"
 
 
+@pytest.mark.slow
 def test_loop_equals_warehouse(tmp_path):
     directory = tmp_path / "campaign"
     real = tmp_path / "real" / "given" / "en_out.txt"  # a run with a missing sentence and an empty one

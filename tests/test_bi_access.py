@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import pytest
 
 import evalhouse
 from tests.conftest import REPO, SAMPLE
@@ -29,6 +30,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_readers_share_a_warehouse_while_an_ingest_writes_another_file(tmp_path):
     shared_db = tmp_path / "published.duckdb"
     with evalhouse.connect(shared_db) as wh:
@@ -50,6 +52,7 @@ def test_readers_share_a_warehouse_while_an_ingest_writes_another_file(tmp_path)
         assert len(wh.corpora()) == 8
 
 
+@pytest.mark.slow
 def test_a_file_held_for_writing_cannot_be_opened_by_another_process(tmp_path):
     """DuckDB's documented limit: one writing process excludes every other process, readers included.
     evalhouse reports it in one line; the recipe (docs/engines-and-bi.md) is to write elsewhere and

@@ -20,6 +20,7 @@ def published(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["url", "connect_args"])
 def test_sqlalchemy_duckdb_engine_reads_views_and_comments_read_only(published, how):
     sa = pytest.importorskip("sqlalchemy")
@@ -46,6 +47,7 @@ def test_sqlalchemy_duckdb_engine_reads_views_and_comments_read_only(published, 
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_notebook_reads_views_as_pandas_with_integer_counts(published):
     import duckdb
 

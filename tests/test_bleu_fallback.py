@@ -31,6 +31,7 @@ def _both(name, *args, width):
     return c, py
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(WORDS, WORDS), max_size=6))
 def test_fallback_counts_equal_the_c_kernel(pairs):
@@ -80,6 +81,7 @@ def test_fallback_equals_the_kernel_on_real_pairs():
         assert (c == py).all(), name
 
 
+@pytest.mark.slow
 def test_the_library_works_without_the_c_modules(tmp_path):
     """A process whose import system refuses the two C modules: sentence BLEU, the SR metrics and
     an EVALB report still give the C kernels' numbers."""

@@ -63,6 +63,7 @@ def pairs(draw):
     return hyp, ref
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(batch=st.lists(pairs(), min_size=1, max_size=10))
 def test_token_lists_equal_nltk_and_the_numpy_implementation(batch):
@@ -93,6 +94,7 @@ def texts(draw):
     return (gaps[0] if lead else "") + "".join(w + g for w, g in zip(words, gaps[1:]))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(batch=st.lists(st.tuples(texts(), texts()), min_size=1, max_size=10))
 def test_texts_split_as_str_split(batch):
@@ -149,6 +151,7 @@ def test_arrow_input_sliced_chunked_and_null():
         bleu.sentence_bleu_arrow(pa.array([["a", None]]), pa.array([["a"]]))
 
 
+@pytest.mark.slow
 def test_sql_function_over_a_table_spanning_many_vectors():
     """More rows than one DuckDB vector (2,048), so the function is called on several chunks."""
     rng = np.random.default_rng(3)

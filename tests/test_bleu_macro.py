@@ -31,6 +31,7 @@ def pairs(seed: int, k: int):
     return out
 
 
+@pytest.mark.slow
 def test_the_macro_equals_nltk_sentence_bleu_and_the_numpy_kernel(wh):
     data = pairs(7, 60)
     s = bleu_statistics([h for h, _ in data], [r for _, r in data])

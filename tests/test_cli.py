@@ -56,6 +56,7 @@ def test_usage_documents_no_command_that_does_not_exist():
     assert documented == {" ".join(p) for p in COMMANDS}
 
 
+@pytest.mark.slow
 def test_every_command_help_shows_an_example():
     for path in COMMANDS:
         result = runner.invoke(app, [*path, "--help"])
@@ -73,6 +74,7 @@ def test_readme_set_up_is_exactly_two_commands():
     assert blocks[1].strip() in ci
 
 
+@pytest.mark.slow
 def test_ingest_sql_export_round_trip(tmp_path):
     db = str(tmp_path / "w.duckdb")
     r = runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s"])
@@ -94,6 +96,7 @@ def test_ingest_sql_export_round_trip(tmp_path):
     assert duckdb.sql(f"select count(*) from '{pq}'").fetchall()[0][0] == 42
 
 
+@pytest.mark.slow
 def test_sql_csv_quotes_a_bare_carriage_return(tmp_path):
     """Python's csv module quotes "\n" (the line terminator) but not a lone "\r", which a CSV reader takes
     for a line break: every value must come back as it was, one record per row."""
@@ -111,6 +114,7 @@ def test_sql_csv_quotes_a_bare_carriage_return(tmp_path):
     assert "\n3,plain,3.5\n" in text and '"0","a\rb","0.5"' in text  # only rows with "\r" get every field quoted
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_sql_prints_timestamps_with_time_zone(tmp_path, fmt):
     """corpora.ingested_at is TIMESTAMP WITH TIME ZONE: DuckDB hands it to Python through pytz, which
@@ -126,6 +130,7 @@ def test_sql_prints_timestamps_with_time_zone(tmp_path, fmt):
     assert abs(dt.datetime.now(dt.timezone.utc) - when) < dt.timedelta(hours=1)
 
 
+@pytest.mark.slow
 def test_export_filter_is_data_not_sql(tmp_path):
     db = str(tmp_path / "w.duckdb")
     runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "s", "-q"])
@@ -138,6 +143,7 @@ def test_export_filter_is_data_not_sql(tmp_path):
     assert json.loads(r.output) == [{"n": 374}]
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_with_file_and_line_and_exit_1(tmp_path):
     bad = write(tmp_path, "bad.conllu", "# sent_id = 1\n1\tA\ta\tX\t_\t_\t0\troot\t_\n\n")
     r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(tmp_path / "w.duckdb"), "ingest", "treebank",
@@ -147,6 +153,7 @@ def test_bad_input_is_one_line_with_file_and_line_and_exit_1(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_existing_corpus_exit_3_and_unknown_view(tmp_path):
     db = str(tmp_path / "w.duckdb")
     assert runner.invoke(app, ["--db", db, "ingest", "treebank", str(SAMPLE), "-q"]).exit_code == 0
@@ -178,6 +185,7 @@ def test_help_does_not_import_heavy_libraries():
     assert r.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_views_lists_every_view_with_a_description(tmp_path):
     r = runner.invoke(app, ["--db", ":memory:", "views"])
     assert r.exit_code == 0
@@ -194,6 +202,7 @@ def test_version_alone_prints_the_version():
     assert r.exit_code == 0 and r.output.strip() == f"evalhouse {__version__}"
 
 
+@pytest.mark.slow
 def test_memory_limit_reaches_duckdb_and_a_bad_one_is_a_usage_error(tmp_path):
     import evalhouse
 
@@ -224,6 +233,7 @@ def test_memory_limit_from_the_environment(tmp_path, monkeypatch):
 
 
 # --- a run builds only the command it names (evalhouse.cli.common.app_for) -----------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
 def test_a_run_that_names_its_command_builds_that_command_alone_with_the_same_help(path):
     from evalhouse.cli.common import app_for
@@ -259,6 +269,7 @@ BLAS_PROBE = ("import os, sys; sys.argv = ['evalhouse', '--version']\n"
               "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("given, kept", [(None, "4"), ("20", "20")])
 def test_the_command_lets_idle_blas_threads_sleep_unless_the_user_says_otherwise(given, kept):
     """``evalhouse`` sets OPENBLAS_THREAD_TIMEOUT=4 for its own process (issue 18: OpenBLAS threads spinning

@@ -116,6 +116,7 @@ def _outcome(runtime, value, parameter, ctx):
     return ("value", type(got).__name__, repr(got))  # repr: nan equals nan
 
 
+@pytest.mark.slow
 @applies
 def test_every_parameter_of_every_command_gets_typers_value_or_typers_error(tmp_path):
     from typer._click import Context
@@ -216,6 +217,7 @@ def _run(*args: str, cwd: Path, **env: str) -> tuple[str, str, str]:
     return imported, code, out.stdout
 
 
+@pytest.mark.slow
 def test_commands_run_without_pydantic_where_it_applies(tmp_path):
     sample = HERE.parent / "evalhouse" / "sample"
     treebank = next(sample.glob("*.conllu"))

@@ -50,6 +50,7 @@ def _on_a_terminal(args: list[str], cwd) -> tuple[int, str, str]:
     return proc.returncode, out, seen.decode("utf-8", errors="replace")
 
 
+@pytest.mark.slow
 def test_progress_bars_on_a_terminal_and_nothing_elsewhere(tmp_path):
     corpora = tmp_path / "tb"
     corpora.mkdir()
@@ -106,6 +107,7 @@ def test_the_progress_helper_decides_by_the_stream():
     assert "reading" in stream.getvalue() and "2/2" in stream.getvalue()
 
 
+@pytest.mark.slow
 def test_the_older_progress_callback_still_works(tmp_path):
     calls = []
     assert isinstance(as_progress(lambda *a: calls.append(a)), CallbackProgress)
@@ -114,6 +116,7 @@ def test_the_older_progress_callback_still_works(tmp_path):
     assert calls == [(str(SAMPLE), 0, 1)]
 
 
+@pytest.mark.slow
 def test_db_after_the_subcommand(tmp_path):
     db = str(tmp_path / "w.duckdb")
     r = runner.invoke(app, ["ingest", "treebank", str(SAMPLE), "--corpus", "s", "--db", db])
@@ -129,6 +132,7 @@ def test_db_after_the_subcommand(tmp_path):
     assert json.loads(r.output) == [{"x": "--db"}]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["views"], ["views", "--markdown"], ["sql", "select 1"], ["export", "corpora", "--out", "x.csv"],
     ["export-conllu", "c", "--out", "x.conllu"], ["export-dataset", "ds"], ["report", "--out", "r"],
@@ -142,6 +146,7 @@ def test_readers_of_a_missing_warehouse_exit_3_and_create_nothing(tmp_path, args
     assert not os.path.exists(db)
 
 
+@pytest.mark.slow
 def test_sql_json_writes_null_for_nan(tmp_path):
     r = runner.invoke(app, ["--db", ":memory:", "sql", "select 'nan'::double as a, 'inf'::double as b, 1.5::double as c",
                             "--format", "json"])
@@ -150,6 +155,7 @@ def test_sql_json_writes_null_for_nan(tmp_path):
     assert json.loads(r.output) == [{"a": None, "b": None, "c": 1.5}]
 
 
+@pytest.mark.slow
 def test_lock_messages_fit_the_command(tmp_path):
     db = tmp_path / "w.duckdb"
     with evalhouse.connect(db) as wh:

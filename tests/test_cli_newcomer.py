@@ -92,6 +92,7 @@ def test_report_and_augment_without_submissions_say_what_to_do_next(tmp_path):
     assert "no submissions for submission a/1" in r.output and "select * from submissions" in r.output
 
 
+@pytest.mark.slow
 def test_sql_shows_duckdbs_suggestion_for_an_unknown_view():
     r = runner.invoke(app, ["--db", ":memory:", "sql", "select * from dea_by_relatio"])
     assert r.exit_code == 1
@@ -99,6 +100,7 @@ def test_sql_shows_duckdbs_suggestion_for_an_unknown_view():
     assert "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_export_suggests_the_nearest_view(tmp_path):
     r = runner.invoke(app, ["--db", ":memory:", "export", "dea_by_relatio", "--out", str(tmp_path / "x.csv")])
     assert r.exit_code == 3
@@ -108,6 +110,7 @@ def test_export_suggests_the_nearest_view(tmp_path):
 
 
 # --- 3. global options after the subcommand -----------------------------------------------------------
+@pytest.mark.slow
 def test_traceback_after_the_subcommand():
     r = runner.invoke(app, ["sql", "select * from no_such_view", "--db", ":memory:", "--traceback"])
     assert r.exit_code != 0
@@ -117,6 +120,7 @@ def test_traceback_after_the_subcommand():
     assert json.loads(r.output) == [{"x": 42}]
 
 
+@pytest.mark.slow
 def test_a_value_that_looks_like_a_global_flag_after_double_dash_is_left_alone():
     r = runner.invoke(app, ["--db", ":memory:", "sql", "--", "--traceback"])
     assert r.exit_code == 0, r.output  # the query "--traceback" (an SQL comment); taken as the flag, no query: exit 2
@@ -135,6 +139,7 @@ def _examples(text: str) -> list[str]:
     return [line.strip() for line in (text or "").splitlines() if line.strip().startswith("Example:")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [()] + [p for p, _ in _commands(typer.main.get_command(app))], ids=" ".join)
 def test_each_example_of_a_help_is_on_a_line_of_its_own(path):
     root = typer.main.get_command(app)
@@ -157,6 +162,7 @@ def test_each_example_of_a_help_is_on_a_line_of_its_own(path):
 
 
 # --- 6. exports in a fixed order -------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["json", "csv", "parquet", "latex"])
 def test_exports_of_one_warehouse_built_in_two_orders_are_byte_equal(tmp_path, fmt):
     words = ["Zoe", "Ann", "Mia", "Bob", "Eve", "Kim", "Lou", "Dan"]
@@ -194,6 +200,7 @@ def scored(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_configurations_hold_each_text_once_under_the_first_12_hex_digits_of_its_md5(scored):
     with warehouse.connect(scored, read_only=True) as wh:
         stored = sorted({c for (c,) in wh.sql("SELECT configuration FROM submissions").fetchall()})
@@ -202,6 +209,7 @@ def test_configurations_hold_each_text_once_under_the_first_12_hex_digits_of_its
     assert rows == [(hashlib.md5(c.encode("utf-8")).hexdigest()[:12], c) for c in stored]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", SCORE_VIEWS)
 def test_score_views_show_the_id_and_the_join_gives_each_submission_its_text(scored, view):
     with warehouse.connect(scored, read_only=True) as wh:

@@ -118,6 +118,7 @@ def worked(tmp_path, wh):
     return wh
 
 
+@pytest.mark.slow
 def test_a_case_worked_out_by_hand(worked):
     rows = our_rows(worked, "c", "t", "r")
     for metric, (correct, gold, system, aligned) in BY_HAND.items():
@@ -128,6 +129,7 @@ def test_a_case_worked_out_by_hand(worked):
                                 None if aligned is None else correct / aligned), metric
 
 
+@pytest.mark.slow
 def test_the_worked_case_equals_the_script(tmp_path, worked, conll18_script):
     expected = script_rows(conll18_script, write(tmp_path, "g2.conllu", GOLD), write(tmp_path, "s2.conllu", SYSTEM))
     assert our_rows(worked, "c", "t", "r") == expected
@@ -139,6 +141,7 @@ def breakdown(wh, name):
         "uas_system_correct FROM dependency_breakdowns WHERE breakdown = $b", {"b": name}).fetchall()}
 
 
+@pytest.mark.slow
 def test_breakdowns_of_the_worked_case(worked):
     # group -> (gold words, system words, LAS gold correct, LAS system correct, UAS gold, UAS system)
     assert breakdown(worked, "relation") == {
@@ -165,6 +168,7 @@ def test_breakdowns_of_the_worked_case(worked):
     assert breakdown(worked, "upos")["AUX"] == (1, 1, 0, 0, 1, 1)
 
 
+@pytest.mark.slow
 def test_label_confusion_and_sentences_of_the_worked_case(worked):
     confusion = {(r[0], r[1]): r[2:] for r in worked.sql(
         "SELECT gold_relation, system_relation, words, head_correct, head_wrong FROM dependency_label_confusion").fetchall()}
@@ -179,6 +183,7 @@ def test_label_confusion_and_sentences_of_the_worked_case(worked):
     assert pairs[2] == ("will", True, False, False) and pairs[3] == ("sleep", True, True, False)
 
 
+@pytest.mark.slow
 def test_unaligned_words_on_both_sides(tmp_path, wh):
     """Gold 'New York' against a system's 'NewYork': two unaligned gold words, one unaligned system word; they
     count in the totals, in the breakdowns and in the confusion (with NULL on the missing side)."""

@@ -23,6 +23,7 @@ CYCLE = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n3\tc\t
 RECORDED = json.loads(OUTCOMES.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader, read", [("parser", outcome), ("realiser", realiser_outcome)])
 @pytest.mark.parametrize("chunk_bytes", [None, 200, 1500])
 def test_every_case_as_the_sql_checks_gave_it(tmp_path, monkeypatch, reader, read, chunk_bytes):
@@ -59,6 +60,7 @@ def test_problems_by_hand(tmp_path, text, line, problem, more):
     assert (err.value.line, err.value.problem, err.value.more) == (line, problem, more)
 
 
+@pytest.mark.slow
 def test_a_space_separator_is_told_by_its_bytes():
     """Every code point but the surrogates, each followed by 'x': the check's test of the first bytes
     is True exactly where the character's Unicode category is Zs."""

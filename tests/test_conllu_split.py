@@ -88,6 +88,7 @@ def lines(draw):
     return ("\n".join(out) + "\n").encode("utf-8") if out else b""
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(data=lines())
 @example(data=b"")

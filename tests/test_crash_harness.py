@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 
 import duckdb
+import pytest
 
 import evalhouse
 from tests.conftest import REPO, SAMPLE
@@ -19,6 +20,7 @@ def harness():
     return module
 
 
+@pytest.mark.slow
 def test_before_after_and_torn(tmp_path):
     """(The states compare rows, not what stored_counts records of them: evalhouse check judges that.)"""
     h = harness()

@@ -50,12 +50,14 @@ def same_rows(a, b) -> bool:
     return sorted(map(canonical, ra)) == sorted(map(canonical, rb))
 
 
+@pytest.mark.slow
 def test_sql_csv_is_exact_by_default(db):
     r = runner.invoke(app, ["--db", db, "sql", QUERY, "--format", "csv"])
     assert r.exit_code == 0, r.stderr
     assert r.stdout == "team,run,corpus,x,s,n,l,plus,inner_eq,missing\n=1+2,-1,@sample,-0.5,-0.5,3,['=a'],+,a=b,\n"
 
 
+@pytest.mark.slow
 def test_sql_csv_neutralised_on_request(db):
     r = runner.invoke(app, ["--db", db, "sql", QUERY + " UNION ALL SELECT chr(9) || 'tab', '-', '@', "
                             "-1, '', 0, [], '', '', NULL", "--format", "csv", "--neutralise-formulas"])
@@ -66,6 +68,7 @@ def test_sql_csv_neutralised_on_request(db):
     assert neutralise("\rcr") == "'\rcr" and neutralise(-0.5) == -0.5 and neutralise("a-b") == "a-b"
 
 
+@pytest.mark.slow
 def test_export_csv_is_byte_for_byte_duckdb_copy_by_default(db, tmp_path):
     # edges and sentence_scores (a double per sentence, computed row by row) line for line, so the
     # writing of every double is checked against COPY's; submission_scores sums over many rows
@@ -88,6 +91,7 @@ def test_export_csv_is_byte_for_byte_duckdb_copy_by_default(db, tmp_path):
     assert any(len(b) > 10 for b in bleu)  # doubles written at full precision, not rounded
 
 
+@pytest.mark.slow
 def test_export_csv_neutralises_text_only(db, tmp_path):
     for view in ("submission_scores", "edges", "sentence_scores"):
         plain, safe = tmp_path / f"{view}.csv", tmp_path / f"{view}-safe.csv"
@@ -119,6 +123,7 @@ def test_export_csv_neutralises_text_only(db, tmp_path):
     assert {r["corpus"] for r in rows} == {"'@sample"} and "-1" in {r["distance"] for r in rows}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["sql", "SELECT 1", "--neutralise-formulas"],
     ["sql", "SELECT 1", "--format", "json", "--neutralise-formulas"],

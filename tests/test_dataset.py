@@ -37,6 +37,7 @@ def _rows(con, name):
     return rel.columns, rel.fetchall()
 
 
+@pytest.mark.slow
 def test_manifest_counts_rows_and_describes_every_relation(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
         manifest = ds.export_dataset(wh, tmp_path / "d", partition_by="corpus")
@@ -53,6 +54,7 @@ def test_manifest_counts_rows_and_describes_every_relation(db, tmp_path):
     assert (tmp_path / "d" / "judgements" / "data_0.parquet").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("partition_by", [None, "corpus"])
 def test_dataset_read_back_by_duckdb_equals_the_warehouse(db, tmp_path, partition_by):
     """The DuckDB dialect of export-sql over the dataset, in a fresh connection, gives every view's rows
@@ -73,6 +75,7 @@ def test_dataset_read_back_by_duckdb_equals_the_warehouse(db, tmp_path, partitio
     assert con.execute("SELECT count(*) FROM corpus_complexity WHERE corpus = ?", [HOSTILE]).fetchone()[0] == 1
 
 
+@pytest.mark.slow
 def test_reexport_is_idempotent_and_replaces_the_old_dataset(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
         first = ds.export_dataset(wh, tmp_path / "d", partition_by="corpus")
@@ -88,6 +91,7 @@ def test_reexport_is_idempotent_and_replaces_the_old_dataset(db, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "w.duckdb"]  # no temporary directories left
 
 
+@pytest.mark.slow
 def test_a_failure_leaves_the_previous_dataset_and_no_half_written_one(db, tmp_path, monkeypatch):
     with evalhouse.connect(db, read_only=True) as wh:
         before = ds.export_dataset(wh, tmp_path / "d")
@@ -110,6 +114,7 @@ def test_a_failure_leaves_the_previous_dataset_and_no_half_written_one(db, tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "w.duckdb"]
 
 
+@pytest.mark.slow
 def test_refuses_to_replace_a_directory_that_is_not_a_dataset(db, tmp_path):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "thesis.tex").write_text("keep me")
@@ -118,6 +123,7 @@ def test_refuses_to_replace_a_directory_that_is_not_a_dataset(db, tmp_path):
     assert (tmp_path / "mine" / "thesis.tex").read_text() == "keep me"
 
 
+@pytest.mark.slow
 def test_unknown_view_and_partition_fail_clearly(db, tmp_path):
     r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "d"), "--views", HOSTILE])
     assert r.exit_code == 3 and "no view" in r.output
@@ -130,6 +136,7 @@ def test_unknown_view_and_partition_fail_clearly(db, tmp_path):
         assert con.execute("SELECT count(DISTINCT corpus) FROM nodes").fetchone()[0] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_export_sql_parses_in_its_dialect_and_names_what_it_could_not_transpile(dialect, tmp_path):
     out = tmp_path / f"{dialect}.sql"
@@ -160,6 +167,7 @@ def test_export_sql_parses_in_its_dialect_and_names_what_it_could_not_transpile(
     assert header[3:] in r.output
 
 
+@pytest.mark.slow
 def test_duckdb_export_sql_rebuilds_the_warehouse_views(tmp_path, db):
     """The DuckDB dialect over tables of the same names creates views that equal the originals."""
     out = tmp_path / "duckdb.sql"
@@ -170,6 +178,7 @@ def test_duckdb_export_sql_rebuilds_the_warehouse_views(tmp_path, db):
         {n for n, _ in evalhouse.connect(":memory:").views()}
 
 
+@pytest.mark.slow
 def test_export_sql_refuses_unknown_dialect_and_unsupported_dataset(tmp_path):
     r = runner.invoke(app, ["export-sql", "--dialect", "mysql", "--out", str(tmp_path / "x.sql")])
     assert r.exit_code == 2
@@ -178,6 +187,7 @@ def test_export_sql_refuses_unknown_dialect_and_unsupported_dataset(tmp_path):
     assert not (tmp_path / "x.sql").exists()
 
 
+@pytest.mark.slow
 def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
     from evalhouse.reports.text import data_dictionary
     from tests.conftest import REPO
@@ -189,6 +199,7 @@ def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
     assert "(docs/data-dictionary.md)" in (REPO / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("partition_by", ["corpus", "team"])
 def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch, partition_by):
     """Partitions are written PARTITIONS_PER_COPY at a time (bounded memory); with one per COPY, every
@@ -217,6 +228,7 @@ def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch,
                                "hive_partitioning = true) WHERE team IS NULL").fetchone()[0] == 1
 
 
+@pytest.mark.slow
 def test_postgres_dataset_has_a_csv_per_table_and_a_load_script(db, tmp_path):
     """--format postgres: every base table as CSV (one record per row), schema.sql and load.psql copying
     each table's columns in order; the engine test (tests/test_engines.py) loads it with psql."""
@@ -244,6 +256,7 @@ def test_postgres_dataset_has_a_csv_per_table_and_a_load_script(db, tmp_path):
     assert HOSTILE in (tmp_path / "pg" / "nodes.csv").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_postgres_dataset_refuses_views_and_partitions_and_is_not_read_as_parquet(db, tmp_path):
     for extra in (["--views", "corpus_complexity"], ["--partition-by", "corpus"]):
         r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres", *extra])

@@ -218,6 +218,7 @@ def random_words(seed: int, n: int) -> Words:
     return w
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 2**32), st.integers(1, 12))
 def test_dependency_la_identity_symmetry_and_range(seed_a, seed_b, n):

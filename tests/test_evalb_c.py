@@ -216,6 +216,7 @@ def random_case(seed: int) -> tuple[str, str, str]:
     return "\n".join(gold) + end, "\n".join(test) + end, "\n".join(prm) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "python"])
 def test_random_files_equal_the_c_program(evalb_c, tmp_path, monkeypatch, kernel):
     if not kernel:
@@ -252,6 +253,7 @@ def _repaired(gold_line: str, test_line: str, params) -> bool:
     return len(a.words) != len(b.words) and parse_eval.align(a, b, params)[0] == parse_eval.STATUS_OK
 
 
+@pytest.mark.slow
 def test_quote_terms_are_put_back_as_c_does(evalb_c, tmp_path):
     """new.prm's QUOTE_LABEL: a quote deleted on one side ('' is deleted, POS is not) is put back, so the
     sentence is scored (its tag counts wrong); without QUOTE_LABEL it is a length mismatch."""

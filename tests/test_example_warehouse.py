@@ -30,6 +30,7 @@ def _rows(path, table):
         con.close()
 
 
+@pytest.mark.slow
 def test_example_is_rebuilt_by_the_documented_command(tmp_path):
     import evalhouse
 
@@ -45,6 +46,7 @@ def test_example_is_rebuilt_by_the_documented_command(tmp_path):
         assert _rows(EXAMPLE, f.name) == _rows(rebuilt, f.name), f.name
 
 
+@pytest.mark.slow
 def test_the_installed_duckdb_is_in_the_declared_range_and_reads_the_example():
     from importlib.metadata import requires
 
@@ -64,6 +66,7 @@ def test_the_installed_duckdb_is_in_the_declared_range_and_reads_the_example():
         con.close()
 
 
+@pytest.mark.slow
 def test_plain_duckdb_cli_reads_every_view_read_only(tmp_path):
     exe = shutil.which("duckdb")
     if exe is None:

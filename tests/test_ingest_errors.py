@@ -110,6 +110,7 @@ def reject(wh, tmp_path, text, line, problem, name="bad.conllu"):
 # --- columns ----------------------------------------------------------------------------------
 
 # A word line with 9 or 11 tab-separated columns is reported on that line with the count found.
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", [9, 11])
 def test_wrong_column_count(loaded, tmp_path, columns):
     fields = tok(2, 0).split("\t")
@@ -121,6 +122,7 @@ def test_wrong_column_count(loaded, tmp_path, columns):
 # Two tabs in a row make an empty column; the problem names which column is empty.  (An empty ID
 # or HEAD is also "invalid ID" / "not an integer", and with the root's ID gone the sentence has
 # no root: the column problem, found by the earlier check on the same line, is the one reported.)
+@pytest.mark.slow
 @pytest.mark.parametrize("column, name", [(0, "ID"), (2, "LEMMA"), (6, "HEAD"), (9, "MISC")])
 def test_empty_column(loaded, tmp_path, column, name):
     fields = tok(2, 0).split("\t")
@@ -132,6 +134,7 @@ def test_empty_column(loaded, tmp_path, column, name):
 # --- heads, roots, cycles ---------------------------------------------------------------------
 
 # HEAD must be a plain non-negative integer: no letters, decimals, signs or leading zeros.
+@pytest.mark.slow
 @pytest.mark.parametrize("head", ["x", "1.5", "-1", "01"])
 def test_head_not_an_integer(loaded, tmp_path, head):
     fields = tok(3, 2).split("\t")
@@ -147,6 +150,7 @@ def test_head_out_of_range(loaded, tmp_path):
 
 
 # Cycles next to a real root: reported on the first word (by line) that never reaches the root.
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, line, problem", [
     ([tok(1, 2), tok(2, 1), tok(3, 0)], 8, "cycle: word 1"),                 # 1 -> 2 -> 1, root 3
     ([tok(1, 0), tok(2, 3), tok(3, 4), tok(4, 2)], 9, "cycle: word 2"),      # 2 -> 3 -> 4 -> 2
@@ -197,6 +201,7 @@ def test_invalid_id(loaded, tmp_path):
 # --- multiword-token ranges -------------------------------------------------------------------
 
 # A range that does not fit its sentence, reported on the range line.
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, line, problem", [
     # 3-5 in a 4-word sentence
     ([tok(1, 2), tok(2, 0), mwt("3-5"), tok(3, 2), tok(4, 2)], 10, "range 3-5 goes beyond the last word (4)"),
@@ -216,6 +221,7 @@ def test_range_does_not_fit(loaded, tmp_path, rows, line, problem):
 # --- empty nodes ------------------------------------------------------------------------------
 
 # An empty node that does not fit its sentence, reported on the empty node's line.
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, line, problem", [
     # 5.1 in a 3-word sentence
     ([tok(1, 2), tok(2, 0), tok(3, 2), empty("5.1")], 11, "empty node 5.1 follows a word that does not exist"),
@@ -265,6 +271,7 @@ def test_line_longer_than_the_bound(loaded, tmp_path):
     reject(loaded, tmp_path, GOOD + huge + GOOD.replace("good-1", "good-2"), 7, "line longer than 16 MiB")
 
 
+@pytest.mark.slow
 def test_line_just_under_the_bound_is_read_whole(tmp_path):
     note = "a" * (source_module.MAX_LINE_BYTES - len("# note = ") - 1)
     path = write(tmp_path, "long.conllu", "# sent_id = s1\n# note = " + note + "\n" + GOOD.split("\n", 1)[1])
@@ -304,6 +311,7 @@ def test_only_blank_lines(loaded, tmp_path):
 
 
 # Binary files: a NUL byte is reported as such; a PNG header fails on its first line.
+@pytest.mark.slow
 @pytest.mark.parametrize("data, line, problem", [
     (GOOD.encode()[:30] + b"\x00\x01\x02\x00" + GOOD.encode()[30:], 2, "binary file: NUL byte"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10", 1, "invalid UTF-8"),
@@ -323,6 +331,7 @@ LONE_CR = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data, line", LONE_CR, ids=["mid-line", "end-of-line", "in-crlf-file", "end-of-file"])
 def test_lone_carriage_return(loaded, tmp_path, data, line):
     reject(loaded, tmp_path, data, line, "carriage return (CR) not followed by a line feed")
@@ -339,6 +348,7 @@ def test_lone_carriage_return_across_blocks(tmp_path, monkeypatch, block):
 # --- sentence structure -----------------------------------------------------------------------
 
 # A sentence with comments but no words, between two sentences (line 7) or at the end (line 7).
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [
     GOOD + "# sent_id = lonely\n# text = nothing\n\n" + GOOD.replace("good-1", "good-2"),
     GOOD + "# sent_id = lonely\n# text = nothing\n\n",
@@ -366,6 +376,7 @@ def test_comment_after_words(loaded, tmp_path):
 
 
 # A line of spaces or tabs where a blank line was meant.
+@pytest.mark.slow
 @pytest.mark.parametrize("blank", [" ", "   ", "\t", " \t "])
 def test_whitespace_only_line(loaded, tmp_path, blank):
     text = GOOD[:-1] + blank + "\n\n" + GOOD.replace("good-1", "good-2")
@@ -375,6 +386,7 @@ def test_whitespace_only_line(loaded, tmp_path, blank):
 # --- sent_id ----------------------------------------------------------------------------------
 
 # A sent_id used twice in one file: reported on the second sent_id comment, naming the first.
+@pytest.mark.slow
 @pytest.mark.parametrize("before", ["", "# newpar\n# newdoc id = d2\n"])
 def test_duplicate_sent_id_in_file(loaded, tmp_path, before):
     text = GOOD + before + GOOD
@@ -384,6 +396,7 @@ def test_duplicate_sent_id_in_file(loaded, tmp_path, before):
 
 # A sentence without a sent_id comment takes its position as its sent_id (sentences.sent_id); when another
 # sentence's comment gives that number, the message says which of the two has no comment.
+@pytest.mark.slow
 def test_a_position_that_is_another_sentences_sent_id(loaded, tmp_path):
     unlabelled = GOOD.replace("# sent_id = good-1\n", "")  # 4 lines: a text comment and three words
     text = GOOD.replace("good-1", "3") + GOOD.replace("good-1", "b") + unlabelled
@@ -434,6 +447,7 @@ def test_missing_path(loaded, tmp_path):
 
 
 # The second file of a batch is bad: neither file is ingested (one corpus or one corpus each).
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", [None, "batch"])
 def test_batch_with_a_bad_second_file(loaded, tmp_path, corpus):
     good = write(tmp_path, "good.conllu", GOOD)
@@ -453,6 +467,7 @@ def _counts(wh) -> dict[str, int]:
 
 
 # The same corpus twice: WarehouseError (nothing changes) unless replace=True, which leaves no duplicates.
+@pytest.mark.slow
 def test_existing_corpus_needs_replace(loaded):
     single = _counts(loaded)
     before = snapshot(loaded)
@@ -478,6 +493,7 @@ def test_replace_with_bad_input_keeps_old_corpus(loaded, tmp_path):
 
 
 # A second process opening the warehouse read-write while we hold it gets a clean WarehouseError.
+@pytest.mark.slow
 def test_second_process_gets_database_is_locked(tmp_path):
     path = tmp_path / "wh.duckdb"
     code = textwrap.dedent(f"""
@@ -524,6 +540,7 @@ NORMALISED_IDS = ["no-final-blank-line", "no-final-newline", "bom", "crlf", "tra
 
 # Untidy but unambiguous input is accepted: same rows as the canonical sample, and a note in
 # corpora.normalisations says what was normalised.
+@pytest.mark.slow
 @pytest.mark.parametrize("data, notes", NORMALISED, ids=NORMALISED_IDS)
 def test_accepted_and_normalised(loaded, tmp_path, data, notes):
     variant = write(tmp_path, "variant.conllu", data)
@@ -541,6 +558,7 @@ def test_accepted_and_normalised(loaded, tmp_path, data, notes):
 
 # The byte-level normalisation gives the same text whatever the read block size (a CRLF or a
 # multibyte character split between two blocks).
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [3, 4, 5, 7])
 def test_normalised_bytes_across_blocks(tmp_path, monkeypatch, block):
     monkeypatch.setattr(source_module, "BLOCK", block)
@@ -562,6 +580,7 @@ def deps(id, head, deps_column, deprel=None) -> str:
 
 # Refused as UD's validate.py refuses them (its test ids in the comments); issue 37 found the first two
 # accepted. The problem is reported on the node's line.
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, line, problem", [
     # unknown-ehead: 99 in a 3-word sentence
     ([deps(1, 2, "99:nsubj"), tok(2, 0), tok(3, 2)], 8,
@@ -603,6 +622,7 @@ def test_deps_that_validate_py_accepts(loaded, tmp_path):
 
 # --- file names -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["file", "directory", "corpus given"])
 def test_a_file_name_that_is_not_utf8_is_refused_naming_it(loaded, tmp_path, how):
     """Issue 37: a file whose name is not UTF-8 failed with DuckDB's internal "Python Conversion Failure" (or a

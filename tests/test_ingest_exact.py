@@ -36,6 +36,7 @@ def _checksums(path) -> dict:
         return table_checksums(wh, "c")
 
 
+@pytest.mark.slow
 def test_sample_rows_unchanged():
     assert _checksums(SAMPLE) == EXPECTED["sample"]
 
@@ -46,6 +47,7 @@ def test_real_treebank_rows_unchanged(rel):
     assert _checksums(shared(rel)) == EXPECTED[rel]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, CASES, 100))
 def test_malformed_files_same_outcome(tmp_path, first):
     with evalhouse.connect(":memory:") as wh:
@@ -82,6 +84,7 @@ def test_nodes_equal_an_independent_reader(rel):
     assert got == expected
 
 
+@pytest.mark.slow
 def test_one_path_given_alone_is_one_input(tmp_path):
     # a str or Path, not a list: before, its characters were taken for paths ("/" scanned the whole disk)
     counts = []

@@ -87,6 +87,7 @@ def test_without_an_option_the_limit_goes_back_to_duckdbs_default(tmp_path):
         assert settings(wh) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "60MB", False),
                                                    ("w.duckdb", None, True)])
 def test_left_alone_in_memory_when_already_lower_or_with_nowhere_to_spill(tmp_path, path, limit, no_spill):
@@ -207,6 +208,7 @@ def pending_rows(con) -> int:
 INSERT_ROWS = "INSERT INTO t SELECT repeat('x', 400) || i, i FROM range(60000) r(i)"  # fewer than a row group
 
 
+@pytest.mark.slow
 def test_rows_an_earlier_file_left_spill_and_the_limit_is_still_lowered(tmp_path):
     """Rows inserted and not yet written (what an earlier file of the same ingest leaves: a part row group
     per table) spill to the temporary directory to meet the lower limit. Counting them as memory DuckDB
@@ -241,6 +243,7 @@ def test_without_room_to_spill_them_such_rows_keep_the_limit(tmp_path):
     con.execute("COMMIT")
 
 
+@pytest.mark.slow
 def test_every_file_of_a_corpus_streams_under_the_lowered_limit(tmp_path, monkeypatch):
     seen = limits_of_inserts(monkeypatch)
     files = [write(tmp_path, f"{k}.conllu", "".join(SENTENCE.format(n=f"{k}-{i}") for i in range(3))) for k in range(3)]
@@ -256,6 +259,7 @@ def repeated_file(tmp_path, sentences: int, text_bytes: int, id_bytes: int):
     return write(tmp_path, "twice.conllu", once + once)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sentences, text_bytes, id_bytes", [(6000, 4000, 0), (6000, 1000, 100)])
 def test_the_duplicate_check_fits_the_lowered_limit(tmp_path, monkeypatch, sentences, text_bytes, id_bytes):
     """A file whose every sentence is repeated, with long comments or long sent_ids, is reported as a duplicate

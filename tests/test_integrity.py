@@ -108,12 +108,14 @@ def test_every_base_table_belongs_to_a_kind_of_stored_thing():
     assert {f.name for f in schema_files()} - registered == {"stored_counts"}  # the counts the check compares with
 
 
+@pytest.mark.slow
 def test_a_whole_warehouse_passes_the_check(db):
     r = runner.invoke(app, ["--db", str(db), "check"])
     assert r.exit_code == 0 and r.output.strip().endswith("whole (every row belongs to a stored corpus, "
                                                           "submission, run, system or analysis)"), r.output
 
 
+@pytest.mark.slow
 def test_torn_treebank_ingest_is_found_refused_and_repaired(db, tmp_path):
     """Issue 17's torn state: nodes and edges of corpus 'second' without its corpora or sentences rows."""
     before = rows(db)
@@ -140,6 +142,7 @@ def test_torn_treebank_ingest_is_found_refused_and_repaired(db, tmp_path):
     assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_torn_outputs_ingest_then_repair_and_retry_give_the_uninterrupted_scores(db, tmp_path):
     """Issue 17: re-running the outputs command on a torn warehouse doubled output_tokens and changed DEA.
     After the repair, the retry gives exactly the rows (and so the scores) of an uninterrupted run."""
@@ -167,6 +170,7 @@ def test_torn_outputs_ingest_then_repair_and_retry_give_the_uninterrupted_scores
     assert [r[2:] for r in got] == [pytest.approx(r[2:], rel=1e-14, abs=0) for r in want]
 
 
+@pytest.mark.slow
 def test_the_retry_is_idempotent_even_without_the_check(db, tmp_path):
     """Storing deletes every row of the key first, owner row or not: a retry never doubles rows."""
     before = rows(db)
@@ -177,6 +181,7 @@ def test_the_retry_is_idempotent_even_without_the_check(db, tmp_path):
     assert rows(db) == before
 
 
+@pytest.mark.slow
 def test_incomplete_and_orphaned_things_are_found(db):
     """An owner row whose rows are missing is incomplete; results of a deleted submission are orphans.
     The repair removes both: the incomplete submission whole, the orphans, then what they orphaned."""
@@ -240,6 +245,7 @@ def every_kind(tmp_path_factory):
     return engines_data.build(tmp / "w.duckdb", tmp)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("warehouse, torn_tables", [
     ("db", {"nodes", "output_sentences", "corpora", "submissions"}),
     ("every_kind", {"nodes", "corpora", "output_sentences", "submissions", "parse_runs", "parse_leaves",
@@ -278,6 +284,7 @@ def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_ta
     assert torn_tables <= torn_by_emptying, " ".join(sorted(torn_by_emptying))
 
 
+@pytest.mark.slow
 def test_rows_added_to_any_table_are_found(every_kind, tmp_path):
     """Issue 37 point 1: DuckDB 1.5.6 killed during the COMMIT of ``ingest outputs --replace`` left the old and
     the new ``output_tokens`` and ``alignments`` of a submission side by side, and the check said "whole": it
@@ -313,6 +320,7 @@ def test_rows_added_to_any_table_are_found(every_kind, tmp_path):
     assert len(found) >= 28 and len(found) + len(unique) >= 38, (found, unique)
 
 
+@pytest.mark.slow
 def test_a_torn_replacement_of_a_submission_is_found_and_repaired_only_when_asked(db):
     """The torn state of issue 37 point 1 (old and new output_tokens and alignments of a submission side by
     side, its other tables as before) on a submission that holds judgements: found, and the repair asks."""
@@ -339,6 +347,7 @@ def test_a_check_of_no_kinds_finds_nothing():
     assert stored_check(duckdb.connect(), {}).findings == []
 
 
+@pytest.mark.slow
 def test_pronoun_tables_are_checked_too(tmp_path):
     db = tmp_path / "p.duckdb"
     with evalhouse.connect(db) as wh:
@@ -356,6 +365,7 @@ def test_pronoun_tables_are_checked_too(tmp_path):
         assert wh.sql("SELECT count(*) FROM alignments WHERE pair = 'source-reference'").fetchone()[0] > 0
 
 
+@pytest.mark.slow
 def test_counts_recorded_by_owners_hold_on_a_fresh_warehouse(db):
     """The counts the check compares (corpora.words and nodes, submissions.sentences and output_sentences,
     ...) are equal by construction: a whole warehouse never looks incomplete."""
@@ -384,6 +394,7 @@ def _tiny_filesystem_available() -> bool:
                           capture_output=True).returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _tiny_filesystem_available(), reason="needs unshare -r -m to mount a tiny tmpfs")
 def test_a_full_disk_says_so_exits_4_and_leaves_the_warehouse_as_it_was(tmp_path):
     """A file system with 40 KiB free beside the warehouse: the next ingest (a WAL of about 300 KiB) cannot
@@ -409,6 +420,7 @@ def test_a_full_disk_says_so_exits_4_and_leaves_the_warehouse_as_it_was(tmp_path
 
 # --- replacement keeps what a user stored --------------------------------------------------------
 
+@pytest.mark.slow
 def test_replacing_outputs_keeps_judgements_of_unchanged_sentences_and_refuses_to_lose_others(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
         texts = sample_texts(wh)
@@ -435,6 +447,7 @@ def test_replacing_outputs_keeps_judgements_of_unchanged_sentences_and_refuses_t
             [judged[0], judged[2]]
 
 
+@pytest.mark.slow
 def test_replacing_a_corpus_with_submissions_is_refused_naming_them(db):
     r = runner.invoke(app, ["--db", str(db), "ingest", "treebank", str(SAMPLE), "--corpus", "sample", "--replace"])
     assert r.exit_code == 3
@@ -462,6 +475,7 @@ def _corpus(wh, **more):
                                pronouns="en-fr", replace=True, **more)
 
 
+@pytest.mark.slow
 def test_replacing_a_system_keeps_judgements_of_unchanged_segments(translations, tmp_path):
     db = translations
     with evalhouse.connect(db, read_only=True) as wh:
@@ -485,6 +499,7 @@ def test_replacing_a_system_keeps_judgements_of_unchanged_segments(translations,
                                                                        if r[2] != "1"]
 
 
+@pytest.mark.slow
 def test_replacing_a_translation_corpus_refuses_to_lose_its_systems(translations):
     db = translations
     before = rows(db)
@@ -512,6 +527,7 @@ def test_replacing_a_translation_corpus_refuses_to_lose_its_systems(translations
     assert after["pronoun_analyses"] == [r for r in before["pronoun_analyses"] if r[2:4] == ("mt", "1")]
 
 
+@pytest.mark.slow
 def test_cli_names_the_flags(translations):
     r = runner.invoke(app, ["--db", str(translations), "ingest", "translations", "--corpus", "tiny",
                             "--source", str(P / "source.en"), "--reference", str(P / "reference.fr"),
@@ -522,6 +538,7 @@ def test_cli_names_the_flags(translations):
 
 # --- point 8: a replaced reference keeps no stale input link -------------------------------------
 
+@pytest.mark.slow
 def test_replacing_a_reference_drops_the_links_of_inputs_that_no_longer_fit(tmp_path):
     lines = SAMPLE.read_text(encoding="utf-8")
     db = tmp_path / "w.duckdb"
@@ -540,6 +557,7 @@ def test_replacing_a_reference_drops_the_links_of_inputs_that_no_longer_fit(tmp_
         assert wh.sql("SELECT count(*) FROM corpus_inputs").fetchone() == (0,)
 
 
+@pytest.mark.slow
 def test_changes_made_on_purpose_are_counted_again(db):
     """A user's own change through `sql --write` is counted again after the statement; one made through a
     connection evalhouse does not see is found by the check, until Warehouse.recount() takes it."""

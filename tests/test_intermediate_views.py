@@ -4,6 +4,7 @@ keeps working."""
 from __future__ import annotations
 
 from typer.testing import CliRunner
+import pytest
 
 from evalhouse.cli import app
 from evalhouse.warehouse import view_files, view_references
@@ -24,6 +25,7 @@ def test_the_flagged_views_are_those_listed_and_each_is_read_by_a_view_it_names(
             assert all(r in line for r in readers), (f.name, readers, line)
 
 
+@pytest.mark.slow
 def test_warehouse_views_splits_users_from_building_blocks(wh):
     everything = [n for n, _ in wh.views()]
     users = [n for n, _ in wh.views(intermediate=False)]
@@ -34,6 +36,7 @@ def test_warehouse_views_splits_users_from_building_blocks(wh):
         assert wh.sql(f"SELECT count(*) FROM {name}").fetchone() == (0,)
 
 
+@pytest.mark.slow
 def test_the_views_command_lists_the_intermediate_views_last():
     result = CliRunner().invoke(app, ["--db", ":memory:", "views"])
     assert result.exit_code == 0, result.output

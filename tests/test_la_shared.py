@@ -31,6 +31,7 @@ def test_exact_sums():
     assert not exact_sums(NOT_DYADIC)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(SYMBOLS), max_size=14), st.lists(st.sampled_from(SYMBOLS), max_size=14),
        st.lists(st.sampled_from(SYMBOLS), max_size=5), st.lists(st.sampled_from(SYMBOLS), max_size=5))
@@ -95,6 +96,7 @@ def files(tmp_path_factory):
     return read
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(tree_pairs(), min_size=1, max_size=3))
 def test_scores_equal_the_plain_dp_on_random_trees(files, pairs):
@@ -107,6 +109,7 @@ def chain(n: int) -> list[int]:
     return [0] + list(range(1, n))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["same", "relabelled", "reversed", "star", "relabelled_reversed"])
 def test_adversarial_chains_equal_the_plain_dp(files, system):
     n = 150

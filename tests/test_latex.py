@@ -107,6 +107,7 @@ def test_configurations_go_to_the_caption():
     assert "(1) x:1. (2) x:2." in two
 
 
+@pytest.mark.slow
 def test_long_configurations_go_under_the_table_and_compile(tmp_path):
     config = "|".join(f"option{k}:value{k},more" for k in range(60))        # ~1,200 characters, no space
     rows = [[f"s{k}", k / 10, f"{config}|seed:{k}"] for k in range(3)]
@@ -120,6 +121,7 @@ def test_long_configurations_go_under_the_table_and_compile(tmp_path):
     assert "seed:2" in text and "option59:value59" in text
 
 
+@pytest.mark.slow
 def test_hostile_text_compiles_to_itself(tmp_path):
     code = latex.table([latex.Column(HOSTILE), latex.Column("x")], [[HOSTILE, -0.5], ["ρ ± ≤ …", 1e-9]], HOSTILE)
     text = compile_latex(tmp_path, code)
@@ -140,6 +142,7 @@ def warehouse_file(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_export_a_view_and_a_query(warehouse_file, tmp_path):
     view = tmp_path / "scores.tex"
     result = run_cli("--db", str(warehouse_file), "export", "submission_scores", "--out", str(view), "--corpus", "sample")
@@ -173,6 +176,7 @@ def test_export_a_view_and_a_query(warehouse_file, tmp_path):
     assert not math.isnan(rows[0][2])
 
 
+@pytest.mark.slow
 def test_query_export_is_sandboxed_and_checked(warehouse_file, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("do not read", encoding="utf-8")

@@ -78,6 +78,7 @@ def test_every_package_is_served_from_this_checkout():
             f"run pip install -e . from {REPO}")
 
 
+@pytest.mark.slow
 def test_the_import_graph_has_no_circle():
     graph = {name: sorted({t for t, _, _ in _imports(name, path)}) for name, path in MODULES.items()}
     state: dict[str, int] = {}
@@ -99,12 +100,14 @@ def test_the_import_graph_has_no_circle():
             visit(name)
 
 
+@pytest.mark.slow
 def test_our_modules_are_imported_at_module_top():
     inside = [f"{MODULES[name].relative_to(REPO)}:{line} imports {target}"
               for name in MODULES for target, line, in_function in _imports(name, MODULES[name]) if in_function]
     assert inside == []
 
 
+@pytest.mark.slow
 def test_an_import_inside_a_function_says_why():
     """Only heavy third-party libraries may be imported late, where that keeps a command's start-up fast,
     and a comment says so. (analysis/bleu.py and analysis/stats.py are left to their owners.)"""
@@ -123,6 +126,7 @@ def test_an_import_inside_a_function_says_why():
     assert unexplained == []
 
 
+@pytest.mark.slow
 def test_import_paths_documented_before_the_restructure_still_work():
     import evalhouse
     from evalhouse.analysis.trees import tree_metrics

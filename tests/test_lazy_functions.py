@@ -23,6 +23,7 @@ def db(tmp_path_factory):
     return path, expected
 
 
+@pytest.mark.slow
 def test_a_query_naming_no_function_registers_none(db):
     with evalhouse.connect(db[0], read_only=True, functions=False) as wh:
         assert wh.sql("SELECT count(*) FROM corpus_complexity").fetchall() == [(1,)]
@@ -51,6 +52,7 @@ def test_an_unknown_function_is_still_an_error(db):
             wh.sql("SELECT no_such_function(1)")
 
 
+@pytest.mark.slow
 def test_the_sql_command_answers_without_numpy(db):
     code = ("import sys; from evalhouse.cli import main; sys.argv = ['evalhouse', '--db', sys.argv[1], 'sql', "
             "'select sentences from corpus_complexity', '--format', 'csv']\n"

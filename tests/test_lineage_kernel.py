@@ -71,6 +71,7 @@ def test_real_ud_test_files():
 RELATIONS = st.sampled_from(["nsubj", "obj", "obl", "nmod", "det", "root"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(trees(max_size=30), min_size=0, max_size=4), st.data())
 def test_random_forests(sentences, data):
@@ -140,6 +141,7 @@ def costs():
             cost_table([("NP", "N1", 0.1), ("VP", "S", 1.3), ("obj", "obl", 1 / 3), ("S", "NP", 0.7)])]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(SYMBOLS), max_size=90), st.lists(st.sampled_from(SYMBOLS), max_size=90),
        st.lists(st.sampled_from(SYMBOLS), max_size=8), st.lists(st.sampled_from(SYMBOLS), max_size=8))

@@ -54,6 +54,7 @@ def test_representatives_keep_the_largest_form_of_an_occurrence_set():
     assert rep.tolist() == [1, 1, 3, 3, 4]
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=1, max_size=6))
 def test_representatives_share_counts(rows):
     """A form and its representative occur in exactly the same sentences, so every count (and score)

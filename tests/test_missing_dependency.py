@@ -60,6 +60,7 @@ def test_the_command_without_duckdb_says_what_is_missing_in_one_line_with_exit_4
     assert result.stderr.startswith("evalhouse: ") and "'duckdb'" in result.stderr and INSTALL in result.stderr
 
 
+@pytest.mark.slow
 def test_a_command_whose_library_imports_a_missing_dependency_directly_names_it():
     # analysis/bleu.py imports numpy at its top, not through a lazy module: the command's error handler says it
     result = run_without("numpy", """

@@ -89,23 +89,27 @@ def _refused(db, argv, value, message):
     assert rows(db) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_an_empty_name_is_refused_and_nothing_is_stored(db, built, command):
     _refused(db, _commands(built[1])[command], *BAD["empty"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", ["blank", "newline", "right-to-left override", "zero-width space", "line separator"])
 @pytest.mark.parametrize("command", ["treebank --corpus", "outputs --team", "translations --corpus"])
 def test_a_blank_or_unprintable_name_is_refused(db, built, command, bad):
     _refused(db, _commands(built[1])[command], *BAD[bad])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c.endswith(("--team", "--run"))])
 def test_a_team_or_run_with_a_slash_is_refused(db, built, command):
     option = command.split()[-1][2:]
     _refused(db, _commands(built[1])[command], "a/b", f"a {option} name cannot contain '/'")
 
 
+@pytest.mark.slow
 def test_a_corpus_may_contain_a_slash_and_is_found_again(db):
     r = runner.invoke(app, ["--db", str(db), "ingest", "treebank", str(SAMPLE), "--corpus", "ud/en", "--quiet"])
     assert r.exit_code == 0, r.stderr
@@ -113,6 +117,7 @@ def test_a_corpus_may_contain_a_slash_and_is_found_again(db):
     assert "42" in r.stdout
 
 
+@pytest.mark.slow
 def test_the_library_refuses_too_and_every_stored_kind_is_checked(db, built):
     with evalhouse.connect(db) as wh:
         with pytest.raises(OptionError, match=r"^`team` 'x/y': a team name cannot contain '/'"):
@@ -127,6 +132,7 @@ def test_the_library_refuses_too_and_every_stored_kind_is_checked(db, built):
         check_names(team=1)
 
 
+@pytest.mark.slow
 def test_a_manifest_names_file_and_line(db, built, tmp_path):
     manifest = write(tmp_path, "m.csv", f"path,team,run\n{built[1]},ok,1\n{built[1]},x/y,1\n")
     before = rows(db)
@@ -159,6 +165,7 @@ def _rename_team(db, old, new, run=None):
         con.close()
 
 
+@pytest.mark.slow
 def test_a_warehouse_with_slashes_in_names_still_reads_and_selects_them(db, tmp_path):
     r = runner.invoke(app, ["--db", str(db), "baseline", "random", "--corpus", "first", "--team", "legacy", "--run", "r"])
     assert r.exit_code == 0, r.stderr
@@ -182,6 +189,7 @@ def test_a_warehouse_with_slashes_in_names_still_reads_and_selects_them(db, tmp_
     assert r.exit_code == 2 and "cannot contain '/'" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_submission_spelled_two_ways_is_ambiguous(db):
     for team, run in (("a", "b"), ("c", "d")):
         r = runner.invoke(app, ["--db", str(db), "baseline", "random", "--corpus", "first", "--team", team, "--run", run])
@@ -196,6 +204,7 @@ def test_a_submission_spelled_two_ways_is_ambiguous(db):
 
 # --- the same file under a second corpus name -------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_same_file_under_a_second_corpus_name_warns_naming_the_first(db, tmp_path):
     copy = write(tmp_path, "copy.conllu", SAMPLE.read_bytes())
     r = runner.invoke(app, ["--db", str(db), "ingest", "treebank", str(copy), "--corpus", "second", "--quiet"])

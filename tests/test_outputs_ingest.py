@@ -106,6 +106,7 @@ def tokens_of(wh, run):
 
 # --- formats and tokenisation -----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_formats_and_tokenisation_give_the_same_scores(ref, tmp_path):
     variants = {
         "sr-detok": (sr(dict(enumerate(DETOK, 1))), "auto", "sr"),
@@ -129,6 +130,7 @@ def test_formats_and_tokenisation_give_the_same_scores(ref, tmp_path):
     assert tokens_of(ref, "sr-detok")[1][1] == ["I", "do", "not", "know", "."]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, tokens", [
     ("What if Google morphed into GoogleOS?", ["What", "if", "Google", "morphed", "into", "GoogleOS", "?"]),
     ("what if googleos morphed into google?", ["what", "if", "googleos", "morphed", "into", "google", "?"]),
@@ -178,6 +180,7 @@ MWT = tree("en-mwt", """
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position, text, tokens, lemmas, methods, dea", [
     # a multiword token's surface form is split into its syntactic words (as UD does)
     (1, "I cannot go.", ["I", "can", "not", "go", "."], ["I", "can", "not", "go", "."],
@@ -402,6 +405,7 @@ def test_a_negative_contraction_links_to_its_host(wh, tmp_path):
                     (2, "It", "it", 1, "exact"), (2, "won't", "will", 2, "contraction"), (2, "go", "go", 4, "exact")]
 
 
+@pytest.mark.slow
 def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
     lemmas = [["what", "if", "GoogleOS", "morph", "into", "Google", "?"], ["I", "do", "not", "know", "."],
               ["a", "full", "-", "fledge", "system"]]
@@ -418,6 +422,7 @@ def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
 
 # --- missing sentences ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_missing_sentences_are_scored_empty_and_reported(tmp_path):
     db = str(tmp_path / "w.duckdb")
     refp = write(tmp_path, "c.conllu", REF)
@@ -501,6 +506,7 @@ BAD_OUTPUTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(BAD_OUTPUTS))
 def test_bad_output_is_rejected_with_file_and_line(db, tmp_path, case):
     data, fmt, line, problem = BAD_OUTPUTS[case]
@@ -529,6 +535,7 @@ def test_conllu_with_an_unknown_sent_id_is_rejected(ref, tmp_path):
         ingest_output(ref, tmp_path, "c", text, run="typo")
 
 
+@pytest.mark.slow
 def test_same_submission_twice_is_refused_unless_replace(db, tmp_path):
     again = write(tmp_path, "again.txt", "\n".join(TOK) + "\n")
     before = counts(db)
@@ -544,6 +551,7 @@ def test_same_submission_twice_is_refused_unless_replace(db, tmp_path):
         assert wh.sql("select text from output_sentences where position = 2").fetchone()[0] == TOK[1]
 
 
+@pytest.mark.slow
 def test_unknown_reference_corpus_is_refused(db, tmp_path):
     out = write(tmp_path, "o.txt", "\n".join(TOK) + "\n")
     r = runner.invoke(app, ["--db", db, "ingest", "outputs", str(out), "--team", "t", "--run", "x",
@@ -565,6 +573,7 @@ def write_at(path, text):
     return path
 
 
+@pytest.mark.slow
 def test_campaign_directory(db, tmp_path):
     root = tmp_path / "campaign"
     _campaign(root)
@@ -578,6 +587,7 @@ def test_campaign_directory(db, tmp_path):
         assert s["run1"] == s["run2"] == s["primary"] == scores(wh, "good")
 
 
+@pytest.mark.slow
 def test_campaign_with_one_bad_file_ingests_nothing(db, tmp_path):
     """One transaction: a bad file among good ones leaves every table as it was. (Scored in this process,
     workers=1 here; the CLI test below covers worker processes.)"""
@@ -598,6 +608,7 @@ def test_input_error_survives_pickling():
                                                            "out.txt:4: unknown sent_id '7'")
 
 
+@pytest.mark.slow
 def test_cli_campaign_with_a_bad_file_exits_1(db, tmp_path):
     root = tmp_path / "campaign"
     _campaign(root)
@@ -617,6 +628,7 @@ def test_cli_campaign_with_a_bad_file_exits_1(db, tmp_path):
     assert counts(db) == before
 
 
+@pytest.mark.slow
 def test_manifest(db, tmp_path):
     root = tmp_path / "files"
     _campaign(root)
@@ -631,6 +643,7 @@ def test_manifest(db, tmp_path):
         assert subs == [("alpha", "2", "lines"), ("alpha", "run1", "sr"), ("beta", "primary", "conllu")]
 
 
+@pytest.mark.slow
 def test_manifest_with_one_bad_file_ingests_nothing(db, tmp_path):
     root = tmp_path / "files"
     _campaign(root)
@@ -681,6 +694,7 @@ def _csv(path, rows, header=("team", "run", "corpus", "sent_id", "annotator", "c
     return path
 
 
+@pytest.mark.slow
 def test_judgement_z_equals_an_independent_computation(db, tmp_path):
     other = write(tmp_path, "other.txt", "\n".join(TOK) + "\n")
     assert runner.invoke(app, ["--db", db, "ingest", "outputs", str(other), "--team", "t", "--run", "other",
@@ -713,6 +727,7 @@ def test_judgement_z_equals_an_independent_computation(db, tmp_path):
         assert rows[("other", 2)] == (None, None, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row, line, problem", [
     (("t", "good", "c", "s1", "ann1", "fluency", "good"), 3, "score 'good' is not a number"),
     (("t", "good", "c", "s1", "ann1", "fluency", "nan"), 3, "score 'nan' is not a finite number"),
@@ -781,6 +796,7 @@ def _plain_client(db: str) -> list[str]:
     return [sys.executable, "-c", PLAIN_PYTHON_CLIENT, db]
 
 
+@pytest.mark.slow
 def test_plain_duckdb_cli_reads_the_output_views(db, tmp_path):
     _csv(tmp_path / "j.csv", JUDGEMENTS[:3])
     assert runner.invoke(app, ["--db", db, "ingest", "judgements", str(tmp_path / "j.csv")]).exit_code == 0

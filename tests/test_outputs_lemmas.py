@@ -40,6 +40,7 @@ def test_word_key_folds_the_lemma_or_the_form_where_the_lemma_is_missing():
     assert KEY_SIGNATURE == "keys:lemma-else-form,fold:nfd-casefold-nfc"
 
 
+@pytest.mark.slow
 def test_no_view_folds_case_itself():
     """SQL compares keys folded in Python; DuckDB's lower() differs from fold() (tests/test_text.py)."""
     folding = [f.name for f in view_files() for statement in sqlglot.parse(f.text, read="duckdb")
@@ -137,6 +138,7 @@ PARTIAL = tree("p1", """
 """)
 
 
+@pytest.mark.slow
 def test_missing_lemmas_are_counted_and_said_in_the_summary(tmp_path):
     db = str(tmp_path / "w.duckdb")
     r = runner.invoke(app, ["--db", db, "ingest", "treebank", str(write(tmp_path, "p.conllu", PARTIAL)),
@@ -157,6 +159,7 @@ def test_missing_lemmas_are_counted_and_said_in_the_summary(tmp_path):
         in r.output
 
 
+@pytest.mark.slow
 def test_a_missing_lemma_never_matches_by_itself(wh, tmp_path):
     """Before: every `_`-`_` pair matched, so the reversed "barks dog the" kept both edges of p1 (its
     stripped lemmas were _ dog _) and scored DEA 1."""
@@ -275,6 +278,7 @@ def test_reference_without_a_language_learns_from_itself_alone(wh, tmp_path):
 THREE = tree("a", "1 One one 0 root") + tree("b", "1 Two two 0 root") + tree("c", "1 Three three 0 root")
 
 
+@pytest.mark.slow
 def test_sr_format_accepts_reference_sent_ids(wh, tmp_path):
     ingest_text(wh, tmp_path, "three", THREE)
     ingest_output(wh, tmp_path, "three", sr({"c": "Three", "a": "One"}), run="ids", fmt="sr")

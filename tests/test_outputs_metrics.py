@@ -154,6 +154,7 @@ def lines_output(sentences: list[str]) -> str:
 
 # --- sentence BLEU = NLTK method 2 ----------------------------------------------------------
 
+@pytest.mark.slow
 def test_identical_three_token_sentence_scores_below_one():
     """p1 = p2 = p3 = 1 and p4 = (0 + 1) / (0 + 1 + 1) = 1/2, BP = 1: BLEU = (1/2) ** (1/4)."""
     three = ["the", "cat", "sat"]
@@ -205,6 +206,7 @@ def udf_warehouse():
         yield wh
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pairs=st.lists(sentence_pairs(), min_size=1, max_size=12))
 def test_sentence_bleu_equals_nltk_method2(pairs, udf_warehouse):
@@ -281,6 +283,7 @@ def test_table4_is_not_a_pooled_ratio(relation, count, printed):
     assert not [k for k in range(count + 1) if round(100 * k / count, 2) == printed]
 
 
+@pytest.mark.slow
 def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
     """dea_by_relation_pooled.mean_submission_accuracy (the headline, Table 4) against an independent
     macro-average over the dea_edges rows: per submission matched / edges of the relation, then the
@@ -359,6 +362,7 @@ def _lemma_lists(wh, run):
     return [hyp[p] for p in range(1, n + 1)], [ref[p] for p in range(1, n + 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", ["p0", "p1", "p2", "ref"])
 def test_corpus_and_sentence_bleu_equal_nltk(sample_permutations, run):
     wh, _ = sample_permutations
@@ -377,6 +381,7 @@ def test_corpus_and_sentence_bleu_equal_nltk(sample_permutations, run):
     assert mean_bleu == pytest.approx(sum(per_sentence) / len(per_sentence), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_surface_bleu_equals_nltk_on_forms(sample_permutations):
     """bleu_surface: output tokens as written against the reference forms, punctuation kept."""
     wh, sentences = sample_permutations
@@ -390,6 +395,7 @@ def test_surface_bleu_equals_nltk_on_forms(sample_permutations):
         assert abs(b - nltk_bleu(forms[position], ref)) <= 1e-12, position
 
 
+@pytest.mark.slow
 def test_permutation_tokens_realise_every_reference_word(sample_permutations):
     """A permutation of the reference words is tokenised into exactly those words, each aligned exactly."""
     wh, sentences = sample_permutations
@@ -418,6 +424,7 @@ def _dea_inputs(wh, run):
     return edges, tokens
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", ["p0", "p1", "p2", "ref"])
 def test_dea_edges_equal_an_independent_implementation(sample_permutations, run):
     wh, _ = sample_permutations
@@ -444,6 +451,7 @@ def test_dea_edges_equal_an_independent_implementation(sample_permutations, run)
     assert pooled[1] == pytest.approx(sum(means) / len(means), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_dea_edges_keep_submissions_with_shared_names_apart(wh, tmp_path):
     """dea_edges numbers the submissions internally (issue 18): the same team and run scored against two
     corpora, and the same run name under two teams, are still four submissions, each matched against its
@@ -482,6 +490,7 @@ def test_dea_edges_keep_submissions_with_shared_names_apart(wh, tmp_path):
     assert seen == {("a", "first", True), ("a", "second", True), ("b", "first", False), ("b", "second", False)}
 
 
+@pytest.mark.slow
 def test_reference_as_output_scores_one(sample_permutations):
     """The reference's own # text: DEA 1 wherever there is an edge; BLEU 1 from 4 non-punct words on,
     NLTK's value (below 1) for identical shorter sentences; every accuracy 1."""
@@ -512,6 +521,7 @@ DOGS = tree("dogs", """
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output, nsubj_matched", [
     # (bark, dog, -1) twice in the reference
     ("dogs bark and dogs bark", [True, True]),    # two realisations: both edges
@@ -545,6 +555,7 @@ def small_corpus(tmp_path_factory):
         yield wh, sentences, tmp
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2 ** 32 - 1), drop=st.floats(0, 0.5))
 def test_shuffled_outputs_stay_in_range_and_match_nltk_and_independent_dea(small_corpus, seed, drop):
@@ -665,6 +676,7 @@ def test_bangalore_example_with_its_period(wh, tmp_path):
     assert r == 10 and (ssa, gsa) == pytest.approx((0.5, 0.6), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(ref=st.lists(st.sampled_from("abcde"), max_size=9), out=st.lists(st.sampled_from("abcdef"), max_size=9))
 def test_edit_counts_are_a_minimum_cost_alignment(ref, out):
@@ -808,6 +820,7 @@ def test_understandability_and_quality_of_a_perfect_sentence():
     assert accuracy.quality_accuracy(None, 0) is None
 
 
+@pytest.mark.slow
 def test_every_score_records_its_configuration(sample_permutations):
     wh, _ = sample_permutations
     configs = {c for (c,) in wh.sql("select distinct configuration from sentence_scores "

@@ -69,6 +69,7 @@ def test_a_shared_denominator_given_per_run_gives_the_same_p(test):
     assert [r[5] for r in shared_den] == [r[5] for r in per_run]
 
 
+@pytest.mark.slow
 def test_the_worked_case_against_itself_and_another(tmp_path, wh):
     gold, system = write(tmp_path, "g.conllu", GOLD), write(tmp_path, "s.conllu", SYSTEM)
     ingest_dependency_run(wh, system, gold, "c", "parser", "1")

@@ -106,6 +106,7 @@ def _paper_digits(printed: str, value: float) -> bool:
     return f"{value:.{decimals}f}" == printed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position, listing", [(1, EXAMPLE_1), (11, EXAMPLE_11)], ids=["example1", "example11"])
 def test_word_scores_and_lineages_as_printed(wh, position, listing):
     ingest_seed002(wh)
@@ -124,6 +125,7 @@ def test_revision_worked_calculation():
     assert word_score(gold, cand) == 1 - 2.5 / 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", range(1, 12))
 def test_triples_of_examples_1_to_11(wh, position):
     ingest_seed002(wh)
@@ -515,6 +517,7 @@ def test_metric_deciles_uses_the_papers_rank_ranges():
     assert [math.ceil(10 * r / 500) for r in (1, 50, 51, 100, 451, 500)] == [1, 1, 2, 2, 10, 10]
 
 
+@pytest.mark.slow
 def test_seed002_views_have_their_grain(wh):
     ingest_parse_examples(wh)
     for view, keys in PARSE_VIEWS.items():
@@ -525,6 +528,7 @@ def test_seed002_views_have_their_grain(wh):
 
 # --- the CLI -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_ingest_parses_and_evalb(tmp_path):
     from typer.testing import CliRunner
 

@@ -98,6 +98,7 @@ def python_rows(gold: str, test: str, params: EvalbParams):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 12), st.sampled_from(sorted(PARAMS)))
 @example(seed=5, lines=10, prm="collins")  # a test file starting "[S a b ]" after a gold file without a final newline
@@ -149,6 +150,7 @@ def _report_through_views(wh, gold_path, test_path, params):
     return evalb_report_from_views(wh, "evalb", "evalb", "test", params)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(0, 2**32), st.integers(1, 10), st.sampled_from(sorted(PARAMS)))
 def test_report_equals_the_report_from_the_views(wh, tmp_path_factory, seed, lines, prm):
@@ -178,6 +180,7 @@ def _lines(text: str) -> int:
     return text.count("\n") + (not text.endswith("\n") and text != "")
 
 
+@pytest.mark.slow
 def test_errors_are_those_of_ingest(wh, tmp_path):
     good = "(S (NP (DT a)) (VP (VBZ b)))\n"
     cases = [(good + "(NP (DT a)\n", good * 2), (good * 2, good + "()\n"), (good + "(NP (DT a)\n", b"\xff\n"),

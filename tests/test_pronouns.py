@@ -72,6 +72,7 @@ def close(a, b):
 
 
 # --- views: given/expect ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_pronoun_cases_given_expect(tiny):
     rows = tiny.sql("""select config, position, source_index, source_pronoun, reference_words, output_words,
                               output_items, apt_case, output_corrected, autoprf_matches, autoprf_reference,
@@ -125,6 +126,7 @@ def test_apt_scores_given_expect(tiny):
         assert none[:7] == (0, 0, 0, 7, 0, 0, 7) and none[7] == 0.0
 
 
+@pytest.mark.slow
 def test_autoprf_scores_given_expect(tiny):
     r = tiny.sql("select matches, reference_words, output_words, precision, recall, f, restricted_matches, "
                  "restricted_reference, restricted_output, restricted_precision, restricted_recall "
@@ -140,6 +142,7 @@ def test_autoprf_scores_given_expect(tiny):
                     "and config = 'plain'").fetchone() == (None, 0.0, None)
 
 
+@pytest.mark.slow
 def test_by_pronoun_and_by_document(tiny):
     it = tiny.sql("select case_1, case_2, case_3, pronouns, apt from apt_scores_by_pronoun where config = 'apt-b' "
                   "and team = 'mt' and run = '1' and source_pronoun = 'it'").fetchone()
@@ -172,6 +175,7 @@ def test_apt_human_agreement_given_expect(tiny):
     assert [round(r[-1], 9) for r in rows] == [round(100 * 3 / 7, 9), 0.0, round(200 / 3, 9), 0.0, 50.0]
 
 
+@pytest.mark.slow
 def test_apt_human_correlation_given_expect(tiny):
     # per system over its judged pronouns (apt-b: cases 1-6, weights 1, .5, 0, 0, 0, 0), worked out by hand:
     #   mt/1: cases 3,1,2,1,4,1,1 -> APT 4.5/7; judged correct 3 of 7
@@ -273,6 +277,7 @@ def property_wh():
         yield wh
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(segs=segments())
 def test_reference_against_itself_and_restricted_recall_identity(tmp_path_factory, property_wh, segs):
@@ -411,6 +416,7 @@ max_length_matrix = 10
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source, target, corrected", [
     ("", "dict_tgt", True),           # APT: only target words; no source word blocks "il"
     ("dict_src", "dict_tgt", False),  # "il" is aligned to "he", a source-dictionary word: blocked
@@ -442,6 +448,7 @@ def test_apt_config_correction_dictionaries_as_apt_uses_them(wh, tmp_path, sourc
     assert enabled is bool(target)
 
 
+@pytest.mark.slow
 def test_apt_add_defaults_to_all_six_cases_with_apt_b_weights(tiny):
     """evalhouse apt --add without --cases/--weights: seed 004's APT-B (all six cases, 1, .5, 0, 0, 0, 0),
     so its APT equals the built-in apt-b's; --cases without --weights takes APT-B's weight of each case."""
@@ -537,6 +544,7 @@ def test_bad_judgements(wh, tmp_path):
     assert wh.sql("select count(*) from pronoun_judgements").fetchone()[0] == 11
 
 
+@pytest.mark.slow
 def test_cli_errors_exit_codes(tmp_path):
     db = tmp_path / "w.duckdb"
     bad = write(tmp_path, "bad.alig", "0-0\n0-9\n0-0\n0-0\n")

@@ -62,6 +62,7 @@ def _cells(page: str, table_id: str) -> list[list[str]]:
             for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
 
 
+@pytest.mark.slow
 def test_the_page_is_one_offline_file(report):
     summary, page = report
     # nothing is fetched: no external script, style, image or font; a CSP that forbids any load
@@ -88,6 +89,7 @@ def test_the_page_is_one_offline_file(report):
     assert f"{HOSTILE_TEAM}/{HOSTILE_RUN}" in html.unescape(dea)
 
 
+@pytest.mark.slow
 def test_figures_are_reproducible(analysed, tmp_path):
     from evalhouse.reports.html import build_report
 
@@ -98,6 +100,7 @@ def test_figures_are_reproducible(analysed, tmp_path):
     assert a.path.read_bytes() == b.path.read_bytes()
 
 
+@pytest.mark.slow
 def test_hostile_names_stay_escaped(report):
     _, page = report
     # never raw in the markup: only escaped text, escaped attributes, or JSON with < > & escaped
@@ -111,6 +114,7 @@ def test_hostile_names_stay_escaped(report):
     assert page.count("<script") == 2
 
 
+@pytest.mark.slow
 def test_leaderboard_numbers_and_groups(analysed, report):
     _, page = report
     rows = _cells(page, "leaderboard")
@@ -153,6 +157,7 @@ def test_significance_groups_by_hand():
         {"x": (1, 1, 1), "y": (2, 2, 2), "z": (3, 3, 3)}
 
 
+@pytest.mark.slow
 def test_relation_intervals_are_the_bootstrap_not_min_max(analysed, report):
     _, page = report
     rows = _cells(page, "dea-relations")
@@ -166,6 +171,7 @@ def test_relation_intervals_are_the_bootstrap_not_min_max(analysed, report):
         assert low <= accuracy <= high
 
 
+@pytest.mark.slow
 def test_correlations_projectivity_subtrees_and_buckets(analysed, report):
     _, page = report
     median = analysed.sql("select median(rho) from metric_correlations where metric_a = 'bleu' and metric_b = 'dea' "
@@ -191,6 +197,7 @@ def test_correlations_projectivity_subtrees_and_buckets(analysed, report):
     assert got == expected
 
 
+@pytest.mark.slow
 def test_examples_show_failed_edges(analysed, report):
     summary, page = report
     data = json.loads(re.search(r'id="eh-data">(.*?)</script>', page, re.S).group(1))
@@ -221,6 +228,7 @@ def test_examples_show_failed_edges(analysed, report):
     assert labels <= set(re.findall(r"[a-z]+", form))
 
 
+@pytest.mark.slow
 def test_no_examples_and_bad_options(analysed, tmp_path):
     from typer.testing import CliRunner
 
@@ -237,6 +245,7 @@ def test_no_examples_and_bad_options(analysed, tmp_path):
     assert result.exit_code == 2
 
 
+@pytest.mark.slow
 def test_optional_score_views_join_the_leaderboard(analysed, tmp_path):
     """sr_submission_scores and sacrebleu_scores are read when the warehouse has them (issue 19: the
     report works before and after they land). Here stand-in views of the same shape."""
@@ -255,6 +264,7 @@ def test_optional_score_views_join_the_leaderboard(analysed, tmp_path):
     assert "SR nist" in page and "0.432" in page and "sr-eval|test" in page
 
 
+@pytest.mark.slow
 def test_accuracies_against_judgements_are_shown(analysed, report):
     """Seed 003 section 4: the judged submission's Pearson r and Spearman rho rows of
     judgement_correlations, one table row each, with the numbers of the table."""
@@ -335,6 +345,7 @@ def captured_figures(monkeypatch):
     return seen
 
 
+@pytest.mark.slow
 def test_figures_fit_a_page(analysed, tmp_path, monkeypatch):
     from evalhouse.reports.html import build_report
 
@@ -351,6 +362,7 @@ def test_figures_fit_a_page(analysed, tmp_path, monkeypatch):
     assert len(top) == 3 and all(ax.get_xlabel() for ax in top)
 
 
+@pytest.mark.slow
 def test_dea_figure_caps_and_splits_long_relation_lists():
     import numpy as np
 
@@ -378,6 +390,7 @@ def latex_toggles(page: str) -> dict[str, str]:
     return {re.search(r"\\label\{([^}]*)\}", c).group(1): c for c in codes}
 
 
+@pytest.mark.slow
 def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp_path):
     from tests.test_latex import compile_latex
 

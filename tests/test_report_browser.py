@@ -246,6 +246,7 @@ def _check_print(page, name: str, pages_at_most: int) -> None:
     assert page.errors == []
 
 
+@pytest.mark.slow
 def test_hostile_names_in_the_browser(browser, tmp_path):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")

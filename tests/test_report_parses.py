@@ -48,6 +48,7 @@ def page_data(page: str) -> dict:
     return json.loads(re.search(r'<script type="application/json" id="eh-data">(.*?)</script>', page, re.S).group(1))
 
 
+@pytest.mark.slow
 def test_a_warehouse_of_parser_runs_gets_a_report(parsed):
     _, summary, page = parsed
     assert summary.submissions == 0 and summary.parse_runs == 4
@@ -61,6 +62,7 @@ def test_a_warehouse_of_parser_runs_gets_a_report(parsed):
     assert "metrics:conll18_ud_eval-1.2" in page and "bootstrap:percentile" in page  # configurations listed
 
 
+@pytest.mark.slow
 def test_leaderboard_and_ranks_are_the_views_and_the_stored_tests(parsed):
     wh, _, page = parsed
     rows = _cells(page, "parsers")
@@ -85,6 +87,7 @@ def test_leaderboard_and_ranks_are_the_views_and_the_stored_tests(parsed):
     assert ranks[("LAS", "parser", "1")] == ranks[("LAS", HOSTILE_TEAM, HOSTILE_RUN)] == ("1", "1-3")
 
 
+@pytest.mark.slow
 def test_breakdowns_confusion_and_constituency_tables(parsed):
     wh, _, page = parsed
     breakdowns = _cells(page, "parser-breakdowns")
@@ -97,6 +100,7 @@ def test_breakdowns_confusion_and_constituency_tables(parsed):
     assert "Worst sentences" in page and "class='brackets'" in page
 
 
+@pytest.mark.slow
 def test_drill_down_data_of_the_worked_case(parsed):
     _, _, page = parsed
     data = page_data(page)["parse"]
@@ -116,6 +120,7 @@ def test_drill_down_data_of_the_worked_case(parsed):
     assert second["w"] == ["Yes", "!"] and second["h"] == [-1, 1]  # Yes hangs from a word drawn in sentence 1
 
 
+@pytest.mark.slow
 def test_hostile_names_stay_escaped(parsed):
     _, _, page = parsed
     assert HOSTILE_TEAM not in page and "<b>x</b>" not in page
@@ -126,6 +131,7 @@ def test_hostile_names_stay_escaped(parsed):
     assert page.count("<script") == 2
 
 
+@pytest.mark.slow
 def test_nothing_to_report_and_not_analysed(tmp_path):
     with evalhouse.connect(":memory:") as wh:
         with pytest.raises(WarehouseError, match=r"nothing to report in .*ingest outputs.*ingest dependency-run"):
@@ -136,6 +142,7 @@ def test_nothing_to_report_and_not_analysed(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_parser_figures_fit_a_page(parsed, tmp_path, monkeypatch):
     wh, _, _ = parsed
     seen = captured_figures(monkeypatch)
@@ -147,6 +154,7 @@ def test_parser_figures_fit_a_page(parsed, tmp_path, monkeypatch):
         assert_systems_told_apart(fig, name)
 
 
+@pytest.mark.slow
 def test_latex_toggles_of_the_parser_tables(parsed, tmp_path):
     from evalhouse.export import latex
     from tests.test_latex import compile_latex

@@ -77,6 +77,7 @@ def _attacks(tmp_path, secret):
 ATTACKS = sorted(_attacks(REPO, REPO))  # the names; the statements need the test's paths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ATTACKS)
 def test_each_attack_is_refused_in_one_line_and_leaves_no_trace(db, tmp_path, secret, name):
     query, trace = _attacks(tmp_path, secret)[name]
@@ -102,6 +103,7 @@ def test_the_settings_cannot_be_undone_from_the_python_api_either(db, secret):
         assert wh.con.execute(f"SELECT value FROM read_csv('{secret}')").fetchall() == [(42,)]
 
 
+@pytest.mark.slow
 def test_every_view_reads_the_same_rows_in_the_sandbox(db):
     names = [f.name for f in view_files()]
 
@@ -116,6 +118,7 @@ def test_every_view_reads_the_same_rows_in_the_sandbox(db):
     assert sum(bool(r) for r in free.values()) >= 13
 
 
+@pytest.mark.slow
 def test_sql_formats_and_functions_work_in_the_sandbox(db):
     r = _sql(db, "SELECT corpus, sentences FROM corpus_complexity", "--format", "csv")
     assert r.exit_code == 0, r.stderr
@@ -133,6 +136,7 @@ def test_sql_formats_and_functions_work_in_the_sandbox(db):
     assert r.exit_code == 1 and REFUSED not in r.stderr
 
 
+@pytest.mark.slow
 def test_write_allows_files_and_changes(db, tmp_path, secret):
     out = tmp_path / "copied.csv"
     r = _sql(db, f"COPY (SELECT corpus FROM corpora) TO '{out}' (FORMAT csv, HEADER false)", "--write")
@@ -142,6 +146,7 @@ def test_write_allows_files_and_changes(db, tmp_path, secret):
     assert r.exit_code == 0 and r.stdout == "value\n42\n", r.stderr
 
 
+@pytest.mark.slow
 def test_the_export_commands_still_write_files(db, tmp_path):
     out = tmp_path / "c.csv"
     r = runner.invoke(app, ["--db", db, "export", "corpus_complexity", "--out", str(out)])
@@ -152,6 +157,7 @@ def test_the_export_commands_still_write_files(db, tmp_path):
     assert (tmp_path / "ds" / "manifest.json").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["export", "corpus_complexity\" TO '{out}'; --", "--out", "{tmp}/x.csv"],
     ["export", "corpus_complexity", "--out", "{tmp}/x.csv", "--corpus", "x') TO '{out}'; --"],
@@ -187,6 +193,7 @@ def _leaked(tmp_path) -> list[str]:
                   and not p.name.startswith("w.duckdb") and b"secret-token" in p.read_bytes())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["export", "corpus_complexity", "--out", "{out}/cc.csv"],
     ["export", "corpus_complexity", "--out", "{out}/cc.parquet"],

@@ -31,6 +31,7 @@ def test_the_general_resampler_gives_a_ratio_the_ratio_resamplers_p(test):
     assert glow == pytest.approx(low, abs=1e-12) and ghigh == pytest.approx(high, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_every_ranked_score_has_its_interval_and_tests(analysed):  # noqa: F811
     wh = analysed
     views = {

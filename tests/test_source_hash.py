@@ -19,6 +19,7 @@ from evalhouse.loaders import source as source_module
 from .conftest import SAMPLE
 
 
+@pytest.mark.slow
 def test_treebank_hash_is_of_the_bytes_loaded(tmp_path, monkeypatch):
     original = SAMPLE.read_bytes()
     changed = original.replace(b"village", b"villaje")  # same length, in the file's last sentence

@@ -12,6 +12,7 @@ from evalhouse.warehouse import schema_files, view_files
 ALL = list(schema_files()) + list(view_files())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("f", ALL, ids=lambda f: f"{f.kind}:{f.name}")
 def test_parses_with_sqlglot_and_defines_one_object_named_after_the_file(f):
     statements = [s for s in sqlglot.parse(f.text, read="duckdb") if s is not None]
@@ -30,6 +31,7 @@ def test_header_names_the_grain(f):
     assert "Grain:" in header
 
 
+@pytest.mark.slow
 def test_every_view_and_table_has_a_description_in_the_database(wh):
     described = dict(wh.sql("SELECT view_name, comment FROM duckdb_views() WHERE NOT internal").fetchall())
     described.update(wh.sql("SELECT table_name, comment FROM duckdb_tables()").fetchall())
@@ -41,6 +43,7 @@ def test_every_view_and_table_has_a_description_in_the_database(wh):
 # parser). Every table sqlglot finds in a parsed view must be among them, and so come earlier in the
 # order; a name used as an alias (parse_scores calls a column la_words) adds a harmless extra edge
 # (a cycle would make view_files() raise).
+@pytest.mark.slow
 def test_view_order_respects_every_dependency_sqlglot_finds():
     from evalhouse.warehouse import view_references
 

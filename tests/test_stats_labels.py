@@ -39,6 +39,7 @@ def test_large_and_small_sample_without_ties_is_exact():
     assert p != sps.mannwhitneyu(x, y, alternative="two-sided", method="asymptotic").pvalue
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(x=st.lists(st.integers(0, 40), min_size=1, max_size=14), y=st.lists(st.integers(0, 40), min_size=1, max_size=14))
 def test_label_is_the_method_behind_scipys_auto_p(x, y):

@@ -64,6 +64,7 @@ def counting_schema_creation(monkeypatch) -> list:
     return calls
 
 
+@pytest.mark.slow
 def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, monkeypatch):
     fingerprint = schema_script()[2]
     calls = counting_schema_creation(monkeypatch)
@@ -87,6 +88,7 @@ def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, mo
     assert [p.name for p in cache.iterdir()] == [built.name]
 
 
+@pytest.mark.slow
 def test_the_cache_off_writes_no_template(tmp_path, monkeypatch):
     monkeypatch.setenv(template.CACHE_ENV, "")
     assert template.cache_dir() is None and template.template_path("f" * 64) is None
@@ -100,6 +102,7 @@ def test_the_cache_off_writes_no_template(tmp_path, monkeypatch):
     assert template.cache_dir() == tmp_path / "xdg" / "evalhouse"
 
 
+@pytest.mark.slow
 def test_a_damaged_template_is_replaced_and_the_warehouse_still_made(tmp_path, cache):
     fingerprint = schema_script()[2]
     evalhouse.connect(tmp_path / "first.duckdb").close()
@@ -113,6 +116,7 @@ def test_a_damaged_template_is_replaced_and_the_warehouse_still_made(tmp_path, c
     assert built.exists() and catalog(tmp_path / "third.duckdb") == catalog(tmp_path / "first.duckdb")
 
 
+@pytest.mark.slow
 def test_an_existing_file_is_never_replaced(tmp_path, cache):
     fingerprint = schema_script()[2]
     evalhouse.connect(tmp_path / "first.duckdb").close()
@@ -123,12 +127,14 @@ def test_an_existing_file_is_never_replaced(tmp_path, cache):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "first.duckdb", "taken.duckdb"]
 
 
+@pytest.mark.slow
 def test_a_missing_directory_fails_as_without_a_cache(tmp_path, cache):
     with pytest.raises(WarehouseError, match="cannot open"):
         evalhouse.connect(tmp_path / "no" / "such" / "w.duckdb")
     assert not (tmp_path / "no").exists()
 
 
+@pytest.mark.slow
 def test_a_bad_memory_limit_leaves_no_file(tmp_path, cache):
     evalhouse.connect(tmp_path / "first.duckdb").close()
     with pytest.raises(OptionError, match="memory_limit"):
@@ -137,6 +143,7 @@ def test_a_bad_memory_limit_leaves_no_file(tmp_path, cache):
     assert template.template_path(schema_script()[2]).exists()  # the template was not at fault
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_falls_back(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
@@ -146,6 +153,7 @@ def test_an_unwritable_cache_falls_back(tmp_path, monkeypatch):
     assert not any(p.name.startswith("w.duckdb.") for p in tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_no_staged_file_survives_a_failed_link(tmp_path, cache, monkeypatch):
     fingerprint = schema_script()[2]
     evalhouse.connect(tmp_path / "first.duckdb").close()
@@ -170,6 +178,7 @@ con.close()
 """
 
 
+@pytest.mark.slow
 def test_a_new_warehouse_another_process_opened_first_is_never_deleted(tmp_path, cache, monkeypatch):
     """The copy is linked into place; before this process opens it, another one does and writes to it. This
     process must then report the lock, as without a cache, and leave the other's data alone."""
@@ -199,6 +208,7 @@ def test_a_new_warehouse_another_process_opened_first_is_never_deleted(tmp_path,
     con.close()
 
 
+@pytest.mark.slow
 def test_staging_never_writes_to_an_existing_file(tmp_path, cache):
     """A kill between the link and the unlink leaves the staged name as a second name of a warehouse; the
     staging must never write through such a name (nor any other existing file)."""
@@ -211,6 +221,7 @@ def test_staging_never_writes_to_an_existing_file(tmp_path, cache):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["cache", "first.duckdb", leftover.name, "w.duckdb"])
 
 
+@pytest.mark.slow
 def test_a_named_in_memory_database_writes_no_file(tmp_path, cache, monkeypatch):
     monkeypatch.chdir(tmp_path)
     evalhouse.connect(tmp_path / "first.duckdb").close()
@@ -219,6 +230,7 @@ def test_a_named_in_memory_database_writes_no_file(tmp_path, cache, monkeypatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "first.duckdb"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", ["error('not evalhouse''s')", "'x'::INTEGER", "42"])
 def test_a_schema_macro_that_is_not_ours_is_replaced(tmp_path, cache, body):
     """The fingerprint is read by calling evalhouse_schema(); one that fails or returns anything else (a macro

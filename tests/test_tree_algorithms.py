@@ -68,6 +68,7 @@ def assert_same_metrics(batch: TreeBatch) -> None:
 
 # --- random trees --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees(max_size=12, max_roots=3))
 def test_sweep_flux_weights_are_maximum_matchings(heads):
@@ -75,6 +76,7 @@ def test_sweep_flux_weights_are_maximum_matchings(heads):
         assert tree_metrics(TreeBatch.from_lists([heads])).flux_weights.tolist() == brute_flux_weights(heads)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees(max_size=12, max_roots=3))
 def test_row_based_flux_weights_are_maximum_matchings(heads):
@@ -84,12 +86,14 @@ def test_row_based_flux_weights_are_maximum_matchings(heads):
         assert got == brute_flux_weights(heads), kernel
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(trees(max_size=40, max_roots=3), min_size=0, max_size=10))
 def test_both_algorithms_equal_the_previous_implementation(forest):
     assert_same_metrics(TreeBatch.from_lists(forest))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(trees(max_size=30, max_roots=4))
 def test_projectivity_and_depth_against_brute_force(heads):
@@ -111,6 +115,7 @@ def brute_arc_projective(heads: list[int]) -> list[bool]:
             for d, h in enumerate(heads, 1)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(trees(max_size=30, max_roots=3), min_size=1, max_size=6))
 def test_arc_projectivity_against_brute_force(forest):
@@ -137,6 +142,7 @@ def random_tree(rng, n: int, roots: int = 1) -> list[int]:
     return heads
 
 
+@pytest.mark.slow
 def test_larger_random_trees_equal_the_previous_implementation():
     rng = np.random.default_rng(17)
     forest = [random_tree(rng, int(rng.integers(1, 400)), int(rng.integers(1, 3))) for _ in range(40)]
@@ -155,6 +161,7 @@ def _benchmark():
 SHAPES = ("chain", "star", "flat", "comb", "spiral", "rainbow", "random", "punct_chain")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHAPES)
 def test_adversarial_shapes_equal_the_previous_implementation(name):
     shape = _benchmark().shape
@@ -213,6 +220,7 @@ def punctuated(draw, max_size: int = 25):
     return heads, punct
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(punctuated(), min_size=1, max_size=6))
 def test_strip_punctuation_equals_a_naive_walk(sentences):
@@ -283,6 +291,7 @@ def loader_wh():
         yield wh
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(punctuated(max_size=30), min_size=1, max_size=8))
 def test_strip_punctuation_equals_the_loaders_edges(loader_wh, tmp_path_factory, sentences):

@@ -30,6 +30,7 @@ EXPECT = [(1, 1, 1), (1, 2, 0), (1, 3, 2), (1, 4, 1), (1, 5, 3), (1, 6, 3), (1, 
           (2, 1, 0), (2, 2, 0), (2, 3, 1)]
 
 
+@pytest.mark.slow
 def test_given_expect(tmp_path):
     path = write(tmp_path, "t.conllu", GIVEN)
     with evalhouse.connect(":memory:") as wh:

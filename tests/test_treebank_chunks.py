@@ -69,6 +69,7 @@ def ingest(path, files):
         wh.ingest_treebank(files, corpus="c")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("treebank_dir, name", [("UD_French-GSD", "fr_gsd-ud-test.conllu"),
                                                 ("UD_English-EWT", "en_ewt-ud-test.conllu")])
 def test_small_chunks_and_held_rows_store_the_same_rows(tmp_path, monkeypatch, treebank_dir, name):
@@ -102,6 +103,7 @@ PROBLEMS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem", list(PROBLEMS))
 def test_the_same_problem_is_reported_whatever_the_chunk_size(tmp_path, monkeypatch, problem):
     """A problem near any chunk boundary (every size from one byte to the whole file, in steps of 11) is

@@ -215,6 +215,7 @@ def test_heads_and_lengths_must_agree():
 
 # --- properties --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees())
 def test_mean_flux_size_equals_mean_dependency_distance(heads):
@@ -229,6 +230,7 @@ def test_mean_flux_size_equals_mean_dependency_distance(heads):
     assert sizes == [len(flux(heads, i)) for i in range(1, n)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees())
 def test_depth_is_less_than_length(heads):
@@ -237,12 +239,14 @@ def test_depth_is_less_than_length(heads):
     assert max(depths) < len(heads)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(trees())
 def test_projectivity_matches_brute_force(heads):
     assert is_projective(heads) is brute_projective(heads)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees(max_roots=4))
 def test_projectivity_of_forests_matches_brute_force(heads):
@@ -250,6 +254,7 @@ def test_projectivity_of_forests_matches_brute_force(heads):
     assert is_projective(heads) is brute_projective(heads)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees(max_size=12))
 def test_flux_weight_is_a_maximum_matching(heads):
@@ -262,12 +267,14 @@ def test_flux_weight_is_a_maximum_matching(heads):
         assert 1 <= w <= s
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(trees(max_size=12, max_roots=3))
 def test_flux_weight_of_forests_is_a_maximum_matching(heads):
     assert flux_weights(heads) == brute_flux_weights(heads)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(trees(max_size=15, max_roots=2), min_size=0, max_size=12))
 def test_batch_equals_one_tree_at_a_time(forest):

@@ -5,6 +5,8 @@ integers is HUGEINT: cast counts to BIGINT)."""
 
 from __future__ import annotations
 
+import pytest
+
 from evalhouse.warehouse import view_files
 
 
@@ -32,6 +34,7 @@ def test_no_view_column_is_hugeint(wh):
     assert huge == [], f"cast these counts to BIGINT: {', '.join(huge)}"
 
 
+@pytest.mark.slow
 def test_counts_reach_pandas_as_integers(wh):
     """What the HUGEINT rule is for: a count of a view arrives in pandas as an integer column."""
     from tests.conftest import SAMPLE

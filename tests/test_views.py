@@ -109,6 +109,7 @@ def given_wh(wh, tmp_path):
     return wh
 
 
+@pytest.mark.slow
 def test_given_edges(given_wh):
     """The stripped tree the views read (distance = dependent - head)."""
     rows = given_wh.sql("""select position, dependent, head, deprel, relation, distance, dependent_id, head_id
@@ -370,6 +371,7 @@ def test_every_view_has_a_grain():
     assert set(SQL_VIEWS) <= set(VIEWS), f"declare the key of {sorted(set(SQL_VIEWS) - set(VIEWS))} in its header"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", SQL_VIEWS)
 def test_view_grain(grain_wh, view):
     if view not in VIEWS:
@@ -384,6 +386,7 @@ def test_view_grain(grain_wh, view):
     assert grain_wh.sql(f"select count(*) from {view} where {null_keys}").fetchone()[0] == 0
 
 
+@pytest.mark.slow
 def test_table_grain(grain_wh):
     for table, keys in {"edges": "corpus, position, dependent", "nodes": "corpus, position, id",
                         "sentences": "corpus, position", "sentence_tree_metrics": "corpus, position"}.items():
@@ -391,6 +394,7 @@ def test_table_grain(grain_wh):
     assert grain_wh.sql("select corpus, sent_id from sentences group by all having count(*) > 1").fetchall() == []
 
 
+@pytest.mark.slow
 def test_edges_foreign_keys(grain_wh):
     # every edges row is a nodes row (dependent_id) that is not punctuation, with the same lemma/upos/deprel
     assert grain_wh.sql("""
@@ -418,6 +422,7 @@ def test_edges_foreign_keys(grain_wh):
         "select count(*) from sentence_complexity").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_one_root_unless_the_root_was_punctuation(grain_wh):
     rows = grain_wh.sql("""
         select s.corpus, s.position,
@@ -512,6 +517,7 @@ def shared_wh():
         yield warehouse
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(punctuated_trees(), min_size=1, max_size=6),
        st.lists(st.sampled_from(["nsubj", "obj", "nmod:poss", "advmod", "conj"]), min_size=10, max_size=10))

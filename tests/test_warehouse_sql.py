@@ -6,10 +6,12 @@ con.sql() while one is)."""
 from __future__ import annotations
 
 import pyarrow as pa
+import pytest
 
 import evalhouse
 
 
+@pytest.mark.slow
 def test_a_query_answers_through_every_promised_method():
     with evalhouse.connect(":memory:") as wh:
         wh.sql("CREATE TABLE t (i INTEGER, s VARCHAR)")
@@ -28,6 +30,7 @@ def test_a_query_answers_through_every_promised_method():
             assert r.limit(1).fetchall() == [(1, "a")]  # relation methods pass through
 
 
+@pytest.mark.slow
 def test_statements_without_rows_give_none_and_counts_with_parameters():
     with evalhouse.connect(":memory:") as wh:
         assert wh.sql("CREATE TABLE t (i INTEGER)") is None
@@ -38,6 +41,7 @@ def test_statements_without_rows_give_none_and_counts_with_parameters():
         assert wh.sql("SELECT count(*) FROM t").fetchone() == (2,)
 
 
+@pytest.mark.slow
 def test_a_fetchone_leaves_the_connection_free():
     with evalhouse.connect(":memory:") as wh:
         wh.sql("CREATE TABLE t AS SELECT range AS i FROM range(5000)")
