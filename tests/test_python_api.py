@@ -146,7 +146,8 @@ def test_the_python_api_page_shows_every_ingest_method():
 
 
 def _takers():
-    """(module name, file, function node, parameter) for every ``wh`` or ``con`` parameter of the package."""
+    """(module name, file, function or class node, parameter or field) for every ``wh`` or ``con`` parameter
+    of the package, and every annotated field of that name (``wh: Warehouse`` of a dataclass)."""
     for folder, package in (("evalhouse", "evalhouse"), ("analysis", "evalhouse.analysis"),
                             ("loaders", "evalhouse.loaders")):
         for path in sorted((REPO / folder).rglob("*.py")):
@@ -157,6 +158,11 @@ def _takers():
                     for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
                         if arg.arg in ("wh", "con"):
                             yield module, path, node, arg
+                if isinstance(node, ast.ClassDef):
+                    for field in node.body:
+                        if isinstance(field, ast.AnnAssign) and getattr(field.target, "id", None) in ("wh", "con"):
+                            yield module, path, node, ast.arg(field.target.id, field.annotation,
+                                                              lineno=field.lineno)
 
 
 def test_every_warehouse_and_connection_parameter_is_typed():

@@ -55,7 +55,7 @@ def _esc(value) -> str:
 class ParseSections:
     """The parse runs a :class:`Selection` picks, and the sections and drill-down data the report shows."""
 
-    wh: object
+    wh: Warehouse
     selected: Selection
     test: str
     examples: int
