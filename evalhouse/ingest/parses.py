@@ -1,15 +1,16 @@
 """``evalhouse ingest parses``: constituency parses, the gold parses of a corpus or a candidate run
 scored against them at once (GEIG/PARSEVAL as EVALB does it, and the leaf-ancestor metric of Sampson & Babarczy (2003)).
 
-Python API (the CLI command is a thin layer over it)::
+Python API (the CLI command is a thin layer over it; :func:`ingest_parses` is the body of
+``Warehouse.ingest_parses``)::
 
     import evalhouse
-    from evalhouse.ingest.parses import ingest_parses, resolve_params, resolve_cost
+    from evalhouse.ingest.parses import resolve_params, resolve_cost
 
     with evalhouse.connect("warehouse.duckdb") as wh:
-        ingest_parses(wh, "wsj01.mrg", "wsj01", gold=True)
-        ingest_parses(wh, "berkeley.mrg", "wsj01", team="berkeley", run="1",
-                      params=resolve_params("collins"), cost=resolve_cost("default"))
+        wh.ingest_parses("wsj01.mrg", "wsj01", gold=True)
+        wh.ingest_parses("berkeley.mrg", "wsj01", team="berkeley", run="1",
+                         params=resolve_params("collins"), cost=resolve_cost("default"))
         wh.sql("select team, run, labelled_f, la_sentence_mean from parse_scores where subset = 'all'").df()
 
 Files are read by :mod:`evalhouse.loaders.brackets`. Every Python computation (tree preparation and

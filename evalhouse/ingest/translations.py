@@ -1,17 +1,17 @@
 """``evalhouse ingest translations``: a parallel corpus and system translations, with every source pronoun
 scored (APT and AutoPRF, Guillou & Hardmeier 2018) at ingest, in one transaction.
 
-Python API (the command is a thin layer over these functions)::
+Python API (the command is a thin layer over these functions, which are the bodies of
+``Warehouse.ingest_translations`` and ``Warehouse.add_apt_config``)::
 
     import evalhouse
-    from evalhouse.ingest.translations import ingest_translations
 
     with evalhouse.connect("warehouse.duckdb") as wh:
-        ingest_translations(wh, "discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
-                            source_reference_alignment="pronoun-test.tok.en-fr.alig",
-                            documents="doc-boundaries", pronouns="en-fr")
-        ingest_translations(wh, "discomt", team="mt", run="1", output="mt-output.fr",
-                            source_output_alignment="mt-output.en-fr.alig")
+        wh.ingest_translations("discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
+                               source_reference_alignment="pronoun-test.tok.en-fr.alig",
+                               documents="doc-boundaries", pronouns="en-fr")
+        wh.ingest_translations("discomt", team="mt", run="1", output="mt-output.fr",
+                               source_output_alignment="mt-output.en-fr.alig")
         wh.sql("select * from apt_scores where corpus = 'discomt'").df()
 
 Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets three configurations when it
