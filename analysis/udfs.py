@@ -54,7 +54,7 @@ ARROW_FUNCTIONS = {
 }
 
 
-def register_udfs(con) -> None:
+def register_udfs(con: duckdb.DuckDBPyConnection) -> None:
     """Register every evalhouse SQL function on a DuckDB connection (idempotent)."""
     for kind, functions in (("native", FUNCTIONS), ("arrow", ARROW_FUNCTIONS)):
         for name, (fn, params, ret) in functions.items():

@@ -19,11 +19,10 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from evalhouse.ingest.baselines import run_baseline
 from evalhouse.reports.html import build_report
 from evalhouse.reports.text import render_table
 from evalhouse.statistics.analyze import analyze
-from evalhouse.warehouse import connect
+from evalhouse.warehouse import Warehouse, connect
 
 SAMPLE_CORPUS = "sample"
 
@@ -44,11 +43,11 @@ def build_sample_warehouse(db: str | os.PathLike) -> None:
         add_sample_baselines(wh)
 
 
-def add_sample_baselines(wh) -> None:
+def add_sample_baselines(wh: Warehouse) -> None:
     """The two baseline runs of the demo and the example warehouse (lr trained on the sample itself),
     then ``evalhouse analyze`` with its defaults over them."""
-    run_baseline(wh, "lr", SAMPLE_CORPUS)
-    run_baseline(wh, "random", SAMPLE_CORPUS, seed=1)
+    wh.run_baseline("lr", SAMPLE_CORPUS)
+    wh.run_baseline("random", SAMPLE_CORPUS, seed=1)
     analyze(wh)
 
 

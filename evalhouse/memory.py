@@ -64,7 +64,7 @@ def shown_bytes(text: str, middle: bool = False) -> int | None:
     return int(value * _UNIT[unit])
 
 
-def _setting(con, name: str) -> str:
+def _setting(con: duckdb.DuckDBPyConnection, name: str) -> str:
     return con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0]
 
 
@@ -76,7 +76,7 @@ class Snapshot:
     memory_limit: str
 
 
-def snapshot(con) -> Snapshot:
+def snapshot(con: duckdb.DuckDBPyConnection) -> Snapshot:
     threads, limit = con.execute("SELECT current_setting('threads'), current_setting('memory_limit')").fetchall()[0]
     return Snapshot(int(threads), limit)
 
@@ -85,7 +85,7 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def put_back_limit(con, shown: str, configured: str | None) -> None:
+def put_back_limit(con: duckdb.DuckDBPyConnection, shown: str, configured: str | None) -> None:
     """Make DuckDB's memory limit the one that was shown as ``shown``: the warehouse's own option
     (``configured``, or DuckDB's default when it has none), or ``shown`` itself when that is not it."""
     if _setting(con, "memory_limit") == shown:
@@ -97,14 +97,14 @@ def put_back_limit(con, shown: str, configured: str | None) -> None:
         con.execute(f"SET memory_limit = '{middle}'")
 
 
-def restore(con, before: Snapshot, configured: str | None) -> None:
+def restore(con: duckdb.DuckDBPyConnection, before: Snapshot, configured: str | None) -> None:
     """Put back the settings of ``before`` (see the module docstring); outside any open transaction."""
     if int(_setting(con, "threads")) != before.threads:
         con.execute(f"SET threads = {int(before.threads)}")
     put_back_limit(con, before.memory_limit, configured)
 
 
-def _temporary_room(con) -> int:
+def _temporary_room(con: duckdb.DuckDBPyConnection) -> int:
     """Bytes DuckDB may still write to its temporary directory: ``max_temp_directory_size`` (by default 90%
     of the free disk, here of the disk the directory is or will be on) less the temporary files it has."""
     used = int(con.execute("SELECT coalesce(sum(size), 0) FROM duckdb_temporary_files()").fetchall()[0][0])
@@ -117,7 +117,7 @@ def _temporary_room(con) -> int:
     return int(0.9 * shutil.disk_usage(path).free)
 
 
-def _unspillable(con) -> int:
+def _unspillable(con: duckdb.DuckDBPyConnection) -> int:
     """An upper bound of the bytes DuckDB could neither drop nor spill to meet a lower limit: all its buffers
     but the blocks of tables already written to the file, which it drops and reads back, and the rows
     inserted and not yet written (``IN_MEMORY_TABLE``), which it spills to the temporary directory when that
@@ -131,7 +131,7 @@ def _unspillable(con) -> int:
 
 
 @contextmanager
-def lowered(con, configured: str | None, limit: int = STREAMING_LIMIT) -> Iterator[bool]:
+def lowered(con: duckdb.DuckDBPyConnection, configured: str | None, limit: int = STREAMING_LIMIT) -> Iterator[bool]:
     """DuckDB's memory limit at most ``limit`` bytes for the block (yields whether it was lowered).
 
     Left as it is when it is already lower, not shown in a form this module reads, when DuckDB might not

@@ -69,7 +69,11 @@ class CallbackProgress(Progress):
         return _CallbackTask(self.fn, total)
 
 
-def as_progress(progress) -> Progress:
+# what every ``progress`` parameter accepts: a Progress, or the older callback fn(path, i, n)
+ProgressLike = Progress | Callable[[str, int, int], None]
+
+
+def as_progress(progress: ProgressLike | None) -> Progress:
     """None -> a silent :class:`Progress`; a :class:`Progress` as it is; a callable -> :class:`CallbackProgress`."""
     if progress is None:
         return Progress()

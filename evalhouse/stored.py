@@ -207,7 +207,7 @@ class TornWarehouseError(WarehouseError):
                          "`evalhouse check --repair` (or evalhouse.stored.repair)")
 
 
-def _grouped(con, table: str, condition: str | None, columns: tuple[str, ...], nonempty: set[str]) -> list[tuple]:
+def _grouped(con: duckdb.DuckDBPyConnection, table: str, condition: str | None, columns: tuple[str, ...], nonempty: set[str]) -> list[tuple]:
     """``columns`` and the count of each group of ``table``'s rows (where ``condition``); none, without a query,
     when ``table`` is not among ``nonempty`` (:func:`_nonempty`)."""
     if table not in nonempty:
@@ -217,7 +217,7 @@ def _grouped(con, table: str, condition: str | None, columns: tuple[str, ...], n
     return con.execute(f"SELECT {cols}, count(*) FROM {ident(table)}{where} GROUP BY ALL").fetchall()
 
 
-def _nonempty(con, tables: Iterable[str]) -> set[str]:
+def _nonempty(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> set[str]:
     """The tables among ``tables`` that hold a row, in one query: a grouped count of an empty table finds nothing,
     and most of a warehouse's ~40 tables are empty for most users (each query costs about 0.8 ms)."""
     names = sorted(set(tables))
@@ -231,7 +231,7 @@ def _key(values) -> tuple:
     return tuple(None if v is None else str(v) for v in values)
 
 
-def recorded_counts(con) -> dict[tuple[str, str], dict[tuple, int]]:
+def recorded_counts(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], dict[tuple, int]]:
     """What ``stored_counts`` records: (kind, table) -> key -> rows, for the tables counted (those with a
     total row); nothing when the warehouse has no such table (one made before it, opened read-only)."""
     try:
@@ -252,7 +252,7 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def record(con, stored: Mapping[str, Stored], tables: Iterable[str]) -> None:
+def record(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], tables: Iterable[str]) -> None:
     """Record in ``stored_counts`` the rows of every thing of every kind in each of ``tables`` (the tables a
     write touched), replacing what was recorded for them: one grouped count per table and kind, in three
     statements whatever their number (a statement costs about 0.5 ms: 45 of them were a tenth of a small
@@ -276,7 +276,7 @@ def record(con, stored: Mapping[str, Stored], tables: Iterable[str]) -> None:
                 "GROUP BY v.kind, v.table_name").fetchall()
 
 
-def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckReport:
+def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckReport:
     """Find the rows that belong to nothing stored, and the things whose rows disagree with the counts
     their owner row or ``stored_counts`` records (see the module docstring). One grouped count per table of
     every kind that has rows (one query first finds the empty tables), and one read of ``stored_counts``."""
@@ -354,14 +354,14 @@ def check(con, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckRe
     return report
 
 
-def _delete_rows(con, table: str, condition: str | None, key: Mapping[str, object]) -> int:
+def _delete_rows(con: duckdb.DuckDBPyConnection, table: str, condition: str | None, key: Mapping[str, object]) -> int:
     where = " AND ".join(f"{ident(c)} IS NOT DISTINCT FROM ${c}" for c in key)
     if condition:
         where += f" AND {condition}"
     return con.execute(f"DELETE FROM {ident(table)} WHERE {where}", dict(key)).fetchall()[0][0]
 
 
-def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> dict[str, int]:
+def delete(con: duckdb.DuckDBPyConnection, kind: Stored, keys: Iterable[Mapping[str, object]]) -> dict[str, int]:
     """Delete every thing of ``kind`` named by one of ``keys`` from all the tables that hold it.
 
     One DELETE per key and table, with the key's values as constants (``column = $value``, or ``IS NULL``
@@ -382,7 +382,7 @@ def delete(con, kind: Stored, keys: Iterable[Mapping[str, object]]) -> dict[str,
     return deleted
 
 
-def repair(con, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5,
+def repair(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5,
            drop_judgements: bool = False) -> CheckReport:
     """Remove what :func:`check` finds, in one transaction: orphan rows, and every row of an incomplete
     thing; then count again the tables it deleted from (:func:`record`). Repeats until the check finds
@@ -452,7 +452,7 @@ class Room:
     :class:`WarehouseError`, which rolls the transaction back). ``kept``, ``dropped`` and ``again`` count
     the dependent rows per ``what``."""
 
-    def __init__(self, con, replaced: bool, what: str, stashes: list[tuple[Dependent, str, int]],
+    def __init__(self, con: duckdb.DuckDBPyConnection, replaced: bool, what: str, stashes: list[tuple[Dependent, str, int]],
                  allowed: Mapping[str, bool]):
         self.con = con
         self.replaced = replaced
@@ -524,7 +524,7 @@ def _refusal(what: str, dep: Dependent, lost: list, total: int) -> WarehouseErro
 _stash_counter = 0
 
 
-def make_room(con, kind: Stored, key: Mapping[str, object], exists: bool, replace: bool, what: str,
+def make_room(con: duckdb.DuckDBPyConnection, kind: Stored, key: Mapping[str, object], exists: bool, replace: bool, what: str,
               allowed: Mapping[str, bool]) -> Room:
     """Refuse, or delete every row of ``key`` (stashing the dependents to test after the new version is
     in); see :meth:`evalhouse.warehouse.Warehouse.make_room`."""

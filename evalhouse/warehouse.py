@@ -21,8 +21,8 @@ This module holds the plumbing every ingest path shares, and nothing else:
   base table, columns by name) and :data:`STORED` with :meth:`Warehouse.make_room` (what a user stores, the tables that
   hold it, and its refusal or replacement).
 
-The ``ingest_*`` and ``export_*`` methods hand over to :mod:`evalhouse.ingest` and
-:mod:`evalhouse.export`, where the work is done.
+The ``ingest_*``, ``run_*``, ``add_apt_config`` and ``export_*`` methods (one for every input a user stores,
+typed) hand over to :mod:`evalhouse.ingest` and :mod:`evalhouse.export`, where the work is done.
 """
 
 from __future__ import annotations
@@ -48,15 +48,28 @@ from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornW
 from evalhouse.version import __version__
 from evalhouse import stored as _stored
 
-if TYPE_CHECKING:  # for annotations and linters; at run time the module __getattr__ below re-exports it lazily
+if TYPE_CHECKING:  # for annotations and linters; at run time the module __getattr__ below re-exports CorpusSummary lazily
+    from evalhouse.analysis.leaf_ancestor import LabelCost
+    from evalhouse.analysis.parse_eval import EvalbParams
+    from evalhouse.ingest.outputs import SubmissionSummary
+    from evalhouse.ingest.parses import ParseRunSummary
+    from evalhouse.ingest.translations import ConfigSpec, TranslationSummary
     from evalhouse.ingest.treebanks import CorpusSummary
+    from evalhouse.progress import ProgressLike
+    from evalhouse.reports.apt import AptReport
 
 # where the ingest_* and export_* methods hand over, loaded when first used: opening a warehouse to
 # query it does not import numpy, the aligner or sqlglot (fixed cost of a command)
 conllu = lazy_module("evalhouse.export.conllu")
 relation = lazy_module("evalhouse.export.relation")
+apt_configs = lazy_module("evalhouse.ingest.apt_configs")
+baselines = lazy_module("evalhouse.ingest.baselines")
+dependency_runs = lazy_module("evalhouse.ingest.dependency_runs")
 judgements = lazy_module("evalhouse.ingest.judgements")
 outputs = lazy_module("evalhouse.ingest.outputs")
+parses = lazy_module("evalhouse.ingest.parses")
+pronoun_judgements = lazy_module("evalhouse.ingest.pronoun_judgements")
+translations = lazy_module("evalhouse.ingest.translations")
 treebanks = lazy_module("evalhouse.ingest.treebanks")
 
 
@@ -138,13 +151,13 @@ def schema_script() -> tuple[tuple[SqlFile, ...], str, str]:
     return files, script, hashlib.sha256(script.encode("utf-8")).hexdigest()
 
 
-def _create_schema_in_transaction(con) -> None:
+def _create_schema_in_transaction(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN")
     _create_schema(con)
     con.execute("COMMIT")
 
 
-def _create_schema(con) -> None:
+def _create_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Run the schema script and record its fingerprint (inside the caller's transaction, if any)."""
     _, script, fingerprint = schema_script()
     con.execute(script)
@@ -188,7 +201,7 @@ def view_files() -> tuple[SqlFile, ...]:
     return tuple(files[n] for n in ordered)
 
 
-def _table_columns(con) -> dict[str, list[str]]:
+def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Base table -> its columns in order."""
     rows = con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
                        "AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main') "
@@ -371,7 +384,7 @@ def _is_lock_error(err: Exception) -> bool:
 _QUERIES = frozenset({"SELECT", "EXPLAIN", "CALL", "PRAGMA"})
 
 
-def _returns_rows(con, query: str) -> bool:
+def _returns_rows(con: duckdb.DuckDBPyConnection, query: str) -> bool:
     """Whether the last statement of ``query`` is a query (SELECT, EXPLAIN, CALL, PRAGMA)."""
     statements = con.extract_statements(query)
     return bool(statements) and statements[-1].type.name in _QUERIES
@@ -825,9 +838,11 @@ class Warehouse:
             "WHERE table_name = $name AND schema_name = 'main' ORDER BY column_index", {"name": relation}).fetchall()]
 
     # --- ingest and export (the work is done in evalhouse.ingest and evalhouse.export) ---------
+    # Every input a user stores has one method here, with the parameters of the module function that does
+    # the work (its body); the CLI calls these methods (tests/test_python_api.py).
     def ingest_treebank(self, paths: Iterable[str | os.PathLike], corpus: str | None = None,
                         language: str | None = None, replace: bool = False,
-                        progress=None, input_of: str | None = None) -> list[CorpusSummary]:
+                        progress: ProgressLike | None = None, input_of: str | None = None) -> list[CorpusSummary]:
         """Ingest CoNLL-U files (or directories of them) in one transaction:
         :func:`evalhouse.ingest.treebanks.ingest_treebank`."""
         return treebanks.ingest_treebank(self, paths, corpus=corpus, language=language, replace=replace,
@@ -835,9 +850,10 @@ class Warehouse:
 
     def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
                        team: str | None = None, run: str | None = None, format: str = "auto",
-                       manifest: str | os.PathLike | None = None, replace: bool = False, progress=None,
-                       drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
-                       sacrebleu: bool = True, inflection: bool = True):
+                       manifest: str | os.PathLike | None = None, replace: bool = False,
+                       progress: ProgressLike | None = None, drop_judgements: bool = False, lexicon: bool = True,
+                       lexicon_min_count: int = 1, sacrebleu: bool = True,
+                       inflection: bool = True) -> list[SubmissionSummary]:
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
         return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
@@ -849,6 +865,68 @@ class Warehouse:
         """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):
         :func:`evalhouse.ingest.judgements.ingest_judgements`."""
         return judgements.ingest_judgements(self, path)
+
+    def ingest_parses(self, path: str | os.PathLike, corpus: str, *, gold: bool = False, team: str | None = None,
+                      run: str | None = None, params: EvalbParams | None = None, cost: LabelCost | None = None,
+                      replace: bool = False, one_per_line: bool = False,
+                      allow_mismatch: bool = False) -> ParseRunSummary:
+        """Ingest bracketed parses, gold (``gold=True``) or a candidate run scored against them, in one
+        transaction: :func:`evalhouse.ingest.parses.ingest_parses`."""
+        return parses.ingest_parses(self, path, corpus, gold=gold, team=team, run=run, params=params, cost=cost,
+                                    replace=replace, one_per_line=one_per_line, allow_mismatch=allow_mismatch)
+
+    def ingest_dependency_run(self, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
+                              team: str, run: str, cost: LabelCost | None = None,
+                              replace: bool = False) -> dict[str, object]:
+        """Score and store a dependency parser's CoNLL-U output against gold trees, in one transaction:
+        :func:`evalhouse.ingest.dependency_runs.ingest_dependency_run`."""
+        return dependency_runs.ingest_dependency_run(self, system_path, gold_path, corpus, team, run, cost=cost,
+                                                     replace=replace)
+
+    def ingest_translations(self, corpus: str, *, source: str | os.PathLike | None = None,
+                            reference: str | os.PathLike | None = None,
+                            source_reference_alignment: str | os.PathLike | None = None,
+                            documents: str | os.PathLike | None = None, pronouns: str | None = None,
+                            source_language: str | None = None, target_language: str | None = None,
+                            team: str | None = None, run: str | None = None, output: str | os.PathLike | None = None,
+                            source_output_alignment: str | os.PathLike | None = None, replace: bool = False,
+                            skip_bad_alignment_lines: bool = False, drop_systems: bool = False,
+                            drop_judgements: bool = False) -> TranslationSummary:
+        """Ingest a parallel corpus and/or a system translation and score its pronouns, in one transaction:
+        :func:`evalhouse.ingest.translations.ingest_translations`."""
+        return translations.ingest_translations(
+            self, corpus, source=source, reference=reference, source_reference_alignment=source_reference_alignment,
+            documents=documents, pronouns=pronouns, source_language=source_language, target_language=target_language,
+            team=team, run=run, output=output, source_output_alignment=source_output_alignment, replace=replace,
+            skip_bad_alignment_lines=skip_bad_alignment_lines, drop_systems=drop_systems,
+            drop_judgements=drop_judgements)
+
+    def ingest_pronoun_judgements(self, path: str | os.PathLike, corpus: str, replace: bool = False) -> int:
+        """Ingest human judgements of a translation corpus's pronouns (CSV):
+        :func:`evalhouse.ingest.pronoun_judgements.ingest_pronoun_judgements`."""
+        return pronoun_judgements.ingest_pronoun_judgements(self, path, corpus, replace=replace)
+
+    def add_apt_config(self, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
+        """Add a pronoun configuration to a translation corpus and score every system with it, in one
+        transaction (``spec``: :func:`evalhouse.ingest.translations.config_spec`):
+        :func:`evalhouse.ingest.translations.add_config`."""
+        return translations.add_config(self, corpus, spec, replace=replace)
+
+    def run_apt_config(self, config_path: str | os.PathLike, corpus: str | None = None, team: str = "system",
+                       run: str | None = None, replace: bool = False, drop_systems: bool = False,
+                       drop_judgements: bool = False) -> AptReport:
+        """Ingest the files of an original APT configuration file and return APT's report:
+        :func:`evalhouse.ingest.apt_configs.run_apt_config`."""
+        return apt_configs.run_apt_config(self, config_path, corpus=corpus, team=team, run=run, replace=replace,
+                                          drop_systems=drop_systems, drop_judgements=drop_judgements)
+
+    def run_baseline(self, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
+                     train: str | None = None, seed: int = 1, out: str | os.PathLike | None = None,
+                     replace: bool = False, drop_judgements: bool = False) -> SubmissionSummary:
+        """Realise a corpus with a baseline (``random`` or ``lr``) and ingest it as a submission:
+        :func:`evalhouse.ingest.baselines.run_baseline`."""
+        return baselines.run_baseline(self, kind, corpus, team=team, run=run, train=train, seed=seed, out=out,
+                                      replace=replace, drop_judgements=drop_judgements)
 
     def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
                     corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,

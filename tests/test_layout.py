@@ -42,14 +42,19 @@ MODULES = modules()
 
 def _imports(name: str, path: Path):
     """(imported module, line, inside a function) for every import of one of our modules in ``name``,
-    and every module declared with lazy_module(...)."""
+    and every module declared with lazy_module(...). Imports under ``if TYPE_CHECKING:`` are left out: they
+    name the types of annotations (``wh: Warehouse``) and never run, so they make no import order."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.stem == "__init__" else name.rpartition(".")[0]
-    in_function = set()
+    in_function, type_only = set(), set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             in_function |= {id(n) for n in ast.walk(node) if n is not node}
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            type_only |= {id(n) for n in ast.walk(node) if n is not node}
     for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         targets = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]

@@ -17,7 +17,6 @@ from evalhouse.lazy import lazy_module
 
 # the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
 analyze_module = lazy_module("evalhouse.statistics.analyze")
-apt_configs = lazy_module("evalhouse.ingest.apt_configs")
 apt_reports = lazy_module("evalhouse.reports.apt")
 augment_module = lazy_module("evalhouse.statistics.augment")
 evalb = lazy_module("evalhouse.reports.evalb")
@@ -216,9 +215,8 @@ def apt(
     def action():
         with open_warehouse() as wh:
             if config is not None:
-                report = apt_configs.run_apt_config(wh, config, corpus=corpus, team=team or "system", run=run,
-                                                    replace=replace, drop_systems=drop_systems,
-                                                    drop_judgements=drop_judgements)
+                report = wh.run_apt_config(config, corpus=corpus, team=team or "system", run=run, replace=replace,
+                                           drop_systems=drop_systems, drop_judgements=drop_judgements)
             elif corpus is None:
                 raise OptionError("give `config` (an APT configuration file), or `corpus` (an ingested translation corpus)")
             else:
@@ -227,7 +225,7 @@ def apt(
                         wh, corpus, add, cases=_numbers(cases, "--cases"), weights=_numbers(weights, "--weights"),
                         target_list=target_list, equivalence=equivalence, alignment_correction=alignment_correction,
                         count_other_as_equal=count_other_as_equal)
-                    translations.add_config(wh, corpus, spec, replace=replace)
+                    wh.add_apt_config(corpus, spec, replace=replace)
                 elif cases or weights:
                     raise OptionError("`cases` and `weights` define a new configuration: name it with `add`")
                 if team is None or run is None:

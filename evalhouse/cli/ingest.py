@@ -1,7 +1,7 @@
 """``evalhouse ingest ...`` and ``evalhouse baseline``: files into the warehouse, one transaction per command.
 
-Each command parses its options and calls one function of :mod:`evalhouse.ingest` (through
-:class:`evalhouse.warehouse.Warehouse` where it has a method for it), then prints a summary.
+Each command parses its options, calls one method of :class:`evalhouse.warehouse.Warehouse` (whose body is a
+function of :mod:`evalhouse.ingest`), then prints a summary.
 """
 
 from __future__ import annotations
@@ -16,12 +16,8 @@ from evalhouse.cli.common import (DropJudgements, DropSystems, Quiet, Replace, R
 from evalhouse.errors import OptionError
 from evalhouse.lazy import lazy_module
 
-# the library modules behind these commands, executed when a command runs (see evalhouse.lazy)
-baselines = lazy_module("evalhouse.ingest.baselines")
-dependency_runs = lazy_module("evalhouse.ingest.dependency_runs")
+# the EVALB parameter and label-cost resolvers of the parse options, executed when a command runs (see evalhouse.lazy)
 parses = lazy_module("evalhouse.ingest.parses")
-pronoun_judgements = lazy_module("evalhouse.ingest.pronoun_judgements")
-translations = lazy_module("evalhouse.ingest.translations")
 
 group = typer.Typer(help="Load files into the warehouse (one transaction per command).", no_args_is_help=True)
 commands = typer.Typer()
@@ -173,9 +169,9 @@ def ingest_parses(
     def action():
         params = parses.resolve_params(prm, delete_labels=delete_label or (), eq_labels=_eq_pairs(eq_label))
         with open_warehouse() as wh:
-            s = parses.ingest_parses(wh, path, corpus, gold=gold, team=team, run=run, params=params,
-                                     cost=parses.resolve_cost(cost), replace=replace, one_per_line=one_per_line,
-                                     allow_mismatch=allow_mismatch)
+            s = wh.ingest_parses(path, corpus, gold=gold, team=team, run=run, params=params,
+                                 cost=parses.resolve_cost(cost), replace=replace, one_per_line=one_per_line,
+                                 allow_mismatch=allow_mismatch)
         if not quiet:
             who = "gold" if gold else f"{team}/{run}"
             typer.echo(f"{s.corpus} ({who}): {s.sentences:,} sentences, {s.leaves:,} leaves, {s.constituents:,} constituents")
@@ -203,8 +199,8 @@ def ingest_dependency_run(
     """
     def action():
         with open_warehouse() as wh:
-            r = dependency_runs.ingest_dependency_run(wh, path, gold, corpus, team, run, cost=parses.resolve_cost(cost),
-                                                      replace=replace)
+            r = wh.ingest_dependency_run(path, gold, corpus, team, run, cost=parses.resolve_cost(cost),
+                                         replace=replace)
         if not quiet:
             typer.echo(f"{corpus} ({team}/{run}): {r['gold_words']:,} gold words, {r['system_words']:,} system words, "
                        f"{r['aligned_words']:,} aligned; UAS {100 * r['uas_f1']:.2f}, LAS {100 * r['las_f1']:.2f}, "
@@ -241,8 +237,8 @@ def ingest_translations(
     """
     def action():
         with open_warehouse() as wh:
-            s = translations.ingest_translations(
-                wh, corpus, source=source, reference=reference, source_reference_alignment=source_reference_alignment,
+            s = wh.ingest_translations(
+                corpus, source=source, reference=reference, source_reference_alignment=source_reference_alignment,
                 documents=documents, pronouns=pronouns, source_language=source_language,
                 target_language=target_language, team=team, run=run, output=output,
                 source_output_alignment=source_output_alignment, replace=replace,
@@ -276,7 +272,7 @@ def ingest_pronoun_judgements(
     """
     def action():
         with open_warehouse() as wh:
-            n = pronoun_judgements.ingest_pronoun_judgements(wh, path, corpus, replace=replace)
+            n = wh.ingest_pronoun_judgements(path, corpus, replace=replace)
         typer.echo(f"{corpus}: {n:,} pronoun judgements")
 
     execute(action)
@@ -301,8 +297,8 @@ def baseline(
     """
     def action():
         with open_warehouse() as wh:
-            s = baselines.run_baseline(wh, kind.value, corpus, team=team, run=run, train=train, seed=seed, out=out,
-                                       replace=replace, drop_judgements=drop_judgements)
+            s = wh.run_baseline(kind.value, corpus, team=team, run=run, train=train, seed=seed, out=out,
+                                replace=replace, drop_judgements=drop_judgements)
             dea, bleu = wh.sql("SELECT dea, mean_bleu FROM submission_scores WHERE team = $t AND run = $r AND corpus = $c",
                                {"t": s.team, "r": s.run, "c": s.corpus}).fetchone()
         typer.echo(f"{s.team}/{s.run} on {s.corpus}: {s.sentences:,} sentences, DEA {dea:.4f}, mean BLEU {bleu:.4f}")

@@ -13,7 +13,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from evalhouse.cli.common import (EXIT_TORN, NeutraliseFormulas, choices, execut
                                   state, warehouse)
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 demo_module = lazy_module("evalhouse.demo")  # executed when `evalhouse demo` runs (see evalhouse.lazy)
 text = lazy_module("evalhouse.reports.text")
@@ -69,7 +72,7 @@ def sql(
     execute(action)
 
 
-def _changes_rows(wh, query: str) -> bool:
+def _changes_rows(wh: Warehouse, query: str) -> bool:
     """Whether ``query`` has a statement that may change rows (anything but a query)."""
     return any(st.type.name not in ("SELECT", "EXPLAIN", "PRAGMA", "CALL") for st in wh.con.extract_statements(query))
 

@@ -14,7 +14,10 @@ in its canonical form (see ``corpora.normalisations``).
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    import duckdb
 
 _SENTENCE_TEXT = r"""
 WITH token_lines AS (
@@ -40,7 +43,7 @@ ORDER BY s.position
 """
 
 
-def write_corpus(con, corpus: str, out: str | os.PathLike, batch: int = 10_000,
+def write_corpus(con: duckdb.DuckDBPyConnection, corpus: str, out: str | os.PathLike, batch: int = 10_000,
                  only: Mapping[int, list[str]] | None = None) -> int:
     """Write ``corpus`` to the file ``out``; returns the number of sentences written. With ``only``
     (position -> comment lines), just those sentences, each with its comment lines after its own."""

@@ -61,13 +61,13 @@ from evalhouse.export.manifest import MANIFEST
 from evalhouse.export.transpile import render, transpile_all
 from evalhouse.progress import as_progress
 from evalhouse.version import __version__
-from evalhouse.warehouse import schema_files, view_files
+from evalhouse.warehouse import Warehouse, schema_files, view_files
 
 PARTITION_COLUMNS = ("corpus", "team")
 FORMATS = ("parquet", "postgres")
 
 
-def _relations(wh) -> list[tuple[str, str]]:
+def _relations(wh: Warehouse) -> list[tuple[str, str]]:
     """The base tables the warehouse has (one written by an older evalhouse and opened read-only may lack a
     newer one, such as stored_counts), then the views."""
     have = {t for (t,) in wh.con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
@@ -75,7 +75,7 @@ def _relations(wh) -> list[tuple[str, str]]:
     return [(f.name, "table") for f in schema_files() if f.name in have] + [(f.name, "view") for f in view_files()]
 
 
-def _description(wh, name: str, kind: str) -> str:
+def _description(wh: Warehouse, name: str, kind: str) -> str:
     if kind == "table":
         rows = wh.con.execute("SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
                               [name]).fetchall()
@@ -124,7 +124,7 @@ def partition_directory(column: str, value: str) -> tuple[str, bool]:
     return head + suffix, True
 
 
-def _copy_partitioned(wh, source: str, kind: str, part: str, target: Path) -> dict[str, str]:
+def _copy_partitioned(wh: Warehouse, source: str, kind: str, part: str, target: Path) -> dict[str, str]:
     """Write ``source`` hive-partitioned by ``part`` under ``target``; returns {shortened value: value} for
     the partitions whose directory name had to be shortened (:func:`partition_directory`)."""
     column = exp.to_identifier(part, quoted=True).sql("duckdb")
@@ -165,11 +165,11 @@ def _ident(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
-def _count(wh, name: str) -> int:
+def _count(wh: Warehouse, name: str) -> int:
     return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchall()[0][0]
 
 
-def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, columns,
+def _entry(wh: Warehouse, name: str, kind: str, rows: int, path: str, part: str | None, columns,
            shortened: dict[str, str] | None = None) -> dict:
     """A relation's manifest entry (``shortened_partitions`` only where a partition name was shortened)."""
     entry = {"kind": kind, "description": _description(wh, name, kind), "rows": rows, "path": path,
@@ -179,7 +179,7 @@ def _entry(wh, name: str, kind: str, rows: int, path: str, part: str | None, col
     return entry
 
 
-def postgres_csv_query(wh, table: str) -> str:
+def postgres_csv_query(wh: Warehouse, table: str) -> str:
     """A DuckDB query that renders ``table`` for PostgreSQL's ``COPY ... (FORMAT csv)``: scalars as
     DuckDB's CSV writer gives them (NULL unquoted and empty, an empty string quoted), and each list as
     a PostgreSQL array literal: ``{"a","b \\"c\\""}``, every element double-quoted with ``\\`` and
@@ -195,7 +195,7 @@ def postgres_csv_query(wh, table: str) -> str:
     return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
 
 
-def _write_postgres(wh, tables: list[str], tmp: Path, task=None) -> dict:
+def _write_postgres(wh: Warehouse, tables: list[str], tmp: Path, task=None) -> dict:
     """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
     (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
     load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
@@ -220,7 +220,7 @@ def _write_postgres(wh, tables: list[str], tmp: Path, task=None) -> dict:
     return entries
 
 
-def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None) -> dict:
+def _write_parquet(wh: Warehouse, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None) -> dict:
     """One directory of Parquet files per relation; returns the manifest entries."""
     entries = {}
     for name, kind in relations:
@@ -243,7 +243,7 @@ def _write_parquet(wh, relations: list[tuple[str, str]], partition_by: str | Non
     return entries
 
 
-def export_dataset(wh, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
+def export_dataset(wh: Warehouse, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
                    partition_by: str | None = None, format: str = "parquet", progress=None,
                    staging: "Staging | None" = None) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,

@@ -14,10 +14,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from evalhouse.errors import WarehouseError
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    import duckdb
 
 MANIFEST = "manifest.json"
 
@@ -51,7 +55,7 @@ def full_partition_value(entry: dict, column: str) -> str:
     return f"CASE {ident} {whens} ELSE {ident} END"
 
 
-def attach_dataset(con, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
+def attach_dataset(con: duckdb.DuckDBPyConnection, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
     """Create DuckDB views over a dataset's base tables (columns in the manifest's order and types) on
     connection ``con``; returns their names. This is how a DuckDB-backed BI tool can read the dataset."""
     manifest = read_manifest(dataset_dir)

@@ -24,12 +24,15 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import duckdb
 
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.export import latex
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 FORMATS = ("parquet", "csv", "json", "latex")
 EXTENSIONS = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "json": "json", "tex": "latex", "latex": "latex"}
@@ -94,7 +97,7 @@ def written_paths(out: str | os.PathLike) -> list[str]:
     return [out, os.path.join(folder, "tmp_" + name)]
 
 
-def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = None,
+def export_relation(wh: Warehouse, name: str, out: str | os.PathLike, format: str | None = None,
                     corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
                     caption: str | None = None, digits: int | None = None) -> int:
     """Write relation ``name`` (a view or base table) to ``out``; returns the number of rows.
@@ -143,7 +146,7 @@ def export_relation(wh, name: str, out: str | os.PathLike, format: str | None = 
     return rows
 
 
-def _with_configuration_text(wh, name: str) -> list[str]:
+def _with_configuration_text(wh: Warehouse, name: str) -> list[str]:
     """The select list of relation ``name`` for a LaTeX table: its columns, with a ``configuration_id`` (the
     score views') replaced by the configuration's whole text from ``configurations``, which the table's caption
     quotes (:mod:`evalhouse.export.latex`): a paper carries the configuration itself, not an id."""
@@ -165,7 +168,7 @@ def _copy(select: str, out: str, fmt: str) -> str:
     return f"COPY ({select}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
 
 
-def export_query(wh, query: str, out: str | os.PathLike, format: str | None = None,
+def export_query(wh: Warehouse, query: str, out: str | os.PathLike, format: str | None = None,
                  neutralise_formulas: bool = False, caption: str | None = None, digits: int | None = None) -> int:
     """Write the rows of ``query`` (one statement that returns rows) to ``out``; returns the number of rows.
     The query runs on ``wh``'s connection, which may be sandboxed (nothing but the warehouse read): the file

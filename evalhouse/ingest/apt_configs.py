@@ -11,15 +11,20 @@ report is :func:`evalhouse.reports.apt.apt_report`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalhouse.names import check_names
 from evalhouse.ingest.translations import ConfigSpec, ingest_translations
 from evalhouse.loaders import translations as L
 from evalhouse.reports.apt import AptReport, apt_report
 
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
-def run_apt_config(wh, config_path, corpus: str | None = None, team: str = "system", run: str | None = None,
+
+def run_apt_config(wh: Warehouse, config_path: str | os.PathLike, corpus: str | None = None, team: str = "system", run: str | None = None,
                    replace: bool = False, drop_systems: bool = False, drop_judgements: bool = False) -> AptReport:
     """Run an original APT configuration file: ingest its files as a corpus (default name: the config
     file's name) and one system, store the configuration, and return APT's report."""

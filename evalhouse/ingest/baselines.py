@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,9 +24,12 @@ from evalhouse.errors import OptionError
 from evalhouse.ingest.outputs import SubmissionSummary, ingest_submissions
 from evalhouse.loaders.outputs import SubmissionFile
 
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
-def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
-                 train: str | None = None, seed: int = 1, out=None, replace: bool = False,
+
+def run_baseline(wh: Warehouse, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
+                 train: str | None = None, seed: int = 1, out: str | os.PathLike | None = None, replace: bool = False,
                  drop_judgements: bool = False) -> SubmissionSummary:
     """Realise ``corpus`` with a baseline, write the output in the SR format (to ``out``, or a temporary
     file) and ingest it as team/run (one transaction)."""
@@ -65,7 +69,7 @@ def run_baseline(wh, kind: str, corpus: str, team: str = "baseline", run: str | 
             os.unlink(path)
 
 
-def _words(wh, corpus: str) -> list[list[Word]]:
+def _words(wh: Warehouse, corpus: str) -> list[list[Word]]:
     """The words of every sentence of a treebank corpus, as the realisers take them."""
     rows = wh.sql("SELECT position, id, form, lemma, upos, head, split_part(deprel, ':', 1) FROM nodes "
                   "WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,14 +35,17 @@ from evalhouse.loaders.source import open_source
 from evalhouse.loaders.treebank import corpus_name_for
 from evalhouse.version import __version__, signature
 
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
+
 SCORES = ("team", "run", "corpus", "gold_words", "system_words", "aligned_words", "uas_f1", "las_f1",
           "clas_f1", "mlas_f1", "blex_f1", "la_gold_mean", "la_aligned_mean")
 # what every run's configuration says of its metrics
 METRICS_CONFIG = ("metrics:conll18_ud_eval-1.2", "alignment:conll2018", "relations:universal")
 
 
-def ingest_dependency_run(wh, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
-                          team: str, run: str, cost: LabelCost | None = None, replace: bool = False) -> dict:
+def ingest_dependency_run(wh: Warehouse, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
+                          team: str, run: str, cost: LabelCost | None = None, replace: bool = False) -> dict[str, object]:
     """Score a CoNLL-U parser output against the gold trees of ``corpus`` (CoNLL 2018 alignment, LAS/UAS,
     dependency LA) and store the per-word results in one transaction; the gold file is ingested as the
     treebank corpus ``corpus`` unless it is there already. Returns the run's ``dependency_scores`` row."""
@@ -143,7 +147,7 @@ def gold_sentences(gold: Words, system: Words, aligned: np.ndarray) -> np.ndarra
     return out
 
 
-def gold_corpus(wh, gold_path: str | os.PathLike, corpus: str) -> str:
+def gold_corpus(wh: Warehouse, gold_path: str | os.PathLike, corpus: str) -> str:
     """Make sure treebank corpus ``corpus`` holds the trees of the gold file (ingesting it when absent);
     returns the file's SHA-256."""
     with open_source(gold_path) as source:
@@ -159,7 +163,7 @@ def gold_corpus(wh, gold_path: str | os.PathLike, corpus: str) -> str:
     return sha
 
 
-def gold_words(wh, corpus: str, name: str) -> Words:
+def gold_words(wh: Warehouse, corpus: str, name: str) -> Words:
     """The words of treebank corpus ``corpus`` (from ``nodes`` and ``multiword_tokens``), as the CoNLL 2018
     evaluation reads them; ``name`` is the file named in errors."""
     c = wh.sql("""

@@ -13,16 +13,20 @@ one annotator on one criterion is refused, in the file or against what is stored
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import read_judgements
 
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
+
 COLUMNS = ("team", "run", "corpus", "position", "sent_id", "annotator", "criterion", "score", "source_file",
            "source_line")
 
 
-def ingest_judgements(wh, path: str | os.PathLike) -> int:
+def ingest_judgements(wh: Warehouse, path: str | os.PathLike) -> int:
     """Ingest a judgement CSV into warehouse ``wh`` (one transaction); returns the number of judgements."""
     name, _sha, rows = read_judgements(path)
     subs = set(wh.sql("SELECT team, run, corpus FROM submissions").fetchall())

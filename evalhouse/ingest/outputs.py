@@ -37,7 +37,7 @@ import gc
 import multiprocessing
 import os
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from evalhouse.analysis import accuracy, alignment, bleu, inflection, sacrebleu_scores, sr_metrics
 from evalhouse.analysis.lexicon import LemmaLexicon
@@ -48,8 +48,12 @@ from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.numbers import integer, shown
 from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files, check_words,
                                        read_manifest)
-from evalhouse.progress import as_progress
+from evalhouse.progress import ProgressLike, as_progress
 from evalhouse.version import __version__, signature
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    import duckdb
+    from evalhouse.warehouse import Warehouse
 
 # how every submission is scored (submissions.configuration, built by scoring_configuration(); a
 # baseline adds how it was made). The keys: evalhouse.analysis.text.KEY_SIGNATURE.
@@ -122,7 +126,7 @@ class Reference:
         return next((k for k, t in enumerate(self.texts or [], start=1) if t is None), None)
 
 
-def learn_lexicon(con, reference: str, min_count: int = 1) -> LemmaLexicon:
+def learn_lexicon(con: duckdb.DuckDBPyConnection, reference: str, min_count: int = 1) -> LemmaLexicon:
     """The lemma lexicon of ``reference``'s language from ``nodes``: the reference and every corpus with
     the same ``corpora.language`` (only the reference when it has none), generation inputs
     (``corpus_inputs``) excluded; pairs with a missing lemma are not learned."""
@@ -137,7 +141,7 @@ def learn_lexicon(con, reference: str, min_count: int = 1) -> LemmaLexicon:
     return LemmaLexicon.from_pairs(triples, corpora=corpora, min_count=min_count)
 
 
-def check_scorable(wh, reference: str) -> None:
+def check_scorable(wh: Warehouse, reference: str) -> None:
     """Refuse a reference that would score every output wrongly: a generation input (lemmas in FORM, as
     the SR shallow-track inputs), or a corpus where no word has a lemma (every pair of words would be
     compared by form alone, which is not DEA)."""
@@ -156,7 +160,7 @@ def check_scorable(wh, reference: str) -> None:
             "shallow-track input is ingested with `input_of` its reference, and outputs are scored against that)")
 
 
-def load_reference(con, corpus: str, lexicon: LemmaLexicon | None = None, sacrebleu: bool = True,
+def load_reference(con: duckdb.DuckDBPyConnection, corpus: str, lexicon: LemmaLexicon | None = None, sacrebleu: bool = True,
                    inflection_rules: bool = True) -> Reference:
     """The reference corpus as the scorer needs it; ``inflection_rules``: align with the inflection rules of
     its language (``corpora.language``; :func:`evalhouse.analysis.inflection.for_language`), if evalhouse
@@ -493,11 +497,12 @@ def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, 
         _WORKER_REFERENCE, _WORKER_ITEMS = None, ()
 
 
-def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | None = None,
+def ingest_outputs(wh: Warehouse, path: str | os.PathLike | None = None, reference: str | None = None,
                    team: str | None = None, run: str | None = None, format: str = "auto",
                    manifest: str | os.PathLike | None = None, replace: bool = False,
-                   progress=None, drop_judgements: bool = False, lexicon: bool = True, lexicon_min_count: int = 1,
-                   sacrebleu: bool = True, inflection: bool = True) -> list[SubmissionSummary]:
+                   progress: ProgressLike | None = None, drop_judgements: bool = False, lexicon: bool = True,
+                   lexicon_min_count: int = 1, sacrebleu: bool = True,
+                   inflection: bool = True) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
     ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
@@ -537,8 +542,8 @@ def ingest_outputs(wh, path: str | os.PathLike | None = None, reference: str | N
                               lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu, inflection=inflection)
 
 
-def ingest_submissions(wh, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
-                       progress=None, configuration_note: str | None = None, workers: int = 0,
+def ingest_submissions(wh: Warehouse, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
+                       progress: ProgressLike | None = None, configuration_note: str | None = None, workers: int = 0,
                        names: Sequence[str] | None = None, drop_judgements: bool = False, lexicon: bool = True,
                        lexicon_min_count: int = 1, sacrebleu: bool = True,
                        inflection: bool = True) -> list[SubmissionSummary]:
@@ -612,7 +617,7 @@ _CONLLU_NOTE = ("SR metrics and sacreBLEU are computed on the CoNLL-U FORMs join
                 "which the SR evaluation punishes: not comparable with an SR results table")
 
 
-def _reference_notes(wh, ref: Reference) -> tuple[str, ...]:
+def _reference_notes(wh: Warehouse, ref: Reference) -> tuple[str, ...]:
     """What the summary of every submission against ``ref`` says about the reference."""
     notes = []
     words, missing = wh.sql("SELECT words, missing_lemmas FROM corpora WHERE corpus = $c",

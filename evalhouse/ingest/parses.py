@@ -1,15 +1,16 @@
 """``evalhouse ingest parses``: constituency parses, the gold parses of a corpus or a candidate run
 scored against them at once (GEIG/PARSEVAL as EVALB does it, and the leaf-ancestor metric of Sampson & Babarczy (2003)).
 
-Python API (the CLI command is a thin layer over it)::
+Python API (the CLI command is a thin layer over it; :func:`ingest_parses` is the body of
+``Warehouse.ingest_parses``)::
 
     import evalhouse
-    from evalhouse.ingest.parses import ingest_parses, resolve_params, resolve_cost
+    from evalhouse.ingest.parses import resolve_params, resolve_cost
 
     with evalhouse.connect("warehouse.duckdb") as wh:
-        ingest_parses(wh, "wsj01.mrg", "wsj01", gold=True)
-        ingest_parses(wh, "berkeley.mrg", "wsj01", team="berkeley", run="1",
-                      params=resolve_params("collins"), cost=resolve_cost("default"))
+        wh.ingest_parses("wsj01.mrg", "wsj01", gold=True)
+        wh.ingest_parses("berkeley.mrg", "wsj01", team="berkeley", run="1",
+                         params=resolve_params("collins"), cost=resolve_cost("default"))
         wh.sql("select team, run, labelled_f, la_sentence_mean from parse_scores where subset = 'all'").df()
 
 Files are read by :mod:`evalhouse.loaders.brackets`. Every Python computation (tree preparation and
@@ -27,7 +28,7 @@ import dataclasses
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, cost_function, format_lineage, lineages
 from evalhouse.analysis.parse_eval import (COLLINS, NO_PARAMS, RULES, STATUS_ERROR, STATUS_OK, BracketCounts,
@@ -37,6 +38,10 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders.brackets import Tree, open_brackets, read_trees
 from evalhouse.loaders.evalb_prm import read_cost_table, read_prm
 from evalhouse.version import __version__, signature as configuration
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    import duckdb
+    from evalhouse.warehouse import Warehouse
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ def _read(path: str, one_per_line: bool):
     return trees, src
 
 
-def _gold_trees(con, corpus: str) -> list[Tree]:
+def _gold_trees(con: duckdb.DuckDBPyConnection, corpus: str) -> list[Tree]:
     """The gold parses of ``corpus`` as stored (the trees candidate runs are scored against)."""
     sentences = con.execute(
         "SELECT position, line, notation FROM parse_sentences WHERE corpus = $c AND team IS NULL ORDER BY position",
@@ -122,7 +127,7 @@ def _gold_trees(con, corpus: str) -> list[Tree]:
     return [trees[p] for p, _, _ in sentences]
 
 
-def _store_trees(wh, corpus, team, run, trees: list[Tree]) -> tuple[int, int]:
+def _store_trees(wh: Warehouse, corpus, team, run, trees: list[Tree]) -> tuple[int, int]:
     sent = {k: [] for k in ("position", "line", "notation", "leaves", "text")}
     leaves = {k: [] for k in ("position", "leaf", "word", "pos")}
     nodes = {k: [] for k in ("position", "node", "parent", "label", "start_leaf", "end_leaf")}
@@ -183,7 +188,7 @@ def score_trees(gold: list[Tree], test: list[Tree], params: EvalbParams, cost: L
     return geig, la
 
 
-def ingest_parses(wh, path: str | os.PathLike, corpus: str, *, gold: bool = False, team: str | None = None,
+def ingest_parses(wh: Warehouse, path: str | os.PathLike, corpus: str, *, gold: bool = False, team: str | None = None,
                   run: str | None = None, params: EvalbParams | None = None, cost: LabelCost | None = None,
                   replace: bool = False, one_per_line: bool = False, allow_mismatch: bool = False) -> ParseRunSummary:
     """Ingest a bracketed file as the gold parses of ``corpus`` or as candidate run (team, run), in one
@@ -236,7 +241,7 @@ def ingest_parses(wh, path: str | os.PathLike, corpus: str, *, gold: bool = Fals
                                codes.count(2), signature(params, cost))
 
 
-def _record_run(wh, corpus, team, run, role, src, trees, n_leaves, n_nodes, one_per_line, params, cost):
+def _record_run(wh: Warehouse, corpus, team, run, role, src, trees, n_leaves, n_nodes, one_per_line, params, cost):
     wh.insert("parse_runs", [{
         "corpus": corpus, "team": team, "run": run, "role": role, "source_file": src.name, "sha256": src.sha256,
         "sentences": len(trees), "leaves": n_leaves, "constituents": n_nodes, "one_per_line": one_per_line,

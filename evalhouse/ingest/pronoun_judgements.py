@@ -12,11 +12,17 @@ an ingested system. The views ``pronoun_cases``, ``apt_human_agreement`` and ``a
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 from evalhouse.errors import InputError, WarehouseError
 from evalhouse.loaders import translations as L
 
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
-def ingest_pronoun_judgements(wh, path, corpus: str, replace: bool = False) -> int:
+
+def ingest_pronoun_judgements(wh: Warehouse, path: str | os.PathLike, corpus: str, replace: bool = False) -> int:
     """Ingest a judgements CSV (team,run,position,source_index,category,judgement) for a corpus.
 
     Every judged pronoun must be a source pronoun of an ingested system (found in pronoun_analyses).

@@ -1,17 +1,17 @@
 """``evalhouse ingest translations``: a parallel corpus and system translations, with every source pronoun
 scored (APT and AutoPRF, Guillou & Hardmeier 2018) at ingest, in one transaction.
 
-Python API (the command is a thin layer over these functions)::
+Python API (the command is a thin layer over these functions, which are the bodies of
+``Warehouse.ingest_translations`` and ``Warehouse.add_apt_config``)::
 
     import evalhouse
-    from evalhouse.ingest.translations import ingest_translations
 
     with evalhouse.connect("warehouse.duckdb") as wh:
-        ingest_translations(wh, "discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
-                            source_reference_alignment="pronoun-test.tok.en-fr.alig",
-                            documents="doc-boundaries", pronouns="en-fr")
-        ingest_translations(wh, "discomt", team="mt", run="1", output="mt-output.fr",
-                            source_output_alignment="mt-output.en-fr.alig")
+        wh.ingest_translations("discomt", source="mt-output.en", reference="pronoun-test.tok.fr",
+                               source_reference_alignment="pronoun-test.tok.en-fr.alig",
+                               documents="doc-boundaries", pronouns="en-fr")
+        wh.ingest_translations("discomt", team="mt", run="1", output="mt-output.fr",
+                               source_output_alignment="mt-output.en-fr.alig")
         wh.sql("select * from apt_scores where corpus = 'discomt'").df()
 
 Files are read by :mod:`evalhouse.loaders.translations`. Every corpus gets three configurations when it
@@ -32,13 +32,17 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from evalhouse.analysis.pronouns import PronounSettings, analyse_segment
 from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders import translations as L
 from evalhouse.version import __version__
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    import duckdb
+    from evalhouse.warehouse import Warehouse
 
 APT_CASES = (1, 2, 3, 4, 5, 6)  # Guillou & Hardmeier (2018): every source pronoun is in the denominator
 APT_A_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -125,7 +129,7 @@ def _resolve_pronoun_set(pronouns: str | None, source_language: str | None, targ
 
 
 
-def _store_pronoun_set(wh, name: str, rows, file: str, src: str | None, tgt: str | None) -> None:
+def _store_pronoun_set(wh: Warehouse, name: str, rows, file: str, src: str | None, tgt: str | None) -> None:
     existing = wh.sql(
         "SELECT role, pronoun, class, source_pronoun FROM pronoun_lists WHERE pronoun_set = $s ORDER BY ALL",
         {"s": name}).fetchall()
@@ -147,7 +151,7 @@ def _store_pronoun_set(wh, name: str, rows, file: str, src: str | None, tgt: str
          "class": r[2], "source_pronoun": r[3], "file": file, "line": r[4]} for r in rows])
 
 
-def settings_for(con, corpus: str, config: str) -> PronounSettings:
+def settings_for(con: duckdb.DuckDBPyConnection, corpus: str, config: str) -> PronounSettings:
     """The settings of configuration ``config`` of ``corpus``, as :mod:`evalhouse.analysis.pronouns` takes them."""
     rows = con.execute(
         "SELECT pronoun_set, target_list, equivalence, alignment_correction, count_other_as_equal, "
@@ -214,10 +218,13 @@ def _aligned(path, alignment, src_tok: list[list[str]], what: str, skip_bad_line
     return (text,) + L.read_alignment(alignment, src_tok, tok, "source", what, skip_bad_lines)
 
 
-def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_reference_alignment=None,
-                        documents=None, pronouns: str | None = None, source_language: str | None = None,
-                        target_language: str | None = None, team: str | None = None, run: str | None = None,
-                        output=None, source_output_alignment=None, replace: bool = False,
+def ingest_translations(wh: Warehouse, corpus: str, *, source: str | os.PathLike | None = None,
+                        reference: str | os.PathLike | None = None,
+                        source_reference_alignment: str | os.PathLike | None = None,
+                        documents: str | os.PathLike | None = None, pronouns: str | None = None,
+                        source_language: str | None = None, target_language: str | None = None,
+                        team: str | None = None, run: str | None = None, output: str | os.PathLike | None = None,
+                        source_output_alignment: str | os.PathLike | None = None, replace: bool = False,
                         skip_bad_alignment_lines: bool = False, drop_systems: bool = False,
                         drop_judgements: bool = False, _pronoun_rows=None, _configs=None) -> TranslationSummary:
     """Ingest a parallel corpus (source, reference, source-reference alignment, optional documents)
@@ -319,7 +326,7 @@ def ingest_translations(wh, corpus: str, *, source=None, reference=None, source_
 
 
 # --- configurations -------------------------------------------------------------------------
-def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
+def insert_config(wh: Warehouse, corpus: str, spec: ConfigSpec, now) -> None:
     """Store a configuration of ``corpus`` (checked: one weight per case, cases 1-6, weights in [0, 1])."""
     if len(spec.weights) != len(spec.cases):
         raise OptionError(f"{len(spec.cases)} cases but {len(spec.weights)} weights; give one weight per case")
@@ -337,7 +344,7 @@ def insert_config(wh, corpus: str, spec: ConfigSpec, now) -> None:
         "created_at": now}])
 
 
-def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
+def config_spec(wh: Warehouse, corpus: str, name: str, cases: Sequence[int] | None = None,
                 weights: Sequence[float] | None = None, **switches) -> ConfigSpec:
     """A new configuration ``name`` of ``corpus`` (``evalhouse apt --add``): its pronoun set, ``cases``
     (default all six, as Guillou & Hardmeier's (2018) APT-A and APT-B) with one weight each (default: APT-B's weight of
@@ -355,7 +362,7 @@ def config_spec(wh, corpus: str, name: str, cases: Sequence[int] | None = None,
     return ConfigSpec(name, row[0], cases=cases, weights=tuple(weights), origin="evalhouse apt options", **switches)
 
 
-def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
+def add_config(wh: Warehouse, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
     """Add a configuration to a corpus and compute its analyses for every system (one transaction)."""
     if not wh.has("translation corpus", {"corpus": corpus}):
         raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
@@ -366,7 +373,7 @@ def add_config(wh, corpus: str, spec: ConfigSpec, replace: bool = False) -> int:
         return compute_analyses(wh, corpus, spec.config)
 
 
-def _links_from_db(con, corpus: str, pair: str, team, run, segments: int) -> list[dict[int, list[int]]]:
+def _links_from_db(con: duckdb.DuckDBPyConnection, corpus: str, pair: str, team, run, segments: int) -> list[dict[int, list[int]]]:
     arrays = con.execute(
         "SELECT position, from_index, to_index FROM alignments "
         "WHERE corpus = $c AND pair = $p AND team IS NOT DISTINCT FROM $t AND run IS NOT DISTINCT FROM $r "
@@ -385,7 +392,7 @@ ANALYSIS_COLUMNS = ["corpus", "config", "team", "run", "position", "source_index
                     "restricted_reference", "restricted_output"]
 
 
-def compute_analyses(wh, corpus: str, configs: str | Sequence[str],
+def compute_analyses(wh: Warehouse, corpus: str, configs: str | Sequence[str],
                      systems: Sequence[tuple[str, str]] | None = None, _links: dict | None = None) -> int:
     """(Re)compute ``pronoun_analyses`` of configurations for the given systems (default: all): the
     per-pronoun facts of :func:`evalhouse.analysis.pronouns.analyse_segment`, which the views aggregate."""

@@ -29,11 +29,12 @@ from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import ByteStream, open_bytes
 from evalhouse.loaders.treebank import (FileResult, ProgressFn, TreebankReader, _duplicate_message, corpus_name_for,
                                         expand_inputs)
-from evalhouse.progress import as_progress
+from evalhouse.progress import ProgressLike, as_progress
 from evalhouse.version import __version__
 
 if TYPE_CHECKING:
     import duckdb
+    from evalhouse.warehouse import Warehouse
 
 
 Bounded = Callable[[], ContextManager]
@@ -201,8 +202,8 @@ def _group(files: list[str], corpus: str | None, language: str | None):
     return groups, meta
 
 
-def ingest_treebank(wh, paths: Iterable[str | os.PathLike], corpus: str | None = None,
-                    language: str | None = None, replace: bool = False, progress: ProgressFn | None = None,
+def ingest_treebank(wh: Warehouse, paths: Iterable[str | os.PathLike], corpus: str | None = None,
+                    language: str | None = None, replace: bool = False, progress: ProgressLike | None = None,
                     input_of: str | None = None) -> list[CorpusSummary]:
     """Ingest CoNLL-U files (or directories of them) into warehouse ``wh`` in one transaction.
 
@@ -249,7 +250,7 @@ def _file_steps(task):
     return step
 
 
-def store_corpus(wh, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
+def store_corpus(wh: Warehouse, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
                  progress: ProgressFn | None = None) -> CorpusSummary:
     """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
     results = ingest_files(wh.con, files, corpus, progress=progress, bounded=wh.streaming_memory)
@@ -270,7 +271,7 @@ def store_corpus(wh, corpus: str, files: list[str], language: str | None = None,
     return summary
 
 
-def same_files(wh, corpus: str) -> tuple[str, ...]:
+def same_files(wh: Warehouse, corpus: str) -> tuple[str, ...]:
     """The files of ``corpus`` whose SHA-256 is that of a file of another corpus, each as "FILE has the same
     SHA-256 as corpus 'OTHER'" (with the other file's name when it differs). Storing one file under two names is allowed (a treebank split
     and its copy under a task's name), but is more often a mistake; the caller warns."""
@@ -284,7 +285,7 @@ def same_files(wh, corpus: str) -> tuple[str, ...]:
                  for mine, other, theirs in rows)
 
 
-def _mismatch(wh, corpus: str, reference: str):
+def _mismatch(wh: Warehouse, corpus: str, reference: str):
     """The first sentence where input corpus ``corpus`` does not fit ``reference`` (position, first line, words
     of the input, words of the reference; None where a corpus has no such sentence), or None."""
     return wh.sql(
@@ -297,7 +298,7 @@ def _mismatch(wh, corpus: str, reference: str):
            WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
 
 
-def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
+def link_input(wh: Warehouse, corpus: str, reference: str, source_name: str) -> None:
     """Record ``corpus`` as the generation input of ``reference`` (``corpus_inputs``), after checking that
     sentence i of one has as many words as sentence i of the other."""
     if reference == corpus or reference not in wh.corpora():
@@ -316,7 +317,7 @@ def link_input(wh, corpus: str, reference: str, source_name: str) -> None:
     wh.insert("corpus_inputs", [{"corpus": corpus, "reference": reference, "sentences": n}])
 
 
-def recheck_inputs(wh, reference: str) -> tuple[str, ...]:
+def recheck_inputs(wh: Warehouse, reference: str) -> tuple[str, ...]:
     """After ``reference`` was replaced: keep the ``corpus_inputs`` links of the input corpora that still fit
     it sentence by sentence (the check of :func:`link_input`), delete the others (a stale link would
     pair sentences that no longer correspond). Returns why each deleted link went."""

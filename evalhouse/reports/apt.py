@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from evalhouse.analysis.pronouns import NONE, OTHER, AptScore, apt_score, render_score
 from evalhouse.errors import WarehouseError
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class AptReport:
     detail_text: str
 
 
-def apt_report(wh, corpus: str, config: str, team: str, run: str, max_labels: int = 10) -> AptReport:
+def apt_report(wh: Warehouse, corpus: str, config: str, team: str, run: str, max_labels: int = 10) -> AptReport:
     """APT of one system under one configuration, with APT's .score and .detail texts."""
     cfg = wh.sql("SELECT cases, weights, pronoun_set, target_list FROM pronoun_configs WHERE corpus = $c AND config = $k",
                       {"c": corpus, "k": config}).fetchone()
@@ -58,14 +62,14 @@ def apt_report(wh, corpus: str, config: str, team: str, run: str, max_labels: in
     return AptReport(corpus, config, team, run, score, text, "\n".join(detail) + "\n")
 
 
-def default_config(wh, corpus: str) -> str:
+def default_config(wh: Warehouse, corpus: str) -> str:
     """The configuration a report shows when none is named: ``apt-b`` (Guillou & Hardmeier's (2018) APT-B), else the first there is."""
     names = [r[0] for r in wh.sql("SELECT config FROM pronoun_configs WHERE corpus = $c ORDER BY 1",
                                   {"c": corpus}).fetchall()]
     return "apt-b" if "apt-b" in names or not names else names[0]
 
 
-def apt_scores(wh, corpus: str, config: str | None = None, team: str | None = None):
+def apt_scores(wh: Warehouse, corpus: str, config: str | None = None, team: str | None = None):
     """The ``apt_scores`` rows of a corpus (of one configuration, one team), rounded for reading."""
     return wh.sql("SELECT config, team, run, pronouns, case_1, case_2, case_3, case_4, case_5, case_6, "
                   "round(apt, 4) AS apt, round(apt_a, 4) AS apt_a, round(apt_b, 4) AS apt_b "

@@ -41,12 +41,16 @@ from __future__ import annotations
 import io
 import os
 import platform
+from typing import TYPE_CHECKING
 
 from evalhouse.analysis.leaf_ancestor import LabelCost
 from evalhouse.analysis.parse_eval import (COLLINS, GEIG_COLUMNS, STATUS_ERROR, STATUS_OK, STATUS_SKIP,
                                            EvalbParams, compare, geig_counts_of_lines, prepare)
 from evalhouse.errors import InputError, OptionError
 from evalhouse.loaders.brackets import read_text, read_trees
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 # layout -> what prints it
 LAYOUTS = {"2006": "EVALB's current release in C (January 2006, ../shared/tools/evalb-c)",
@@ -186,7 +190,7 @@ def summarise(rows: list[tuple[int, ...]], subset: str, params: EvalbParams) -> 
         "words": sum(r[2] for r in ok), "correct_tags": sum(r[8] for r in ok)}
 
 
-def evalb_report_from_views(wh, corpus: str, team: str, run: str, params: EvalbParams | None = None,
+def evalb_report_from_views(wh: Warehouse, corpus: str, team: str, run: str, params: EvalbParams | None = None,
                             layout: str = DEFAULT_LAYOUT) -> str:
     """EVALB's report of a stored candidate run, read from the views ``geig_sentences`` and
     ``parse_scores`` (equal to :func:`evalb_report` on the files the run and its gold came from, when

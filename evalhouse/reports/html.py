@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -43,6 +44,9 @@ from evalhouse.reports.parse_sections import ParseSections
 from evalhouse.statistics.analyze import METRICS
 from evalhouse.statistics.selection import Selection
 from evalhouse.version import __version__
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 LABELS = {"bleu": "BLEU", "dea": "DEA", "fluency_z": "fluency (z)", "adequacy_z": "adequacy (z)", "depth": "depth",
           "length": "length", "mean_dependency_distance": "mean dep. distance", "mean_flux_size": "mean flux size",
@@ -83,13 +87,13 @@ class ReportSummary:
     parse_runs: int = 0
 
 
-def write_report(wh, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
+def write_report(wh: Warehouse, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
                  examples: int = 3, test: str = "approximate-randomisation") -> Path:
     """Write the report of the selected submissions to directory ``out``; returns the page's path."""
     return build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples, test=test).path
 
 
-def build_report(wh, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
+def build_report(wh: Warehouse, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
                  examples: int = 3, test: str = "approximate-randomisation") -> ReportSummary:
     if examples < 0:
         raise OptionError(f"`examples` must be 0 or more, not {examples}")
@@ -218,7 +222,7 @@ def _asset(name: str) -> str:
 # --- the report -----------------------------------------------------------------------------------
 
 class _Report:
-    def __init__(self, wh, selected: Selection, subs, examples: int, test: str, parses: ParseSections):
+    def __init__(self, wh: Warehouse, selected: Selection, subs, examples: int, test: str, parses: ParseSections):
         self.wh, self.con, self.selected, self.subs = wh, wh.con, selected, subs
         self.examples, self.test, self.parses = examples, test, parses
         self.relations: list[str] = []

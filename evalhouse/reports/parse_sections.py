@@ -17,6 +17,7 @@ import html
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,9 @@ from evalhouse.loaders.brackets import Tree, render
 from evalhouse.reports import figures, ranks, tex
 from evalhouse.statistics.selection import Selection
 from evalhouse.version import __version__
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 # the ranked metrics: score_intervals.metric -> (dependency_scores column, title)
 RANKED = {"las": ("las_f1", "LAS"), "mlas": ("mlas_f1", "MLAS"), "blex": ("blex_f1", "BLEX"),
@@ -51,7 +55,7 @@ def _esc(value) -> str:
 class ParseSections:
     """The parse runs a :class:`Selection` picks, and the sections and drill-down data the report shows."""
 
-    wh: object
+    wh: Warehouse
     selected: Selection
     test: str
     examples: int
@@ -412,7 +416,7 @@ the words the run's parameters keep).</p>"""
 
 # --- constituency trees as stored -----------------------------------------------------------------
 
-def _stored_tree(wh, corpus: str, team: str | None, run: str | None, position: int) -> Tree:
+def _stored_tree(wh: Warehouse, corpus: str, team: str | None, run: str | None, position: int) -> Tree:
     """The tree of one sentence of a parse run (the gold when ``team`` is None), as ingested."""
     key = {"c": corpus, "t": team, "r": run, "p": position}
     match = "corpus = $c AND team IS NOT DISTINCT FROM $t AND run IS NOT DISTINCT FROM $r AND position = $p"

@@ -10,6 +10,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
+
 
 def render_table(columns: list[str], rows: list[tuple]) -> str:
     """Columns padded to their widest cell, a rule under the header, floats to 6 significant digits,
@@ -30,7 +35,7 @@ def render_table(columns: list[str], rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
-def data_dictionary(wh) -> str:
+def data_dictionary(wh: Warehouse) -> str:
     """Markdown: every view, then its columns with type and description (``evalhouse views --markdown``,
     committed as docs/data-dictionary.md)."""
     out = ["# evalhouse views", ""]

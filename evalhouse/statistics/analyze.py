@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,9 @@ from evalhouse.statistics import leaderboard, parse_runs
 from evalhouse.statistics.selection import Selection
 from evalhouse.progress import as_progress
 from evalhouse.version import signature
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 SENTENCE_METRICS = ("bleu", "dea", "fluency_z", "adequacy_z")
 TREE_METRICS = ("depth", "length", "mean_dependency_distance", "mean_flux_size", "mean_flux_weight", "mean_arity")
@@ -110,7 +114,7 @@ class AnalysisSummary:
     dependency_runs: int = 0
 
 
-def analyze(wh, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
+def analyze(wh: Warehouse, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
             progress=None) -> AnalysisSummary:
     """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``. ``progress``
     (:class:`evalhouse.progress.Progress`) is moved on per step and corpus."""
@@ -207,7 +211,7 @@ class CorpusData:
     entropy: pd.DataFrame
 
     @classmethod
-    def load(cls, wh, corpus: str, keys: list[tuple[str, str]]) -> "CorpusData":
+    def load(cls, wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> "CorpusData":
         con = wh.con
         keys = sorted(keys)
         wanted = pd.DataFrame(keys, columns=["team", "run"])

@@ -35,12 +35,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from evalhouse.analysis import mining
 from evalhouse.errors import OptionError
 from evalhouse.export.conllu import write_corpus
 from evalhouse.statistics.selection import Selection
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 COMPLEXITY = ("depth", "length", "mean_dependency_distance")  # Shimorina, Parmentier & Gardent (2021), section 6; columns of sentence_complexity
 
@@ -52,7 +55,7 @@ class AugmentSummary:
     forms: list[str]
 
 
-def resolve_submission(wh, submission: str, corpus: str | None = None) -> tuple[str, str, str]:
+def resolve_submission(wh: Warehouse, submission: str, corpus: str | None = None) -> tuple[str, str, str]:
     """``TEAM/RUN`` (with ``corpus`` when the run was scored on several corpora) -> (team, run, corpus)."""
     found = Selection.of(submission, corpus=corpus).submissions(wh)
     if len(found) > 1:
@@ -77,7 +80,7 @@ def parse_complexity(items) -> dict[str, float]:
     return out
 
 
-def reference_leak(wh, source: str, reference: str) -> str | None:
+def reference_leak(wh: Warehouse, source: str, reference: str) -> str | None:
     """Why choosing training sentences from ``source`` would take them from the test set ``reference``
     (the submission's reference corpus), or None: it is that corpus, it was ingested from the same file
     (a SHA-256 in common), or ``corpus_inputs`` links the two sentence by sentence."""
@@ -105,7 +108,7 @@ def _analysis_settings(configuration: str | None) -> tuple[bool, int]:
     return parts.get("root") == "excluded", int(parts.get("max_size", defaults.max_size))
 
 
-def augment(wh, submission: str, source: str, top: int, out: str | os.PathLike, corpus: str | None = None,
+def augment(wh: Warehouse, submission: str, source: str, top: int, out: str | os.PathLike, corpus: str | None = None,
             weak_relations: int = 5, min_edges: int = 5, forms: int = 10, view: str = "dep",
             max_size: int | None = None, complexity: Mapping[str, float] | None = None,
             allow_reference: bool = False) -> AugmentSummary:

@@ -24,6 +24,8 @@ The unit resampled is the reference sentence (a missing output counts as the emp
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -31,6 +33,9 @@ from evalhouse.analysis import sacrebleu_scores
 from evalhouse.analysis.bleu import bleu_from_statistics
 from evalhouse.analysis.sr_metrics import nist_from_sum_arrays
 from evalhouse.statistics.uncertainty import Score, rows, significance_frame, signature
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 KIND = "submission"
 # the means of sentence scores the leaderboard shows: metric -> sentence_scores column
@@ -56,7 +61,7 @@ def _dist(t: np.ndarray) -> np.ndarray:
         return np.where(t[..., 1] > 0, 1 - t[..., 0] / t[..., 1], np.nan)
 
 
-def scores(wh, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
+def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     """The leaderboard's scores of the submissions ``keys`` (sorted) on a corpus, but sacreBLEU's."""
     positions = [p for (p,) in wh.sql("SELECT position FROM sentences WHERE corpus = $c ORDER BY position",
                                       {"c": corpus}).fetchall()]
@@ -122,7 +127,7 @@ def scores(wh, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     return out
 
 
-def sacrebleu_rows(wh, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
+def sacrebleu_rows(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
     """sacreBLEU BLEU and chrF of the submissions that have them, resampled as sacrebleu resamples."""
     stored = {(t, r): sig for t, r, sig in wh.sql(
         "SELECT team, run, signature FROM submission_sacrebleu WHERE corpus = $c AND metric = 'bleu'",
@@ -171,7 +176,7 @@ def _options(bleu_signature: str) -> dict:
     return {"lowercase": fields.get("case") == "lc", "tokenize": fields.get("tok", "13a")}
 
 
-def analyse(wh, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
+def analyse(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The ``score_intervals`` and ``score_significance`` rows of a corpus's submissions."""
     keys = sorted(keys)
     intervals, tests = rows(KIND, corpus, keys, scores(wh, corpus, keys), config, "reference-sentence")

@@ -17,9 +17,14 @@ sentences (:mod:`evalhouse.statistics.uncertainty` does the resampling):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from evalhouse.statistics.uncertainty import Score, rows
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 KIND = "dependency run"
 # metric -> (numerator, denominator) per sentence, columns of dependency_sentence_scores
@@ -36,7 +41,7 @@ DEFINITIONS = {"uas": "f1,2*correct/(gold+system),pooled", "las": "f1,2*correct/
                "blex": "f1,content-words,pooled", "la": "mean-over-gold-words"}
 
 
-def scores(wh, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
+def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     """The ranked scores of the runs ``keys`` (sorted) of a corpus, from ``dependency_sentence_scores``."""
     columns = ", ".join(f"CAST({n} AS DOUBLE) AS {m}_num, CAST({d} AS DOUBLE) AS {m}_den"
                         for m, (n, d) in METRICS.items())
@@ -57,7 +62,7 @@ def scores(wh, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     return out
 
 
-def analyse(wh, corpus: str, keys: list[tuple[str, str]], config):
+def analyse(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config):
     """The ``score_intervals`` and ``score_significance`` rows of a corpus's dependency runs."""
     keys = sorted(keys)
     return rows(KIND, corpus, keys, scores(wh, corpus, keys), config, "gold-sentence")

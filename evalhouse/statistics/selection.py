@@ -11,8 +11,12 @@ submissions it selects and filters any table with team, run and corpus columns b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from evalhouse.errors import OptionError, WarehouseError
+
+if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
+    from evalhouse.warehouse import Warehouse
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ class Selection:
         sub_team, run = submission.split("/", 1)
         return cls(sub_team, run, corpus, spelled=submission)
 
-    def resolve(self, wh) -> "Selection":
+    def resolve(self, wh: Warehouse) -> "Selection":
         """The submission meant by a ``TEAM/RUN`` with more than one '/': team and run names cannot contain
         '/' (:mod:`evalhouse.names`), but a warehouse written before that rule may hold such names. Every
         way of splitting it is tried against the stored submissions; two that exist are refused as
@@ -79,7 +83,7 @@ class Selection:
         corpus = "corpus = $corpus" if self.corpus else "TRUE"
         return f"(({sides[0]}) OR ({sides[1]})) AND {corpus}", params
 
-    def submissions(self, wh, required: bool = True) -> list[tuple[str, str, str]]:
+    def submissions(self, wh: Warehouse, required: bool = True) -> list[tuple[str, str, str]]:
         """(team, run, corpus) of every selected submission, sorted; refused when there is none and ``required``."""
         where, params = self.resolve(wh).where()
         found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
@@ -91,7 +95,7 @@ class Selection:
                                  "evalhouse sql 'select * from submissions')")
         return found
 
-    def dependency_runs(self, wh) -> list[tuple[str, str, str]]:
+    def dependency_runs(self, wh: Warehouse) -> list[tuple[str, str, str]]:
         """(team, run, corpus) of every selected dependency parser run, sorted (perhaps none)."""
         where, params = self.where()
         return wh.sql(f"SELECT team, run, corpus FROM dependency_runs WHERE {where} ORDER BY team, run, corpus",
