@@ -21,5 +21,8 @@ KERNELS = {
     "evalhouse.loaders._conllu": "loaders/_conllu.c",
 }
 
-setup(ext_modules=[Extension(name, [source], extra_compile_args=["-O2"], optional=True)
-                   for name, source in KERNELS.items()])
+setup(
+    ext_modules=[
+        Extension(name, [source], extra_compile_args=["-O2"], optional=True) for name, source in KERNELS.items()
+    ]
+)

@@ -29,8 +29,8 @@ def _check(hypotheses, references, out, width: int) -> None:
 def _matches(hyp: Sequence, ref: Sequence) -> tuple[int, ...]:
     counts = []
     for n in range(1, ORDER + 1):
-        h = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
-        r = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        h = Counter(tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1))
+        r = Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1))
         counts.append(sum(min(c, r[g]) for g, c in h.items()))
     return (len(hyp), len(ref), *counts)
 
@@ -52,7 +52,7 @@ def matches_of_texts(hypotheses, references, out) -> None:
 
 def _arrow_lists(lists, strs, data) -> list[list[bytes]]:
     data = bytes(data)
-    return [[data[strs[t]:strs[t + 1]] for t in range(lists[i], lists[i + 1])] for i in range(len(lists) - 1)]
+    return [[data[strs[t] : strs[t + 1]] for t in range(lists[i], lists[i + 1])] for i in range(len(lists) - 1)]
 
 
 def matches_of_arrow(h_lists, h_strs, h_data, r_lists, r_strs, r_data, out) -> None:

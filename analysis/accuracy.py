@@ -85,8 +85,10 @@ from typing import Hashable, Sequence
 DENOMINATORS = ("reference", "treelets")
 # Bangalore, Rambow & Whittaker (2000): unlinked output words in no treelet (evalhouse-accuracy:2 counted them, as the variant still does)
 SIGNATURE = "edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets,R:reference|evalhouse-accuracy:3"
-LEMMA_SIGNATURE = ("edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets+unlinked-insertions,"
-                   "R:reference|evalhouse-accuracy:3")
+LEMMA_SIGNATURE = (
+    "edit:unit-costs|ties:most-moves>fewest-substitutions|tree:treelets+unlinked-insertions,"
+    "R:reference|evalhouse-accuracy:3"
+)
 UNDERSTANDABILITY = (1.3147, 0.1039, 0.4458, 0.8689)
 QUALITY = (1.0192, 0.0869, 0.3553, 0.6639)
 
@@ -108,9 +110,13 @@ class EditCounts:
     reference_length: int
 
     def __add__(self, other: "EditCounts") -> "EditCounts":
-        return EditCounts(self.insertions + other.insertions, self.deletions + other.deletions,
-                          self.substitutions + other.substitutions, self.moves + other.moves,
-                          self.reference_length + other.reference_length)
+        return EditCounts(
+            self.insertions + other.insertions,
+            self.deletions + other.deletions,
+            self.substitutions + other.substitutions,
+            self.moves + other.moves,
+            self.reference_length + other.reference_length,
+        )
 
     @property
     def simple_accuracy(self) -> float | None:
@@ -147,8 +153,9 @@ class EditOperations:
         return tuple(out)
 
     def counts(self) -> EditCounts:
-        return EditCounts(len(self.inserted), len(self.deleted), len(self.substituted), len(self.moved),
-                          self.reference_length)
+        return EditCounts(
+            len(self.inserted), len(self.deleted), len(self.substituted), len(self.moved), self.reference_length
+        )
 
 
 def edit_counts(reference: Sequence[Hashable], output: Sequence[Hashable]) -> EditCounts:
@@ -207,8 +214,12 @@ class _Graph:
                 if fwd[i][j] + bwd[i][j] != total:
                     continue
                 here, row = fwd[i][j], []
-                if i < n and j < m and fwd[i + 1][j + 1] + bwd[i + 1][j + 1] == total \
-                        and fwd[i + 1][j + 1] == here + (ref[i] != out[j]):
+                if (
+                    i < n
+                    and j < m
+                    and fwd[i + 1][j + 1] + bwd[i + 1][j + 1] == total
+                    and fwd[i + 1][j + 1] == here + (ref[i] != out[j])
+                ):
                     row.append(("m", i, j))
                 if i < n and fwd[i + 1][j] + bwd[i + 1][j] == total and fwd[i + 1][j] == here + 1:
                     row.append(("d", i, j))
@@ -271,7 +282,7 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
                         k = slot.get(g.moved_token(step))
                         if k is not None:
                             ndi += 1
-                            b = balance[:k] + (balance[k] + (1 if step[0] == "d" else -1),) + balance[k + 1:]
+                            b = balance[:k] + (balance[k] + (1 if step[0] == "d" else -1),) + balance[k + 1 :]
                     # only the tokens whose bound this step lowers can leave their range
                     for k in ({slot.get(ref[i])} if ni > i else set()) | ({slot.get(out[j])} if nj > j else set()):
                         if k is None:
@@ -280,7 +291,7 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
                         if x > hi or x < -lo:
                             c = hi if x > hi else -lo
                             ndi -= abs(x - c)
-                            b = b[:k] + (c,) + b[k + 1:]
+                            b = b[:k] + (c,) + b[k + 1 :]
                     target = cells.setdefault((ni, nj), {})
                     old = target.get(b)
                     if old is None:
@@ -345,8 +356,12 @@ def _best_path_by_integer_programme(g: _Graph) -> list:
     matrix = coo_matrix((vals, (rows, cols)), shape=(base + 2 * n_y, n_x + n_y)).tocsr()
     lower = flow_rhs + [-float("inf")] * (2 * n_y)
     upper = flow_rhs + [0.0] * (2 * n_y)
-    result = milp(cost, constraints=LinearConstraint(matrix, lower, upper), integrality=[1] * (n_x + n_y),
-                  bounds=Bounds(0, [1.0] * n_x + [float(g.n)] * n_y))
+    result = milp(
+        cost,
+        constraints=LinearConstraint(matrix, lower, upper),
+        integrality=[1] * (n_x + n_y),
+        bounds=Bounds(0, [1.0] * n_x + [float(g.n)] * n_y),
+    )
     if not result.success:
         raise RuntimeError(f"the alignment integer programme failed: {result.message}")
     chosen = {step[1:]: step for step, x in zip(steps, result.x[:n_x]) if x > 0.5}
@@ -361,8 +376,7 @@ def _best_path_by_integer_programme(g: _Graph) -> list:
     return path
 
 
-def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable],
-                    method: str = "auto") -> EditOperations:
+def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable], method: str = "auto") -> EditOperations:
     """The alignment of ``output`` to ``reference`` chosen in the module docstring: minimum unit cost,
     then most moves, then fewest substitutions.
 
@@ -420,8 +434,12 @@ def treelets(heads: Sequence[int]) -> list[list[int]]:
     return [sorted([head, *deps]) for head, deps in sorted(dependents.items())]
 
 
-def tree_counts(heads: Sequence[int], output_order: Sequence[int | None], output_length: int | None = None,
-                denominator: str = "reference") -> EditCounts:
+def tree_counts(
+    heads: Sequence[int],
+    output_order: Sequence[int | None],
+    output_length: int | None = None,
+    denominator: str = "reference",
+) -> EditCounts:
     """Summed edit counts over the treelets of a reference tree (Bangalore, Rambow & Whittaker 2000, section 3.2).
 
     ``heads[k]`` is the head (1-based, 0 = root) of reference word k+1 in reference order;

@@ -154,8 +154,18 @@ MAX_BRANCHES = 64  # readings of contested multiword surfaces: all combinations 
 ENUMERATION_LIMIT = 20000  # search nodes for one component's crossing-minimal optimal matching
 _APOSTROPHES = "'\u2019"
 _HYPHENS = "-\u2010\u2011"
-_SPACELESS = ("CJK", "HIRAGANA", "KATAKANA", "HALFWIDTH KATAKANA", "IDEOGRAPHIC", "THAI", "LAO",
-              "KHMER", "MYANMAR", "TIBETAN")
+_SPACELESS = (
+    "CJK",
+    "HIRAGANA",
+    "KATAKANA",
+    "HALFWIDTH KATAKANA",
+    "IDEOGRAPHIC",
+    "THAI",
+    "LAO",
+    "KHMER",
+    "MYANMAR",
+    "TIBETAN",
+)
 
 
 @dataclass
@@ -301,8 +311,7 @@ def _unicode_split(run: str) -> list[str]:
 
 def _inner_hyphen(text: str, k: int) -> bool:
     """Is ``text[k]`` a hyphen between two word characters?"""
-    return (text[k] in _HYPHENS and 0 < k < len(text) - 1 and _word_char(text[k - 1])
-            and _word_char(text[k + 1]))
+    return text[k] in _HYPHENS and 0 < k < len(text) - 1 and _word_char(text[k - 1]) and _word_char(text[k + 1])
 
 
 def _dictionary(ref: ReferenceSentence) -> dict[str, bool]:
@@ -358,9 +367,16 @@ def tokenise(text: str, ref: ReferenceSentence, rules: EnglishInflection | None 
         else:
             # forms the output has already used up are not offered again ("ch." once whole, once "ch" + ".")
             available = {f: d[f] for f in by_key if remaining.get(f, 0) > 0}
-            pieces, entry = _segment(chunk, available, sorted({len(f) for f in available}, reverse=True),
-                                     slots, by_key, entry, carve,
-                                     rules.joints(chunk) if rules is not None else frozenset())
+            pieces, entry = _segment(
+                chunk,
+                available,
+                sorted({len(f) for f in available}, reverse=True),
+                slots,
+                by_key,
+                entry,
+                carve,
+                rules.joints(chunk) if rules is not None else frozenset(),
+            )
         for piece in pieces:
             k = fold(piece)
             if remaining.get(k, 0) > 0:
@@ -384,8 +400,9 @@ def _may_continue_inside(key: str, slots, starting: dict[int, list[int]], entry:
             form = slots[s][0]
             if form == key:
                 return False  # the whole chunk continues: nothing beats it
-    return any(len(slots[s][0]) < len(key) and key.startswith(slots[s][0])
-               for e in entry for s in starting.get(e + 1, ()))
+    return any(
+        len(slots[s][0]) < len(key) and key.startswith(slots[s][0]) for e in entry for s in starting.get(e + 1, ())
+    )
 
 
 _SPLITTABLE = ".,;:!?()[]{}\"'«»“”„‘’-–—/…"
@@ -401,8 +418,9 @@ def _spaced_spaceless(text: str) -> bool:
 def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
     """White-space chunks of ``text``, keeping whole any reference form that contains a space
     ("6 20 30", "1 000")."""
-    spaced = sorted({f for f in ref.forms + [m[2] for m in ref.multiword] if any(c.isspace() for c in f)},
-                    key=len, reverse=True)
+    spaced = sorted(
+        {f for f in ref.forms + [m[2] for m in ref.multiword] if any(c.isspace() for c in f)}, key=len, reverse=True
+    )
     if not spaced:
         return text.split()
     out: list[str] = []
@@ -415,16 +433,24 @@ def _chunks(text: str, ref: ReferenceSentence) -> list[str]:
         at, _, form = min(hits)
         out.extend(rest[:at].split())
         out.append(form)
-        rest = rest[at + len(form):]
+        rest = rest[at + len(form) :]
     return out
 
 
 _START, _UNCOVERED = -2, -1  # states of the segmentation besides the slots (>= 0)
 
 
-def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tuple[str, int, int]],
-             by_key: dict[str, list[int]], entry: frozenset[int], carve: bool = True,
-             joints: frozenset[int] = frozenset(), skip: bool = True) -> tuple[list[str], frozenset[int]]:
+def _segment(
+    chunk: str,
+    d: dict[str, bool],
+    lengths: list[int],
+    slots: list[tuple[str, int, int]],
+    by_key: dict[str, list[int]],
+    entry: frozenset[int],
+    carve: bool = True,
+    joints: frozenset[int] = frozenset(),
+    skip: bool = True,
+) -> tuple[list[str], frozenset[int]]:
     """The pieces of ``chunk`` (module docstring: fewest uncovered letters, then fewest other uncovered
     characters, then fewest breaks, then fewest pieces) and where the last one may end in the reference
     (the next chunk's ``entry``). A hyphen between two uncovered runs of letters is given back to them:
@@ -553,8 +579,8 @@ def _segment(chunk: str, d: dict[str, bool], lengths: list[int], slots: list[tup
     return out, following
 
 
-
 # --- alignment ---------------------------------------------------------------------------------
+
 
 class _Index:
     """Per reference sentence: the look-up tables the alignment needs (built once, shared by all outputs)."""
@@ -599,7 +625,7 @@ def _written(token: str, surface: str, forms: list[str]) -> list[str]:
     if len(joined) == len(token) and fold(joined) == fold(token):
         out, at = [], 0
         for f in forms:
-            out.append(token[at:at + len(f)])
+            out.append(token[at : at + len(f)])
             at += len(f)
         return out
     return list(forms) if token == surface else [fold(f) for f in forms]
@@ -631,8 +657,9 @@ def _readings(tokens: Sequence[str], ref: ReferenceSentence, split: bool) -> lis
     return out
 
 
-def _candidates(piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | None,
-                rules: EnglishInflection | None) -> list[tuple[int, int, str]]:
+def _candidates(
+    piece: _Piece, ref: ReferenceSentence, lexicon: LemmaLexicon | None, rules: EnglishInflection | None
+) -> list[tuple[int, int, str]]:
     """(reference position, weight, method) for every word the piece may link to, with the strongest
     method that applies, by reference position. The weight covers objective levels 1-2 (see
     :class:`_Weights`); the context level depends on the neighbours and is added by :func:`_solve`."""
@@ -972,8 +999,13 @@ def _reoptimise_search(c: _Component, fixed: list[tuple[int, int]], limit: int) 
     return best_links
 
 
-def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon | None,
-           rules: EnglishInflection | None, span: int) -> tuple[int, int, int, list[tuple[int, int, str]]]:
+def _solve(
+    pieces: list[_Piece],
+    ref: ReferenceSentence,
+    lexicon: LemmaLexicon | None,
+    rules: EnglishInflection | None,
+    span: int,
+) -> tuple[int, int, int, list[tuple[int, int, str]]]:
     """Best alignment of one reading of the output: (total K, crossings, closeness, links (i, j, method)).
 
     A link's value is K * d + closeness, closeness = span - |i - j| (span exceeds any |i - j|, d any
@@ -1038,8 +1070,12 @@ def _solve(pieces: list[_Piece], ref: ReferenceSentence, lexicon: LemmaLexicon |
                 links = _uncross(components)
                 method = {(i, j): m for i, row in enumerate(rows) for j, _, _, m in row}
                 value = {ij: c.edges[ij] for c in components for ij in c.edges}
-                return (sum(value[ij][0] for ij in links), _crossings(links),
-                        sum(value[ij][1] % d for ij in links), [(i, j, method[(i, j)]) for i, j in links])
+                return (
+                    sum(value[ij][0] for ij in links),
+                    _crossings(links),
+                    sum(value[ij][1] % d for ij in links),
+                    [(i, j, method[(i, j)]) for i, j in links],
+                )
     return core_k, 0, sum(link[2] % d for link in core), [(i, j, m) for i, j, _, _, m in core]
 
 
@@ -1090,8 +1126,13 @@ def _score(links, fixed, c: _Component) -> tuple[int, int]:
     return crossings, -sum(c.edges[ij][1] for ij in links)
 
 
-def align(tokens: Sequence[str], ref: ReferenceSentence, lemmas: Sequence[str | None] | None = None,
-          lexicon: LemmaLexicon | None = None, rules: EnglishInflection | None = None) -> list[OutputToken]:
+def align(
+    tokens: Sequence[str],
+    ref: ReferenceSentence,
+    lemmas: Sequence[str | None] | None = None,
+    lexicon: LemmaLexicon | None = None,
+    rules: EnglishInflection | None = None,
+) -> list[OutputToken]:
     """Link output tokens one-to-one to reference words (see the module docstring). ``rules``: the
     inflection rules of the reference's language (:func:`evalhouse.analysis.inflection.for_language`),
     used with the words' parts of speech (``ref.upos``)."""

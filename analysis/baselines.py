@@ -56,8 +56,12 @@ class DirectionModel:
         # otherwise pool every (_, _) pair into one lexical key
         h_lemma = word_key(head.lemma, head.form) if head else "<root>"
         h_upos = head.upos if head else "<root>"
-        return [("lex", h_lemma, word_key(dep.lemma, dep.form)), ("pos", dep.relation, dep.upos, h_upos),
-                ("rel", dep.relation), ("all",)]
+        return [
+            ("lex", h_lemma, word_key(dep.lemma, dep.form)),
+            ("pos", dep.relation, dep.upos, h_upos),
+            ("rel", dep.relation),
+            ("all",),
+        ]
 
     def add(self, dep: Word, head: Word, distance: int) -> None:
         for key in self.keys(dep, head):

@@ -117,8 +117,9 @@ def bleu_statistics_from_ids(h_ids, h_len, r_ids, r_len) -> BleuStatistics:
     matches = np.zeros((k, MAX_ORDER), dtype=np.int64)
     totals = np.maximum(h_len[:, None] - np.arange(MAX_ORDER)[None, :], 0)
     n_h = len(h_ids)
-    sent = np.concatenate((np.repeat(np.arange(k, dtype=np.int64), h_len),
-                           np.repeat(np.arange(k, dtype=np.int64), r_len)))
+    sent = np.concatenate(
+        (np.repeat(np.arange(k, dtype=np.int64), h_len), np.repeat(np.arange(k, dtype=np.int64), r_len))
+    )
     ids = np.concatenate((h_ids, r_ids))
     vocab = int(ids.max(initial=0)) + 1
     unigram = _dense(sent * vocab + ids)
@@ -178,8 +179,8 @@ def sentence_bleu_many(hypotheses: Sequence[Sequence[str]], references: Sequence
 def sentence_bleu_texts(hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """Sentence BLEU of each pair of texts tokenised by ``str.split()`` (NLTK method 2 on those tokens).
 
-        >>> sentence_bleu_texts(["I enjoy my time"], ["I enjoy my time at school"])
-        array([0.71653131])
+    >>> sentence_bleu_texts(["I enjoy my time"], ["I enjoy my time at school"])
+    array([0.71653131])
     """
     s = bleu_statistics_of_texts(hypotheses, references)
     return bleu_from_statistics(s.hyp_len, s.ref_len, s.matches, s.totals)
@@ -221,18 +222,16 @@ def _arrow_buffers(array):
     if not (pa.types.is_list(array.type) and pa.types.is_string(array.type.value_type)):
         array = array.cast(_LIST_OF_STRING)
     n = len(array)
-    null = np.zeros(n, dtype=bool) if array.null_count == 0 else \
-        array.is_null().to_numpy(zero_copy_only=False)
+    null = np.zeros(n, dtype=bool) if array.null_count == 0 else array.is_null().to_numpy(zero_copy_only=False)
     if array.buffers()[1] is None:  # an empty array
         return np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), b"", null
-    lists = np.frombuffer(array.buffers()[1], dtype=np.int32, count=array.offset + n + 1)[array.offset:]
+    lists = np.frombuffer(array.buffers()[1], dtype=np.int32, count=array.offset + n + 1)[array.offset :]
     child = array.values
     if child.null_count and array.flatten().null_count:
         raise ValueError("sentence_bleu: a token list holds a NULL; tokens must be strings")
     if child.buffers()[1] is None:  # no tokens at all
         strs = np.zeros(1, dtype=np.int32)
     else:
-        strs = np.frombuffer(child.buffers()[1], dtype=np.int32, count=child.offset + len(child) + 1)[child.offset:]
+        strs = np.frombuffer(child.buffers()[1], dtype=np.int32, count=child.offset + len(child) + 1)[child.offset :]
     data = child.buffers()[2]
-    return (np.ascontiguousarray(lists), np.ascontiguousarray(strs),
-            data if data is not None else b"", null)
+    return (np.ascontiguousarray(lists), np.ascontiguousarray(strs), data if data is not None else b"", null)

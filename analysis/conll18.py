@@ -35,18 +35,79 @@ from __future__ import annotations
 import numpy as np
 
 # conll18_ud_eval.py 1.2: CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES
-CONTENT_RELATIONS = frozenset({
-    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated", "advcl",
-    "advmod", "discourse", "nmod", "appos", "nummod", "acl", "amod", "conj", "fixed", "flat", "compound",
-    "list", "parataxis", "orphan", "goeswith", "reparandum", "root", "dep"})
+CONTENT_RELATIONS = frozenset(
+    {
+        "nsubj",
+        "obj",
+        "iobj",
+        "csubj",
+        "ccomp",
+        "xcomp",
+        "obl",
+        "vocative",
+        "expl",
+        "dislocated",
+        "advcl",
+        "advmod",
+        "discourse",
+        "nmod",
+        "appos",
+        "nummod",
+        "acl",
+        "amod",
+        "conj",
+        "fixed",
+        "flat",
+        "compound",
+        "list",
+        "parataxis",
+        "orphan",
+        "goeswith",
+        "reparandum",
+        "root",
+        "dep",
+    }
+)
 FUNCTIONAL_RELATIONS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
-UNIVERSAL_FEATURES = frozenset({
-    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number", "Case",
-    "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person",
-    "Polite"})
+UNIVERSAL_FEATURES = frozenset(
+    {
+        "PronType",
+        "NumType",
+        "Poss",
+        "Reflex",
+        "Foreign",
+        "Abbr",
+        "Gender",
+        "Animacy",
+        "Number",
+        "Case",
+        "Definite",
+        "Degree",
+        "VerbForm",
+        "Mood",
+        "Tense",
+        "Aspect",
+        "Voice",
+        "Evident",
+        "Polarity",
+        "Person",
+        "Polite",
+    }
+)
 # the flags stored per gold word (dependency_gold_words), in this order
-FLAGS = ("upos_correct", "xpos_correct", "ufeats_correct", "alltags_correct", "lemma_correct", "head_correct",
-         "label_correct", "relation_correct", "clas_correct", "mlas_correct", "blex_correct")
+FLAGS = (
+    "upos_correct",
+    "xpos_correct",
+    "ufeats_correct",
+    "alltags_correct",
+    "lemma_correct",
+    "head_correct",
+    "label_correct",
+    "relation_correct",
+    "clas_correct",
+    "mlas_correct",
+    "blex_correct",
+)
 
 
 def universal_feats(feats: str) -> str:
@@ -83,7 +144,8 @@ class Side:
     def __init__(self, head, relation, upos, xpos, ufeats, lemma):
         self.head = np.asarray(head, dtype=np.int64)
         self.relation, self.upos, self.xpos, self.ufeats, self.lemma = (
-            np.asarray(x, dtype=np.int64) for x in (relation, upos, xpos, ufeats, lemma))
+            np.asarray(x, dtype=np.int64) for x in (relation, upos, xpos, ufeats, lemma)
+        )
 
 
 def content(relation_codes: np.ndarray, names: list[str]) -> np.ndarray:
@@ -92,8 +154,9 @@ def content(relation_codes: np.ndarray, names: list[str]) -> np.ndarray:
     return is_content[relation_codes]
 
 
-def word_flags(gold: Side, system: Side, aligned: np.ndarray, relation_names: list[str],
-               lemma_underscore: int) -> dict[str, np.ndarray]:
+def word_flags(
+    gold: Side, system: Side, aligned: np.ndarray, relation_names: list[str], lemma_underscore: int
+) -> dict[str, np.ndarray]:
     """Per gold word, whether each CoNLL 2018 word metric counts it correct (:data:`FLAGS`, every flag false
     for an unaligned word). ``aligned[k]``: the system word aligned to gold word k, or -1;
     ``relation_names``: the relations the codes stand for; ``lemma_underscore``: the code of LEMMA ``_``
@@ -123,10 +186,19 @@ def word_flags(gold: Side, system: Side, aligned: np.ndarray, relation_names: li
     candidates = np.flatnonzero(mlas)
     if len(candidates):
         mlas[candidates] = _children_match(gold, system, aligned, back, relation_names, candidates)
-    return {"upos_correct": upos, "xpos_correct": xpos, "ufeats_correct": ufeats,
-            "alltags_correct": upos & xpos & ufeats, "lemma_correct": lemma, "head_correct": head,
-            "label_correct": label, "relation_correct": relation, "clas_correct": clas, "mlas_correct": mlas,
-            "blex_correct": clas & lemma}
+    return {
+        "upos_correct": upos,
+        "xpos_correct": xpos,
+        "ufeats_correct": ufeats,
+        "alltags_correct": upos & xpos & ufeats,
+        "lemma_correct": lemma,
+        "head_correct": head,
+        "label_correct": label,
+        "relation_correct": relation,
+        "clas_correct": clas,
+        "mlas_correct": mlas,
+        "blex_correct": clas & lemma,
+    }
 
 
 def _functional_children(side: Side, relation_names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -142,15 +214,18 @@ def _functional_children(side: Side, relation_names: list[str]) -> tuple[np.ndar
     return child, parent, rank
 
 
-def _children_match(gold: Side, system: Side, aligned: np.ndarray, back: np.ndarray, relation_names: list[str],
-                    words: np.ndarray) -> np.ndarray:
+def _children_match(
+    gold: Side, system: Side, aligned: np.ndarray, back: np.ndarray, relation_names: list[str], words: np.ndarray
+) -> np.ndarray:
     """For gold words ``words`` (aligned), whether their functional children and those of their system words
     pair off as MLAS requires: as many, and at each rank the system child aligned to the gold child, with the
     same relation, UPOS and universal features."""
     g_child, g_parent, g_rank = _functional_children(gold, relation_names)
     s_child, s_parent, s_rank = _functional_children(system, relation_names)
-    same_count = (np.bincount(g_parent, minlength=len(gold.head))[words]
-                  == np.bincount(s_parent, minlength=len(system.head))[aligned[words]])
+    same_count = (
+        np.bincount(g_parent, minlength=len(gold.head))[words]
+        == np.bincount(s_parent, minlength=len(system.head))[aligned[words]]
+    )
     # each gold child against the system child at its rank under the aligned parent (keys sorted: parent, rank)
     width = int(max(g_rank.max(initial=0), s_rank.max(initial=0))) + 1
     s_key = s_parent * width + s_rank
@@ -159,9 +234,14 @@ def _children_match(gold: Side, system: Side, aligned: np.ndarray, back: np.ndar
     at = np.minimum(np.searchsorted(s_key, g_key), max(len(s_key) - 1, 0))
     if len(s_key):
         d = s_child[at]
-        pairs_off = ((q >= 0) & (s_key[at] == g_key) & (back[d] == g_child)
-                     & (gold.relation[g_child] == system.relation[d]) & (gold.upos[g_child] == system.upos[d])
-                     & (gold.ufeats[g_child] == system.ufeats[d]))
+        pairs_off = (
+            (q >= 0)
+            & (s_key[at] == g_key)
+            & (back[d] == g_child)
+            & (gold.relation[g_child] == system.relation[d])
+            & (gold.upos[g_child] == system.upos[d])
+            & (gold.ufeats[g_child] == system.ufeats[d])
+        )
     else:
         pairs_off = np.zeros(len(g_child), dtype=bool)
     spoiled = np.zeros(len(gold.head), dtype=bool)

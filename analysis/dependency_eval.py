@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .trees import TreeBatch, arc_projective, tree_depths
+
 # _trees: the LA kernels in C, or None (then _lineages_and_parts_python); leaf_ancestor says which build counts
 from .leaf_ancestor import LEFT, RIGHT, STRICT, LabelCost, Scorer, _trees, exact_sums, trim_common_ends
 
@@ -56,8 +57,10 @@ def align(g, s) -> list[int]:
         i = 0
         while i < min(len(g.characters), len(s.characters)) and g.characters[i] == s.characters[i]:
             i += 1
-        raise AlignmentError("the gold and system files spell different texts: first difference at character "
-                             f"{i}: gold '{''.join(g.characters[i:i + 20])}', system '{''.join(s.characters[i:i + 20])}'")
+        raise AlignmentError(
+            "the gold and system files spell different texts: first difference at character "
+            f"{i}: gold '{''.join(g.characters[i : i + 20])}', system '{''.join(s.characters[i : i + 20])}'"
+        )
     out = [-1] * len(g.form)
     ng, ns = len(g.form), len(s.form)
     gi = si = 0
@@ -143,8 +146,9 @@ def _depths(head: list[int]) -> list[int]:
     return depth
 
 
-def _lineages_and_parts(w, rel: list[str] | None = None
-                        ) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
+def _lineages_and_parts(
+    w, rel: list[str] | None = None
+) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
     """Lineages (see the module docstring) and, per word k, (x, tail), as :func:`_lineages_and_parts_python`
     defines them; computed by the C kernel ``_trees.dependency_lineages`` where it is built (the same tuples
     of the same strings: tests/test_lineage_kernel.py)."""
@@ -155,8 +159,9 @@ def _lineages_and_parts(w, rel: list[str] | None = None
     return _lineages_and_parts_python(w.head, rel)
 
 
-def _lineages_and_parts_python(head: list[int], rel: list[str]
-                               ) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
+def _lineages_and_parts_python(
+    head: list[int], rel: list[str]
+) -> tuple[list[tuple[str, ...]], list[int], list[tuple[str, ...]]]:
     """Lineages (see the module docstring) and, per word k, (x, tail): read from the root end, the
     lineage of k is the relations on the path from the root down to x followed by ``tail``
     (x = -1: the whole lineage is the tail).  x is the first word above the markers of k, so
@@ -265,8 +270,10 @@ class _PathTables:
         if (x, y) not in memo:
             len_x = len(self._path(self.g_paths, self.g_head, self.g_sym, x))
             len_y = len(self._path(self.s_paths, self.s_head, self.s_sym, y))
-            memo[(x, y)] = ([float(len_x + j) for j in range(len_y + 1)] if x == -1 else [float(len_x)],
-                            [float(len_y + i) for i in range(len_x + 1)] if y == -1 else [float(len_y)])
+            memo[(x, y)] = (
+                [float(len_x + j) for j in range(len_y + 1)] if x == -1 else [float(len_x)],
+                [float(len_y + i) for i in range(len_x + 1)] if y == -1 else [float(len_y)],
+            )
         m = self.matrix
         for x, y in reversed(chain):
             prow, pcol = memo[(self.g_head[x], self.s_head[y])]

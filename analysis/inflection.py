@@ -73,8 +73,13 @@ def _add(stem: str, suffix: str) -> set[str]:
         out.add(stem[:-1] + "i" + suffix)  # tried, happier
         return out
     out.add(stem + suffix)
-    if (len(stem) >= 3 and _consonant(stem[-1]) and stem[-1] not in "wxy" and stem[-2] in _VOWELS
-            and _consonant(stem[-3])):
+    if (
+        len(stem) >= 3
+        and _consonant(stem[-1])
+        and stem[-1] not in "wxy"
+        and stem[-2] in _VOWELS
+        and _consonant(stem[-3])
+    ):
         out.add(stem + stem[-1] + suffix)  # stopped, travelled
     return out
 

@@ -53,7 +53,7 @@ class LabelCost:
 
     def __post_init__(self):
         object.__setattr__(self, "_lookup", {(g, c): v for g, c, v in self.table})
-        object.__setattr__(self, "_exact", all(float(v * 2 ** 20).is_integer() for _, _, v in self.table))
+        object.__setattr__(self, "_exact", all(float(v * 2**20).is_integer() for _, _, v in self.table))
         # symbols met so far -> index, and matrix[i][j] = self(symbol i, symbol j): the DP reads costs
         # from lists instead of calling this object a million times; same values
         object.__setattr__(self, "_ids", {})

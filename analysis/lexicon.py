@@ -54,8 +54,9 @@ class LemmaLexicon:
     _empty: frozenset = field(default=frozenset(), repr=False, compare=False)
 
     @classmethod
-    def from_pairs(cls, triples: Iterable[tuple[str, str, int]], corpora: Iterable[str] = (),
-                   min_count: int = 1) -> "LemmaLexicon":
+    def from_pairs(
+        cls, triples: Iterable[tuple[str, str, int]], corpora: Iterable[str] = (), min_count: int = 1
+    ) -> "LemmaLexicon":
         """Build from (form, lemma, count) triples (counts of the same folded pair are summed)."""
         if min_count < 1:
             raise ValueError(f"min_count must be at least 1, not {min_count}")
@@ -83,5 +84,7 @@ class LemmaLexicon:
     @property
     def signature(self) -> str:
         corpora = "+".join(self.corpora) or "unnamed"
-        return (f"lexicon:corpora={corpora},forms={self.forms},pairs={self.pairs},min-count={self.min_count},"
-                f"{FOLD_SIGNATURE}")
+        return (
+            f"lexicon:corpora={corpora},forms={self.forms},pairs={self.pairs},min-count={self.min_count},"
+            f"{FOLD_SIGNATURE}"
+        )

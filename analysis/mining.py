@@ -97,8 +97,11 @@ class MiningSettings:
     max_size: int = 3
 
     def validate(self) -> None:
-        for name, value, valid in (("representatives", self.representatives, REPRESENTATIVES),
-                                   ("suspicious", self.suspicious, SUSPICIOUS), ("score", self.score, SCORES)):
+        for name, value, valid in (
+            ("representatives", self.representatives, REPRESENTATIVES),
+            ("suspicious", self.suspicious, SUSPICIOUS),
+            ("score", self.score, SCORES),
+        ):
             if value not in valid:
                 raise ValueError(f"unknown {name} '{value}' (valid: {', '.join(valid)})")
         if self.max_size < 2:
@@ -109,9 +112,15 @@ class MiningSettings:
     def signature(self) -> str:
         self.validate()
         suspicious = self.suspicious if self.suspicious == "non-null" else f"top-{self.top_k}"
-        return "|".join([f"root:{'excluded' if self.exclude_root else 'included'}",
-                         f"representatives:{self.representatives}", f"suspicious:{suspicious}",
-                         f"score:{self.score}", f"max_size:{self.max_size}"])
+        return "|".join(
+            [
+                f"root:{'excluded' if self.exclude_root else 'included'}",
+                f"representatives:{self.representatives}",
+                f"suspicious:{suspicious}",
+                f"score:{self.score}",
+                f"max_size:{self.max_size}",
+            ]
+        )
 
 
 def label(view: str, relation: str, upos: str, lemma: str) -> str:
@@ -156,8 +165,12 @@ def subtree_shapes(heads: list[int], max_size: int = 3, exclude_root: bool = Fal
             for chosen in combinations(kids, r):
                 partial = [(1, ())]
                 for kid in chosen:
-                    partial = [(s + ks, shape + (kshape,)) for s, shape in partial
-                               for ks, kshape in rooted(kid, budget - 1) if s + ks <= budget]
+                    partial = [
+                        (s + ks, shape + (kshape,))
+                        for s, shape in partial
+                        for ks, kshape in rooted(kid, budget - 1)
+                        if s + ks <= budget
+                    ]
                 out += [(s, (node, shape)) for s, shape in partial]
         memo[key] = out
         return out
@@ -180,8 +193,9 @@ def render(shape: tuple, labels: list[str]) -> str:
     return canonical(labels[node], [render(k, labels) for k in kids])
 
 
-def sentence_forms(heads, relations, upos, lemmas, views=VIEWS, max_size: int = 3, exclude_root: bool = False,
-                   sizes: bool = False) -> dict[str, set[str]] | dict[str, dict[str, int]]:
+def sentence_forms(
+    heads, relations, upos, lemmas, views=VIEWS, max_size: int = 3, exclude_root: bool = False, sizes: bool = False
+) -> dict[str, set[str]] | dict[str, dict[str, int]]:
     """view -> the set of forms of one sentence (with ``sizes``: form -> number of nodes).
 
     ``exclude_root`` defaults to False here (every rooted subtree of the tree); the miners
@@ -204,8 +218,9 @@ def shape_nodes(shape: tuple) -> list[int]:
     return sorted([node] + [n for k in kids for n in shape_nodes(k)])
 
 
-def form_occurrences(heads, relations, upos, lemmas, view: str, forms, max_size: int = 3,
-                     exclude_root: bool = False) -> dict[str, list[list[int]]]:
+def form_occurrences(
+    heads, relations, upos, lemmas, view: str, forms, max_size: int = 3, exclude_root: bool = False
+) -> dict[str, list[list[int]]]:
     """form -> the node sets (0-based, sorted) where each of ``forms`` occurs in one sentence of ``view``:
     the same subtrees and labels as :func:`sentence_forms`, so a form occurs here exactly when
     :func:`sentence_forms` lists it. The report uses it to highlight a suspicious subtree in an example."""
@@ -235,7 +250,7 @@ def representatives(matrix, sizes: Sequence[int], names: Sequence[str]) -> np.nd
     csc.sort_indices()
     groups: dict[bytes, list[int]] = {}
     for j in range(csc.shape[1]):
-        rows = csc.indices[csc.indptr[j]:csc.indptr[j + 1]][csc.data[csc.indptr[j]:csc.indptr[j + 1]] != 0]
+        rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]][csc.data[csc.indptr[j] : csc.indptr[j + 1]] != 0]
         groups.setdefault(np.asarray(rows, dtype=np.int64).tobytes(), []).append(j)
     out = np.arange(csc.shape[1])
     for members in groups.values():
@@ -260,8 +275,11 @@ class CorpusForms:
     enumerated: int
 
 
-def corpus_forms(trees: Iterable[tuple[Sequence[int], Sequence[str], Sequence[str], Sequence[str]]],
-                 views: Sequence[str] = VIEWS, settings: MiningSettings | None = None) -> dict[str, CorpusForms]:
+def corpus_forms(
+    trees: Iterable[tuple[Sequence[int], Sequence[str], Sequence[str], Sequence[str]]],
+    views: Sequence[str] = VIEWS,
+    settings: MiningSettings | None = None,
+) -> dict[str, CorpusForms]:
     """view -> :class:`CorpusForms` of a corpus; row i of each matrix is the i-th tree of ``trees``
     (``(heads, relations, upos, lemmas)`` of one punctuation-stripped sentence, heads 1-based, 0 for
     the root). Forms follow ``settings`` (root excluded or not, ``max_size``); with
@@ -277,8 +295,16 @@ def corpus_forms(trees: Iterable[tuple[Sequence[int], Sequence[str], Sequence[st
     rows = 0
     for row, (heads, relations, upos, lemmas) in enumerate(trees):
         rows = row + 1
-        forms = sentence_forms(list(heads), list(relations), list(upos), list(lemmas), views=views,
-                               max_size=settings.max_size, exclude_root=settings.exclude_root, sizes=True)
+        forms = sentence_forms(
+            list(heads),
+            list(relations),
+            list(upos),
+            list(lemmas),
+            views=views,
+            max_size=settings.max_size,
+            exclude_root=settings.exclude_root,
+            sizes=True,
+        )
         for v in views:
             names, rs, cs = vocab[v], cells[v][0], cells[v][1]
             for form, size in forms[v].items():
@@ -324,8 +350,7 @@ def score_forms(forms: CorpusForms, failures, usable=None, settings: MiningSetti
     fail = failures[usable]
     total, n_fail = int(usable.sum()), int(fail.sum())
     c_f = np.asarray(m.sum(axis=0)).ravel().astype(np.int64)
-    c_f_fail = (np.asarray(m[fail].sum(axis=0)).ravel().astype(np.int64) if n_fail
-                else np.zeros_like(c_f))
+    c_f_fail = np.asarray(m[fail].sum(axis=0)).ravel().astype(np.int64) if n_fail else np.zeros_like(c_f)
     scored = c_f_fail > 0 if settings.suspicious == "non-null" else c_f > 0
     column = np.flatnonzero(scored)
     c_f, c_f_fail = c_f[column], c_f_fail[column]
@@ -334,8 +359,15 @@ def score_forms(forms: CorpusForms, failures, usable=None, settings: MiningSetti
     score = suspicion(c_f, c_f_fail, c_notf, c_notf_pass, settings.score)
     order = np.lexsort((forms.names[column].astype(str), -c_f, -score))
     rank = np.arange(1, len(order) + 1)
-    out = {"column": column[order], "c_f": c_f[order], "c_f_fail": c_f_fail[order], "c_notf": c_notf[order],
-           "c_notf_pass": c_notf_pass[order], "score": score[order], "rank": rank}
+    out = {
+        "column": column[order],
+        "c_f": c_f[order],
+        "c_f_fail": c_f_fail[order],
+        "c_notf": c_notf[order],
+        "c_notf_pass": c_notf_pass[order],
+        "score": score[order],
+        "rank": rank,
+    }
     out["suspicious"] = is_suspicious(out["c_f_fail"], rank, settings)
     return out
 
@@ -355,8 +387,9 @@ def is_suspicious(c_f_fail=None, ranks=None, settings: MiningSettings | None = N
     return np.asarray(ranks) <= settings.top_k
 
 
-def coverage_and_mss(per_submission: Iterable[dict[str, float]], submissions: int | None = None
-                     ) -> dict[str, tuple[int, float, float]]:
+def coverage_and_mss(
+    per_submission: Iterable[dict[str, float]], submissions: int | None = None
+) -> dict[str, tuple[int, float, float]]:
     """Tables 5-7 of Shimorina, Parmentier & Gardent (2021): form -> (submissions in which it is suspicious, coverage, MSS).
 
     ``per_submission`` holds, for each submission mined, its suspicious forms and their scores.
@@ -372,8 +405,7 @@ def coverage_and_mss(per_submission: Iterable[dict[str, float]], submissions: in
     total = count if submissions is None else submissions
     if total < count:
         raise ValueError(f"{count} submissions given but submissions={total}")
-    return {form: (len(v), len(v) / total if total else float("nan"), sum(v) / len(v))
-            for form, v in seen.items()}
+    return {form: (len(v), len(v) / total if total else float("nan"), sum(v) / len(v)) for form, v in seen.items()}
 
 
 def suspicion(c_f, c_f_fail, c_notf, c_notf_pass, form: str = "narayan-gardent") -> np.ndarray:

@@ -70,7 +70,7 @@ def evalb_label(label: str) -> str:
     """C EVALB's bracket label (``modify_label``): cut at the first ``-`` or ``=``, wherever it is
     (``NP-SBJ-1`` -> ``NP``, ``NP=2`` -> ``NP``, ``-NONE-`` -> ``''``)."""
     m = _CUT.search(label)
-    return label[:m.start()] if m else label
+    return label[: m.start()] if m else label
 
 
 def base_label(label: str) -> str:
@@ -79,7 +79,7 @@ def base_label(label: str) -> str:
     if _KEEP_WHOLE.match(label):
         return label
     m = _CUT.search(label, 1)
-    return label[:m.start()] if m else label
+    return label[: m.start()] if m else label
 
 
 @dataclass(frozen=True)
@@ -131,23 +131,30 @@ class EvalbParams:
         if hit is None:
             cut = evalb_label(raw)
             hit = self._classified[raw] = (
-                raw in self.delete_labels, raw in self.delete_labels_for_length, raw in self.quote_labels,
-                cut, any(self.label_equal(cut, d) for d in self.delete_labels), self.la_label(raw))
+                raw in self.delete_labels,
+                raw in self.delete_labels_for_length,
+                raw in self.quote_labels,
+                cut,
+                any(self.label_equal(cut, d) for d in self.delete_labels),
+                self.la_label(raw),
+            )
         return hit
 
     def describe(self) -> dict:
-        return {"rules": RULES,
-                "source": self.source,
-                "delete_labels": sorted(self.delete_labels),
-                "delete_labels_for_length": sorted(self.delete_labels_for_length),
-                "eq_labels": [list(p) for p in self.eq_labels],
-                "eq_words": [list(p) for p in self.eq_words],
-                "cutoff_len": self.cutoff_len,
-                "labeled": self.labeled,
-                "max_error": self.max_error,
-                "quote_labels": list(self.quote_labels),
-                "function_tags": "cut at the first - or =",
-                "unlabelled_brackets": "counted, label ''"}
+        return {
+            "rules": RULES,
+            "source": self.source,
+            "delete_labels": sorted(self.delete_labels),
+            "delete_labels_for_length": sorted(self.delete_labels_for_length),
+            "eq_labels": [list(p) for p in self.eq_labels],
+            "eq_words": [list(p) for p in self.eq_words],
+            "cutoff_len": self.cutoff_len,
+            "labeled": self.labeled,
+            "max_error": self.max_error,
+            "quote_labels": list(self.quote_labels),
+            "function_tags": "cut at the first - or =",
+            "unlabelled_brackets": "counted, label ''",
+        }
 
 
 def _classes(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -172,10 +179,15 @@ def _pairs(pairs: Sequence[tuple[str, str]]) -> frozenset[tuple[str, str]]:
 
 NO_PARAMS = EvalbParams(source="none")
 # EVALB's COLLINS.prm, the usual setting for Penn Treebank parsing results.
-COLLINS = EvalbParams(delete_labels=frozenset({"TOP", "-NONE-", ",", ":", "``", "''", "."}),
-                      delete_labels_for_length=frozenset({"-NONE-"}),
-                      eq_labels=(("ADVP", "PRT"),), cutoff_len=40, labeled=True, max_error=10,
-                      source="collins")
+COLLINS = EvalbParams(
+    delete_labels=frozenset({"TOP", "-NONE-", ",", ":", "``", "''", "."}),
+    delete_labels_for_length=frozenset({"-NONE-"}),
+    eq_labels=(("ADVP", "PRT"),),
+    cutoff_len=40,
+    labeled=True,
+    max_error=10,
+    source="collins",
+)
 
 # a quote term: (its place among the kept words, brackets opened before it, the brackets open around it,
 # word, POS)
@@ -199,9 +211,19 @@ class Prepared:
 
     __slots__ = ("words", "pos", "nodes", "length", "raw_words", "source", "before", "quotes", "starts", "ends")
 
-    def __init__(self, words: list[str], pos: list[str | None], nodes: list[tuple[str, int, int, int]],
-                 length: int, raw_words: int, source: Sequence[tuple[str, int, int, int]], before: list[int],
-                 quotes: Sequence[Quote] = (), starts: list[int] | None = None, ends: list[int] | None = None):
+    def __init__(
+        self,
+        words: list[str],
+        pos: list[str | None],
+        nodes: list[tuple[str, int, int, int]],
+        length: int,
+        raw_words: int,
+        source: Sequence[tuple[str, int, int, int]],
+        before: list[int],
+        quotes: Sequence[Quote] = (),
+        starts: list[int] | None = None,
+        ends: list[int] | None = None,
+    ):
         self.words, self.pos, self.nodes, self.length, self.raw_words = words, pos, nodes, length, raw_words
         self.source, self.before, self.quotes, self.starts, self.ends = source, before, quotes, starts, ends
 
@@ -215,12 +237,15 @@ class Prepared:
     def brackets(self, params: EvalbParams) -> list[tuple[str, int, int, bool]]:
         """(EVALB label, start, end, deleted by its label) of every nonterminal, in order (``bracket[]``)."""
         starts, ends = self.spans()
-        return [(params.classify(label)[3], s, e, params.classify(label)[4])
-                for (label, _, _, _), s, e in zip(self.source, starts, ends)]
+        return [
+            (params.classify(label)[3], s, e, params.classify(label)[4])
+            for (label, _, _, _), s, e in zip(self.source, starts, ends)
+        ]
 
 
-def prepare(words: Sequence[str], pos: Sequence[str | None], nodes: Sequence[tuple[str, int, int, int]],
-            params: EvalbParams) -> Prepared:
+def prepare(
+    words: Sequence[str], pos: Sequence[str | None], nodes: Sequence[tuple[str, int, int, int]], params: EvalbParams
+) -> Prepared:
     """One side of a sentence as ``read_line`` reads it (DELETE_LABEL on terminals, spans over the kept
     words, quote terms); ``pos`` None (Sampson & Babarczy's (2003) notation) is a word that nothing deletes."""
     classify, cached = params.classify, params._classified  # the cache read inline: this runs once a word
@@ -259,8 +284,9 @@ def prepare(words: Sequence[str], pos: Sequence[str | None], nodes: Sequence[tup
     return Prepared(new_words, new_pos, tree, length, len(words), nodes, before, quotes)
 
 
-def la_nodes(source: Sequence[tuple[str, int, int, int]], starts: Sequence[int], ends: Sequence[int],
-             params: EvalbParams) -> list[tuple[str, int, int, int]]:
+def la_nodes(
+    source: Sequence[tuple[str, int, int, int]], starts: Sequence[int], ends: Sequence[int], params: EvalbParams
+) -> list[tuple[str, int, int, int]]:
     """The leaf-ancestor tree of a side (see :class:`Prepared`): no bracket over no word, none deleted,
     none unlabelled (the wrapper)."""
     remap: list[int] = []
@@ -334,8 +360,18 @@ class _Editable:
         p = self.p
         if not self.changed:
             return p
-        return Prepared(self.words, self.pos, la_nodes(p.source, self.starts, self.ends, params), p.length,
-                        p.raw_words, p.source, p.before, p.quotes, self.starts, self.ends)
+        return Prepared(
+            self.words,
+            self.pos,
+            la_nodes(p.source, self.starts, self.ends, params),
+            p.length,
+            p.raw_words,
+            p.source,
+            p.before,
+            p.quotes,
+            self.starts,
+            self.ends,
+        )
 
 
 @dataclass(frozen=True)
@@ -356,8 +392,12 @@ def align(gold: Prepared, test: Prepared, params: EvalbParams) -> tuple[int, str
     """The status of a sentence pair and the two sides as they are then scored (after :func:`fix_quote`):
     skip when the test side kept no word, error when the word counts or the words differ."""
     if not test.words:
-        return (STATUS_SKIP, "empty test parse" if not test.raw_words else "no word of the test parse is left "
-                "after DELETE_LABEL", gold, test)
+        return (
+            STATUS_SKIP,
+            "empty test parse" if not test.raw_words else "no word of the test parse is left after DELETE_LABEL",
+            gold,
+            test,
+        )
     if len(gold.words) != len(test.words):
         gold, test = fix_quote(gold, test, params)
         if len(gold.words) != len(test.words):
@@ -423,8 +463,17 @@ def count(gold: Prepared, test: Prepared, params: EvalbParams) -> BracketCounts:
     return BracketCounts(STATUS_OK, None, gold.length, len(gold.words), len(gold_b), n_test, ml, mu, crossing, tags)
 
 
-GEIG_COLUMNS = ("status_code", "length", "words", "gold_brackets", "test_brackets", "matched_labelled",
-                "matched_unlabelled", "crossing", "correct_tags")
+GEIG_COLUMNS = (
+    "status_code",
+    "length",
+    "words",
+    "gold_brackets",
+    "test_brackets",
+    "matched_labelled",
+    "matched_unlabelled",
+    "crossing",
+    "correct_tags",
+)
 
 
 def geig_counts_of_lines(gold_text: str, test_text: str, params: EvalbParams) -> list[tuple[int, ...]] | None:

@@ -115,7 +115,7 @@ def _items(words: list[str], target: tuple[str, ...] | None, separator: str | No
     listed = set(target)
     out = []
     for w in words:
-        for part in (w.split(separator) if separator else [w]):
+        for part in w.split(separator) if separator else [w]:
             if part in listed:
                 out.append(part)
                 break
@@ -132,9 +132,15 @@ def window_weights(size: int) -> list[int]:
     return list(range(half, 0, -1)) + [1] * (size % 2) + list(range(1, half + 1))
 
 
-def correct_alignment(indices: list[int], items: list[str], source_tokens: Sequence[str],
-                      target_tokens: Sequence[str], back: dict[int, list[int]],
-                      source_valid: frozenset[str], target_valid: frozenset[str]) -> tuple[list[int], list[str], bool]:
+def correct_alignment(
+    indices: list[int],
+    items: list[str],
+    source_tokens: Sequence[str],
+    target_tokens: Sequence[str],
+    back: dict[int, list[int]],
+    source_valid: frozenset[str],
+    target_valid: frozenset[str],
+) -> tuple[list[int], list[str], bool]:
     """APT's alignment-correction heuristic (``improve_alignment.py`` of idiap/APT, as APT.py calls it).
 
     * Nothing changes when an aligned item is already a valid target pronoun, or when the pronoun is
@@ -176,17 +182,28 @@ def _normaliser(settings: PronounSettings):
     return lambda w: rep.get(w, w)
 
 
-def analyse_segment(source_tokens: Sequence[str], ref_tokens: Sequence[str] | None, out_tokens: Sequence[str],
-                    ref_links: dict[int, list[int]], out_links: dict[int, list[int]],
-                    settings: PronounSettings) -> list[PronounAnalysis]:
+def analyse_segment(
+    source_tokens: Sequence[str],
+    ref_tokens: Sequence[str] | None,
+    out_tokens: Sequence[str],
+    ref_links: dict[int, list[int]],
+    out_links: dict[int, list[int]],
+    settings: PronounSettings,
+) -> list[PronounAnalysis]:
     """Every source pronoun of one segment. Links map 0-based source index -> sorted target indices."""
     norm = _normaliser(settings)
     src_valid = settings.correction_source if settings.correction_source is not None else settings.source_pronouns
-    tgt_valid = settings.correction_target if settings.correction_target is not None else frozenset(settings.target_pronouns or ())
+    tgt_valid = (
+        settings.correction_target
+        if settings.correction_target is not None
+        else frozenset(settings.target_pronouns or ())
+    )
     ref_back = _invert(ref_links)
     out_back = _invert(out_links)
     results = []
-    for index, token, pronoun in find_source_pronouns(source_tokens, settings.source_pronouns, settings.source_separator):
+    for index, token, pronoun in find_source_pronouns(
+        source_tokens, settings.source_pronouns, settings.source_separator
+    ):
         ref_idx = list(ref_links.get(index, []))
         out_idx = list(out_links.get(index, []))
         ref_words = [ref_tokens[j].lower() for j in ref_idx]
@@ -196,23 +213,58 @@ def analyse_segment(source_tokens: Sequence[str], ref_tokens: Sequence[str] | No
         ref_ii, out_ii = list(ref_idx), list(out_idx)
         ref_fix = out_fix = False
         if settings.alignment_correction:
-            ref_ii, ref_items, ref_fix = correct_alignment(ref_ii, ref_items, source_tokens, ref_tokens, ref_back,
-                                                           src_valid, tgt_valid)
-            out_ii, out_items, out_fix = correct_alignment(out_ii, out_items, source_tokens, out_tokens, out_back,
-                                                           src_valid, tgt_valid)
+            ref_ii, ref_items, ref_fix = correct_alignment(
+                ref_ii, ref_items, source_tokens, ref_tokens, ref_back, src_valid, tgt_valid
+            )
+            out_ii, out_items, out_fix = correct_alignment(
+                out_ii, out_items, source_tokens, out_tokens, out_back, src_valid, tgt_valid
+            )
         case, mref, mout = apt_case(pronoun, ref_items, out_items, settings, norm)
         # AutoPRF: raw aligned words, no list, no correction
         clip = sum((Counter(ref_words) & Counter(out_words)).values())
         plain_ref = _items(ref_words, settings.target_pronouns, settings.target_separator) if ref_idx else []
         plain_out = _items(out_words, settings.target_pronouns, settings.target_separator) if out_idx else []
-        plain_case = apt_case(pronoun, plain_ref, plain_out,
-                              PronounSettings(settings.source_pronouns, settings.target_pronouns, settings.identical,
-                                              (), False, False, count_other_as_equal=settings.count_other_as_equal),
-                              norm)[0]
-        results.append(PronounAnalysis(
-            index, token, pronoun, ref_idx, ref_words, ref_items, out_idx, out_words, out_items, ref_fix, out_fix,
-            case, mref, mout, clip, len(ref_words), len(out_words),
-            int(plain_case == 1), int(bool(ref_idx)), int(bool(out_idx)), ref_ii, out_ii))
+        plain_case = apt_case(
+            pronoun,
+            plain_ref,
+            plain_out,
+            PronounSettings(
+                settings.source_pronouns,
+                settings.target_pronouns,
+                settings.identical,
+                (),
+                False,
+                False,
+                count_other_as_equal=settings.count_other_as_equal,
+            ),
+            norm,
+        )[0]
+        results.append(
+            PronounAnalysis(
+                index,
+                token,
+                pronoun,
+                ref_idx,
+                ref_words,
+                ref_items,
+                out_idx,
+                out_words,
+                out_items,
+                ref_fix,
+                out_fix,
+                case,
+                mref,
+                mout,
+                clip,
+                len(ref_words),
+                len(out_words),
+                int(plain_case == 1),
+                int(bool(ref_idx)),
+                int(bool(out_idx)),
+                ref_ii,
+                out_ii,
+            )
+        )
     return results
 
 
@@ -224,8 +276,9 @@ def _invert(links: dict[int, list[int]]) -> dict[int, list[int]]:
     return back
 
 
-def apt_case(source_pronoun: str, ref_items: list[str], out_items: list[str], settings: PronounSettings,
-             norm=None) -> tuple[int, str, str]:
+def apt_case(
+    source_pronoun: str, ref_items: list[str], out_items: list[str], settings: PronounSettings, norm=None
+) -> tuple[int, str, str]:
     """(case, reference label, output label) -- the labels are the confusion-matrix cell."""
     norm = norm or _normaliser(settings)
     if not ref_items:
@@ -279,8 +332,9 @@ def autoprf(matches: int, ref: int, out: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def confusion_matrix(cells: Iterable[tuple[str, str]], labels: Iterable[str] | None = None
-                     ) -> tuple[list[str], dict[tuple[str, str], int]]:
+def confusion_matrix(
+    cells: Iterable[tuple[str, str]], labels: Iterable[str] | None = None
+) -> tuple[list[str], dict[tuple[str, str], int]]:
     """Labels ordered by diagonal count (descending; ties by total count, then alphabetically) and cell counts.
 
     ``labels`` adds labels without counts (APT lists every target pronoun, OTHER and NONE)."""
@@ -295,8 +349,9 @@ def confusion_matrix(cells: Iterable[tuple[str, str]], labels: Iterable[str] | N
     return order, dict(counts)
 
 
-def render_score(score: AptScore, cells: Iterable[tuple[str, str]], max_labels: int = 10,
-                 labels: Iterable[str] | None = None) -> str:
+def render_score(
+    score: AptScore, cells: Iterable[tuple[str, str]], max_labels: int = 10, labels: Iterable[str] | None = None
+) -> str:
     """APT's ``.score`` layout: score, cases, weights, findings, then the confusion matrix
     (rows = reference, columns = output; labels beyond ``max_labels`` are summed into ``...``)."""
     order, counts = confusion_matrix(cells, labels)
@@ -308,12 +363,14 @@ def render_score(score: AptScore, cells: Iterable[tuple[str, str]], max_labels: 
         return [label] if label != "..." else rest
 
     matrix = [[sum(counts.get((r, t), 0) for r in group(a) for t in group(b)) for b in labels] for a in labels]
-    lines = [f"Score: {score.score:0.4f}",
-             "Cases: " + ",".join(str(c) for c in score.cases),
-             "Weights: " + ",".join(repr(float(w)) for w in score.weights),
-             "Findings per case: " + ",".join(str(n) for n in score.findings),
-             f"Total findings: {score.total}",
-             "\t" + "\t".join(labels + ["-sum-"])]
+    lines = [
+        f"Score: {score.score:0.4f}",
+        "Cases: " + ",".join(str(c) for c in score.cases),
+        "Weights: " + ",".join(repr(float(w)) for w in score.weights),
+        "Findings per case: " + ",".join(str(n) for n in score.findings),
+        f"Total findings: {score.total}",
+        "\t" + "\t".join(labels + ["-sum-"]),
+    ]
     for label, row in zip(labels, matrix):
         lines.append(label + "\t" + "\t".join(str(v) for v in row + [sum(row)]))
     col = [sum(row[j] for row in matrix) for j in range(len(labels))]

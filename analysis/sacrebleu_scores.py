@@ -29,11 +29,11 @@ import numpy as np
 
 @dataclass
 class SacrebleuResult:
-    bleu: float                  # sacrebleu's corpus BLEU, 0-100
-    bleu_signature: str          # e.g. nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
-    bleu_text: str               # sacrebleu's one-line report (precisions, BP, ratio, lengths)
-    chrf: float                  # sacrebleu's corpus chrF, 0-100
-    chrf_signature: str          # e.g. nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0
+    bleu: float  # sacrebleu's corpus BLEU, 0-100
+    bleu_signature: str  # e.g. nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
+    bleu_text: str  # sacrebleu's one-line report (precisions, BP, ratio, lengths)
+    chrf: float  # sacrebleu's corpus chrF, 0-100
+    chrf_signature: str  # e.g. nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0
     chrf_text: str
     bleu_statistics: np.ndarray  # (sentences, 10) int: hyp_len, ref_len, correct 1..4, total 1..4
     chrf_statistics: np.ndarray  # (sentences, 18) int: per character order 1..6, hyp, ref, match
@@ -49,8 +49,10 @@ def _metrics(lowercase: bool, tokenize: str, references: list[list[str]] | None 
     # force=True only silences sacrebleu's printed warning about outputs that end in " ." (it changes
     # neither the score nor the signature); evalhouse's ingest says it in its summary instead.
     # references: sacrebleu's documented reference cache, computed once for every system scored
-    return (BLEU(lowercase=lowercase, tokenize=tokenize, force=True, references=references),
-            CHRF(lowercase=lowercase, references=references))
+    return (
+        BLEU(lowercase=lowercase, tokenize=tokenize, force=True, references=references),
+        CHRF(lowercase=lowercase, references=references),
+    )
 
 
 @dataclass
@@ -63,19 +65,28 @@ class SacrebleuReference:
     chrf_metric: object
 
 
-def sacrebleu_reference(references: Sequence[str], *, lowercase: bool = False,
-                        tokenize: str = "13a") -> SacrebleuReference:
+def sacrebleu_reference(
+    references: Sequence[str], *, lowercase: bool = False, tokenize: str = "13a"
+) -> SacrebleuReference:
     """Prepare the reference texts (in order) once; pass the result to :func:`sacrebleu_scores`."""
     refs = [[r if r is not None else "" for r in references]]
     return SacrebleuReference(len(references), *_metrics(lowercase, tokenize, refs))
 
 
-def sacrebleu_scores(hypotheses: Sequence[str | None], references: Sequence[str] | SacrebleuReference, *,
-                     lowercase: bool = False, tokenize: str = "13a") -> SacrebleuResult:
+def sacrebleu_scores(
+    hypotheses: Sequence[str | None],
+    references: Sequence[str] | SacrebleuReference,
+    *,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+) -> SacrebleuResult:
     """sacreBLEU BLEU and chrF of a submission: output texts against reference texts, in order
     (``references``: the texts, or :func:`sacrebleu_reference` of them, whose options then apply)."""
-    prepared = references if isinstance(references, SacrebleuReference) else sacrebleu_reference(
-        references, lowercase=lowercase, tokenize=tokenize)
+    prepared = (
+        references
+        if isinstance(references, SacrebleuReference)
+        else sacrebleu_reference(references, lowercase=lowercase, tokenize=tokenize)
+    )
     if len(hypotheses) != prepared.size:
         raise ValueError("hypotheses and references differ in number")
     hyps = [h if h is not None else "" for h in hypotheses]
@@ -88,15 +99,20 @@ def sacrebleu_scores(hypotheses: Sequence[str | None], references: Sequence[str]
     bleu = bleu_metric._aggregate_and_compute(bleu_stats)
     chrf = chrf_metric._aggregate_and_compute(chrf_stats)
     return SacrebleuResult(
-        bleu=bleu.score, bleu_signature=str(bleu_metric.get_signature()), bleu_text=str(bleu),
-        chrf=chrf.score, chrf_signature=str(chrf_metric.get_signature()), chrf_text=str(chrf),
+        bleu=bleu.score,
+        bleu_signature=str(bleu_metric.get_signature()),
+        bleu_text=str(bleu),
+        chrf=chrf.score,
+        chrf_signature=str(chrf_metric.get_signature()),
+        chrf_text=str(chrf),
         bleu_statistics=np.array(bleu_stats, dtype=np.int64).reshape(len(hyps), -1),
         chrf_statistics=np.array(chrf_stats, dtype=np.int64).reshape(len(hyps), -1),
     )
 
 
-def score_from_statistics(metric: str, statistics: np.ndarray, *, lowercase: bool = False,
-                          tokenize: str = "13a") -> float:
+def score_from_statistics(
+    metric: str, statistics: np.ndarray, *, lowercase: bool = False, tokenize: str = "13a"
+) -> float:
     """sacrebleu's corpus score from summed per-sentence statistics (``metric``: 'bleu' or 'chrf')."""
     bleu_metric, chrf_metric = _metrics(lowercase, tokenize)
     chosen = {"bleu": bleu_metric, "chrf": chrf_metric}.get(metric)
@@ -110,14 +126,22 @@ def score_from_statistics(metric: str, statistics: np.ndarray, *, lowercase: boo
 class PairedResult:
     """sacrebleu's paired test over systems, as ``sacrebleu --paired-bs`` / ``--paired-ar`` computes it."""
 
-    scores: list[float]                    # corpus score of each system (0-100)
-    means: list[float | None]              # mean of its bootstrap scores (paired-bs; None for paired-ar)
-    cis: list[float | None]                # half-width of sacrebleu's 95% interval around that mean
-    p: dict[tuple[int, int], float]        # (a, b) with a < b -> p
+    scores: list[float]  # corpus score of each system (0-100)
+    means: list[float | None]  # mean of its bootstrap scores (paired-bs; None for paired-ar)
+    cis: list[float | None]  # half-width of sacrebleu's 95% interval around that mean
+    p: dict[tuple[int, int], float]  # (a, b) with a < b -> p
 
 
-def paired_tests(statistics: Sequence[np.ndarray], metric: str, test: str, n_samples: int, seed: int, *,
-                 lowercase: bool = False, tokenize: str = "13a") -> PairedResult:
+def paired_tests(
+    statistics: Sequence[np.ndarray],
+    metric: str,
+    test: str,
+    n_samples: int,
+    seed: int,
+    *,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+) -> PairedResult:
     """sacrebleu's own paired test of every pair of systems, from their per-sentence statistics
     (:class:`SacrebleuResult`'s ``bleu_statistics`` / ``chrf_statistics``), with the draws and formulas of
     ``sacrebleu.significance`` (2.x): for ``paired-bootstrap``, one ``default_rng(seed).choice`` of sentence

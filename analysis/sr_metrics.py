@@ -58,8 +58,10 @@ except ImportError:  # installed without a C compiler: the same counts in Python
     from evalhouse.analysis import _bleu_python as _bleu
 from evalhouse.analysis.bleu import MAX_ORDER, bleu_from_statistics, bleu_statistics_of_texts
 
-SIGNATURE = ("sr-eval|tokens:lowercased,whitespace-split,punct-attached|bleu:nltk-corpus_bleu,method2,order:4|"
-             "nist:nltk-corpus_nist,n:4,weights:reference-corpus|dist:chars,dist_words:words|evalhouse-sr:1")
+SIGNATURE = (
+    "sr-eval|tokens:lowercased,whitespace-split,punct-attached|bleu:nltk-corpus_bleu,method2,order:4|"
+    "nist:nltk-corpus_nist,n:4,weights:reference-corpus|dist:chars,dist_words:words|evalhouse-sr:1"
+)
 _BETA = math.log(0.5) / math.log(1.5) ** 2
 
 
@@ -67,17 +69,17 @@ _BETA = math.log(0.5) / math.log(1.5) ** 2
 class SrStatistics:
     """Per-sentence sufficient statistics; arrays of shape (sentences,) or (sentences, 4)."""
 
-    hyp_len: np.ndarray          # tokens of the lowercased, whitespace-split output
-    ref_len: np.ndarray          # tokens of the lowercased, whitespace-split reference
-    bleu_matches: np.ndarray     # clipped n-gram matches, n = 1..4
-    bleu_totals: np.ndarray      # max(1, hypothesis n-grams), as NLTK's corpus_bleu counts them
-    nist_matches: np.ndarray     # information-weighted clipped matches (weights of the whole reference corpus)
-    nist_totals: np.ndarray      # hypothesis n-grams (no max(1, ...))
-    word_edits: np.ndarray       # word edit distance
-    word_lengths: np.ndarray     # max(hyp_len, ref_len)
-    char_edits: np.ndarray       # character edit distance of the tokens joined by single spaces
-    char_lengths: np.ndarray     # max of the two character lengths
-    sentence_nist: np.ndarray    # NLTK sentence_nist (weights from the sentence's reference); NaN if undefined
+    hyp_len: np.ndarray  # tokens of the lowercased, whitespace-split output
+    ref_len: np.ndarray  # tokens of the lowercased, whitespace-split reference
+    bleu_matches: np.ndarray  # clipped n-gram matches, n = 1..4
+    bleu_totals: np.ndarray  # max(1, hypothesis n-grams), as NLTK's corpus_bleu counts them
+    nist_matches: np.ndarray  # information-weighted clipped matches (weights of the whole reference corpus)
+    nist_totals: np.ndarray  # hypothesis n-grams (no max(1, ...))
+    word_edits: np.ndarray  # word edit distance
+    word_lengths: np.ndarray  # max(hyp_len, ref_len)
+    char_edits: np.ndarray  # character edit distance of the tokens joined by single spaces
+    char_lengths: np.ndarray  # max of the two character lengths
+    sentence_nist: np.ndarray  # NLTK sentence_nist (weights from the sentence's reference); NaN if undefined
 
 
 def sr_tokens(text: str | None) -> list[str]:
@@ -86,7 +88,7 @@ def sr_tokens(text: str | None) -> list[str]:
 
 
 def _ngram_counts(tokens: list[str], n: int) -> Counter:
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 def _weights(counts: Counter, words: int) -> dict[tuple[str, ...], float]:
@@ -137,8 +139,7 @@ def _weighted_matches(hyp: list[str], ref_ngrams: list[Counter], weights) -> lis
     out = []
     for n in range(1, MAX_ORDER + 1):
         ref_counts = ref_ngrams[n - 1]
-        out.append(sum(weights[g] * min(c, ref_counts[g]) for g, c in _ngram_counts(hyp, n).items()
-                       if g in ref_counts))
+        out.append(sum(weights[g] * min(c, ref_counts[g]) for g, c in _ngram_counts(hyp, n).items() if g in ref_counts))
     return out
 
 
@@ -156,8 +157,9 @@ def nist_from_sums(matches: Sequence[float], totals: Sequence[float], hyp_words:
     return float(sum(m / t for m, t in zip(matches, totals)) * _nist_penalty(hyp_words, ref_words))
 
 
-def nist_from_sum_arrays(matches: np.ndarray, totals: np.ndarray, hyp_words: np.ndarray,
-                         ref_words: np.ndarray) -> np.ndarray:
+def nist_from_sum_arrays(
+    matches: np.ndarray, totals: np.ndarray, hyp_words: np.ndarray, ref_words: np.ndarray
+) -> np.ndarray:
     """:func:`nist_from_sums` over arrays of corpus sums (``matches``, ``totals``: (..., 4)), as the view
     sr_submission_scores computes it: NaN where a total or the reference length is 0."""
     matches, totals = np.asarray(matches, dtype=float), np.asarray(totals, dtype=float)
@@ -179,15 +181,26 @@ def sr_statistics(hypotheses: Sequence[str | None], references: Sequence[str] | 
     edits = np.empty((len(hyp_texts), 4), dtype=np.int64)
     _bleu.edit_distances_of_texts(hyp_texts, ref.texts, edits)
     hyps = [h.split() for h in hyp_texts]
-    nist_matches = np.array([_weighted_matches(h, r, ref.weights) for h, r in zip(hyps, ref.ngrams)],
-                            dtype=np.float64).reshape(len(hyps), MAX_ORDER)
-    sentence_nist = np.array([_sentence_nist(h, r, n, w) for h, r, n, w in
-                              zip(hyps, ref.tokens, ref.ngrams, ref.sentence_weights)], dtype=np.float64)
+    nist_matches = np.array(
+        [_weighted_matches(h, r, ref.weights) for h, r in zip(hyps, ref.ngrams)], dtype=np.float64
+    ).reshape(len(hyps), MAX_ORDER)
+    sentence_nist = np.array(
+        [_sentence_nist(h, r, n, w) for h, r, n, w in zip(hyps, ref.tokens, ref.ngrams, ref.sentence_weights)],
+        dtype=np.float64,
+    )
     return SrStatistics(
-        hyp_len=b.hyp_len, ref_len=b.ref_len, bleu_matches=b.matches, bleu_totals=np.maximum(b.totals, 1),
-        nist_matches=nist_matches, nist_totals=b.totals,
-        word_edits=edits[:, 0], word_lengths=edits[:, 1], char_edits=edits[:, 2], char_lengths=edits[:, 3],
-        sentence_nist=sentence_nist)
+        hyp_len=b.hyp_len,
+        ref_len=b.ref_len,
+        bleu_matches=b.matches,
+        bleu_totals=np.maximum(b.totals, 1),
+        nist_matches=nist_matches,
+        nist_totals=b.totals,
+        word_edits=edits[:, 0],
+        word_lengths=edits[:, 1],
+        char_edits=edits[:, 2],
+        char_lengths=edits[:, 3],
+        sentence_nist=sentence_nist,
+    )
 
 
 def _sentence_nist(hyp: list[str], ref: list[str], ref_ngrams: list[Counter], weights) -> float:

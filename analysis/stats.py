@@ -227,10 +227,12 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
                 moved, moved_den = swapped @ nums.T, swapped @ den.T  # what each system gives up when swapped
                 total_num = nums.sum(axis=1)
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    a = ((total_num[ia] - moved[:, ia] + moved[:, ib])
-                         / (totals[ia] - moved_den[:, ia] + moved_den[:, ib]))
-                    b = ((total_num[ib] - moved[:, ib] + moved[:, ia])
-                         / (totals[ib] - moved_den[:, ib] + moved_den[:, ia]))
+                    a = (total_num[ia] - moved[:, ia] + moved[:, ib]) / (
+                        totals[ia] - moved_den[:, ia] + moved_den[:, ib]
+                    )
+                    b = (total_num[ib] - moved[:, ib] + moved[:, ia]) / (
+                        totals[ib] - moved_den[:, ib] + moved_den[:, ia]
+                    )
                 resampled = a - b
             else:
                 sums = np.where(swapped, -1.0, 1.0) @ nums.T
@@ -239,8 +241,10 @@ def paired_tests_all(nums, den, resamples: int, seed: int, test: str):
         else:
             raise ValueError(f"unknown test '{test}'")
     p = (1 + exceed) / (resamples + 1)
-    return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
-            for a, b, dl, pv in zip(ia, ib, deltas, p)]
+    return [
+        (int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
+        for a, b, dl, pv in zip(ia, ib, deltas, p)
+    ]
 
 
 def paired_statistic_tests(stats, combine, resamples: int, seed: int, test: str):
@@ -274,8 +278,10 @@ def paired_statistic_tests(stats, combine, resamples: int, seed: int, test: str)
             else:
                 raise ValueError(f"unknown test '{test}'")
     p = (1 + exceed) / (resamples + 1)
-    return [(int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
-            for a, b, dl, pv in zip(ia, ib, deltas, p)]
+    return [
+        (int(a), int(b), float(values[a]), float(values[b]), float(dl), float(pv))
+        for a, b, dl, pv in zip(ia, ib, deltas, p)
+    ]
 
 
 def bootstrap_statistic_intervals(stats, combine, resamples: int, seed: int, level: float = 0.95):

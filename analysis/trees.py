@@ -475,8 +475,15 @@ def tree_metrics(batch: TreeBatch, kernel: bool = True) -> TreeMetrics:
     swept = total_length > SWEEP_FACTOR * s.lengths
     if _trees is not None and kernel:
         projective = np.zeros(n_trees, dtype=np.uint8)
-        _trees.tree_metrics(np.ascontiguousarray(s.heads), depth, s.offsets, gap_offsets,
-                            (~swept).view(np.uint8), flux_weights, projective)
+        _trees.tree_metrics(
+            np.ascontiguousarray(s.heads),
+            depth,
+            s.offsets,
+            gap_offsets,
+            (~swept).view(np.uint8),
+            flux_weights,
+            projective,
+        )
         projective = projective.view(bool)
     else:
         projective = _projective(s, lo, hi, child)
@@ -484,14 +491,17 @@ def tree_metrics(batch: TreeBatch, kernel: bool = True) -> TreeMetrics:
     for t in np.flatnonzero(swept).tolist():
         a, b = int(s.offsets[t]), int(s.offsets[t + 1])
         parent = np.where(s.parent[a:b] >= 0, s.parent[a:b] - a, -1)
-        flux_weights[gap_offsets[t]:gap_offsets[t + 1]] = _flux_weights_sweep(parent, depth[a:b])
+        flux_weights[gap_offsets[t] : gap_offsets[t + 1]] = _flux_weights_sweep(parent, depth[a:b])
 
-    flux_weight_sum = np.add.reduceat(np.append(flux_weights, 0), gap_offsets[:-1]) if n_trees else np.zeros(0, np.int64)
+    flux_weight_sum = (
+        np.add.reduceat(np.append(flux_weights, 0), gap_offsets[:-1]) if n_trees else np.zeros(0, np.int64)
+    )
     flux_weight_sum = np.where(gaps_per_tree > 0, flux_weight_sum, 0)
     return TreeMetrics(flux_weight_sum.astype(np.int64), projective, flux_weights, flux_sizes, gap_offsets)
 
 
 # --- punctuation stripping (Shimorina et al. 2021, section 4) --------------------------------------
+
 
 @dataclass(frozen=True)
 class StrippedTrees:
@@ -532,8 +542,9 @@ def strip_punctuation(batch: TreeBatch, punct: np.ndarray) -> StrippedTrees:
     while len(pending):
         if (1 << rounds) > limit:
             bad = int(pending.min())
-            raise NotATreeError(f"tree {int(s.tree_of[bad])}: cycle of punctuation through word "
-                                f"{int(s.position[bad])}", bad)
+            raise NotATreeError(
+                f"tree {int(s.tree_of[bad])}: cycle of punctuation through word {int(s.position[bad])}", bad
+            )
         up[pending] = up[up[pending]]
         pending = pending[up[pending] >= 0]
         pending = pending[punct[up[pending]]]
@@ -552,11 +563,18 @@ def strip_punctuation(batch: TreeBatch, punct: np.ndarray) -> StrippedTrees:
     safe = np.maximum(anchor, 0)
     head = np.where(has_head, rank[safe] - kept_offsets[tree] + 1, 0)
     head_id = np.where(has_head, s.position[safe], 0)
-    return StrippedTrees(keep, dependent.astype(np.int64), head.astype(np.int64),
-                         s.position[kept].astype(np.int64), head_id.astype(np.int64), lengths)
+    return StrippedTrees(
+        keep,
+        dependent.astype(np.int64),
+        head.astype(np.int64),
+        s.position[kept].astype(np.int64),
+        head_id.astype(np.int64),
+        lengths,
+    )
 
 
 # --- scalar helpers, registered as SQL functions (see analysis/udfs.py) -------------------
+
 
 def _one(heads: list[int] | None) -> TreeMetrics | None:
     if heads is None:

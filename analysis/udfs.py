@@ -63,5 +63,13 @@ def register_udfs(con: duckdb.DuckDBPyConnection) -> None:
             except (duckdb.InvalidInputException, duckdb.CatalogException):
                 pass
             # the connection's own sqltype: duckdb.sqltype() opens DuckDB's default connection first (0.014 s)
-            con.create_function(name, fn, [con.sqltype(p) for p in params], con.sqltype(ret), type=kind,
-                                null_handling="special", exception_handling="default", side_effects=False)
+            con.create_function(
+                name,
+                fn,
+                [con.sqltype(p) for p in params],
+                con.sqltype(ret),
+                type=kind,
+                null_handling="special",
+                exception_handling="default",
+                side_effects=False,
+            )

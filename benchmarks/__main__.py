@@ -49,16 +49,25 @@ def commands(args, evalb: Path | None) -> list[tuple[str, list[str]]]:
     if evalb:
         parses += ["--evalb", str(evalb)]
     table = {
-        "treebanks": ["benchmarks.treebanks", "--data", str(data / "ud"), "--large", "0",
-                      "--only", "evalhouse", "pyconll"] + (["--words", "20000"] + rounds if quick else full(3)),
+        "treebanks": [
+            "benchmarks.treebanks",
+            "--data",
+            str(data / "ud"),
+            "--large",
+            "0",
+            "--only",
+            "evalhouse",
+            "pyconll",
+        ]
+        + (["--words", "20000"] + rounds if quick else full(3)),
         "dependency": parses + ["--only", "dependency"] + (["--sentences", "50"] + rounds if quick else full(5)),
         "evalb": parses + ["--only", "evalb"] + (rounds if quick else full(5)),
         "bleu": ["benchmarks.sentence_bleu", "--data", str(data), "--only", "nltk", "sacrebleu", "evalhouse-texts"]
-                + (["--pairs", "2000"] + rounds if quick else full(3)),
-        "campaign": ["benchmarks.campaign", "--data", str(data)] + (["--runs", "2", "--sample", "50"] + rounds
-                                                                    if quick else full(1)),
-        "sr_campaign": ["benchmarks.sr_campaign", "--data", str(data)] + (
-            ["--runs", "3", "--sentences", "10", "--languages", "2"] if quick else []),
+        + (["--pairs", "2000"] + rounds if quick else full(3)),
+        "campaign": ["benchmarks.campaign", "--data", str(data)]
+        + (["--runs", "2", "--sample", "50"] + rounds if quick else full(1)),
+        "sr_campaign": ["benchmarks.sr_campaign", "--data", str(data)]
+        + (["--runs", "3", "--sentences", "10", "--languages", "2"] if quick else []),
         "fixed_cost": ["benchmarks.fixed_cost", "--data", str(data)] + (rounds if quick else full(9)),
     }
     return [(s, table[s]) for s in SUBJECTS if s in args.only]

@@ -23,8 +23,17 @@ from pathlib import Path
 
 from benchmarks.trees import shape
 
-SHAPES = [("chain", 100_000), ("star", 100_000), ("comb", 100_000), ("rainbow", 100_000), ("random", 100_000),
-          ("flat", 10_000), ("flat", 30_000), ("punct_chain", 50_000), ("punct_chain", 100_000)]
+SHAPES = [
+    ("chain", 100_000),
+    ("star", 100_000),
+    ("comb", 100_000),
+    ("rainbow", 100_000),
+    ("random", 100_000),
+    ("flat", 10_000),
+    ("flat", 30_000),
+    ("punct_chain", 50_000),
+    ("punct_chain", 100_000),
+]
 
 CHILD = """
 import sys, evalhouse
@@ -47,14 +56,22 @@ def write_sentence(path: Path, heads: list[int], punct: list[bool]) -> None:
 
 def run(path: Path, db: Path, memory_limit: str) -> dict:
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(db), memory_limit],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path), str(db), memory_limit],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     out, err = proc.stdout.read(), proc.stderr.read()
     if os.waitstatus_to_exitcode(status):
         return {"error": (err.strip().splitlines() or ["?"])[-1][:100]}
-    return {"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
-            "rss": usage.ru_maxrss / 1024, "row": out.strip()}
+    return {
+        "wall": time.perf_counter() - start,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss": usage.ru_maxrss / 1024,
+        "row": out.strip(),
+    }
 
 
 def _mib(size: str) -> float:
@@ -62,7 +79,7 @@ def _mib(size: str) -> float:
     s = size.strip().upper()
     for u in sorted(units, key=len, reverse=True):
         if s.endswith(u):
-            return float(s[:-len(u)]) * units[u]
+            return float(s[: -len(u)]) * units[u]
     return float(s) / 2**20
 
 
@@ -73,10 +90,14 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     shapes = [(name, 2_000) for name, _ in SHAPES] if args.quick else SHAPES
     limit = _mib(args.memory_limit)
-    print(f"# adversarial shapes, ingest + sentence_complexity, --memory-limit {args.memory_limit}, "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M %Z')}")
-    print(f"{'shape':12} {'words':>8} {'wall s':>7} {'CPU s':>7} {'peak RSS MiB':>13} {'over limit MiB':>15}  "
-          "length, depth, MDD, MFW, projective")
+    print(
+        f"# adversarial shapes, ingest + sentence_complexity, --memory-limit {args.memory_limit}, "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M %Z')}"
+    )
+    print(
+        f"{'shape':12} {'words':>8} {'wall s':>7} {'CPU s':>7} {'peak RSS MiB':>13} {'over limit MiB':>15}  "
+        "length, depth, MDD, MFW, projective"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for name, n in shapes:
             path = Path(tmp) / f"{len(list(Path(tmp).glob('*.conllu')))}-{name}-{n}.conllu"
@@ -86,8 +107,11 @@ def main(argv: list[str] | None = None) -> None:
             if "error" in r:
                 print(f"{name:12} {n:>8,} ERROR {r['error']}")
                 continue
-            print(f"{name:12} {n:>8,} {r['wall']:>7.2f} {r['cpu']:>7.2f} {r['rss']:>13,.0f} "
-                  f"{r['rss'] - limit:>15,.0f}  {r['row']}", flush=True)
+            print(
+                f"{name:12} {n:>8,} {r['wall']:>7.2f} {r['cpu']:>7.2f} {r['rss']:>13,.0f} "
+                f"{r['rss'] - limit:>15,.0f}  {r['row']}",
+                flush=True,
+            )
     print(f"# load at the end {os.getloadavg()[0]:.1f}")
 
 

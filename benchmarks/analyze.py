@@ -38,7 +38,6 @@ def main(argv=None) -> None:
     parser.add_argument("--full", action="store_true", help="also time analyze with all pairs resampled")
     args = parser.parse_args(argv)
 
-
     data = Path(args.data)
     runs = sorted((data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
     wh = evalhouse.connect(":memory:")
@@ -55,13 +54,16 @@ def main(argv=None) -> None:
     wh.con.execute(f"""DELETE FROM submissions WHERE run IN (SELECT run FROM submissions ORDER BY run
                        OFFSET {args.submissions})""")
     n_subs = wh.sql("select count(*) from submissions").fetchone()[0]
-    print(f"set-up: {n_subs} submissions x 2,077 sentences in {time.perf_counter() - t:.1f} s "
-          f"({platform.machine()}, Python {platform.python_version()})")
+    print(
+        f"set-up: {n_subs} submissions x 2,077 sentences in {time.perf_counter() - t:.1f} s "
+        f"({platform.machine()}, Python {platform.python_version()})"
+    )
 
     t = time.perf_counter()
     summary = analyze(wh, AnalysisConfig(resamples=1, views=("dep", "pos", "pos-dep")))
-    print(f"analyze, statistics and mining in 3 views (resamples 1): {time.perf_counter() - t:.2f} s  "
-          f"rows {summary.rows}")
+    print(
+        f"analyze, statistics and mining in 3 views (resamples 1): {time.perf_counter() - t:.2f} s  rows {summary.rows}"
+    )
 
     keys = sorted(wh.sql("select team, run from submissions").fetchall())[:2]
     corpus = CorpusData.load(wh, "ewt", keys)

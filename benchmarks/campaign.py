@@ -40,8 +40,15 @@ from benchmarks import summary
 from benchmarks.process import compile_bytecode, machine, run, uptime
 
 HERE = Path(__file__).resolve().parent
-VIEWS = ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled", "submission_scores",
-         "sr_submission_scores", "submission_sacrebleu")
+VIEWS = (
+    "dea_edges",
+    "sentence_scores",
+    "dea_by_relation",
+    "dea_by_relation_pooled",
+    "submission_scores",
+    "sr_submission_scores",
+    "submission_sacrebleu",
+)
 
 EVALHOUSE = """
 import sys
@@ -128,12 +135,12 @@ def write_campaign(reference: Path, real: list[Path], out: Path, runs: int) -> i
 
 WAREHOUSE_ROWS = {
     "sentences": "SELECT team, run, position, edges, matched_edges, dea, bleu, bleu_surface, ssa, gsa, sta, gta, "
-                 "understandability_accuracy, quality_accuracy FROM sentence_scores",
+    "understandability_accuracy, quality_accuracy FROM sentence_scores",
     "relations": "SELECT team, run, relation, edges, matched FROM dea_by_relation",
     "submissions": "SELECT team, run, sentences, edges, matched_edges, dea, mean_dea, mean_bleu, mean_bleu_surface, "
-                   "corpus_bleu, mean_ssa, mean_gsa, mean_sta, mean_gta FROM submission_scores",
+    "corpus_bleu, mean_ssa, mean_gsa, mean_sta, mean_gta FROM submission_scores",
     "pooled": "SELECT relation, submissions, edges, matched, accuracy, mean_submission_accuracy "
-              "FROM dea_by_relation_pooled",
+    "FROM dea_by_relation_pooled",
     "sr": "SELECT team, run, bleu, nist, dist, dist_words FROM sr_submission_scores",
     "sacrebleu": "SELECT team, run, metric, score FROM submission_sacrebleu",
 }
@@ -159,8 +166,9 @@ def compare(con, loop: dict, sample: int | None = None, seed: int = 0, tolerance
                 continue
             for a, b in zip(row[k:], mine):
                 compared += 1
-                same = (a is None and b is None) or (a is not None and b is not None
-                                                     and abs(float(a) - float(b)) <= tolerance)
+                same = (a is None and b is None) or (
+                    a is not None and b is not None and abs(float(a) - float(b)) <= tolerance
+                )
                 if not same:
                     differences.append((part, tuple(row[:k]), a, b))
     return compared, differences
@@ -168,21 +176,28 @@ def compare(con, loop: dict, sample: int | None = None, seed: int = 0, tolerance
 
 # --- the benchmark ----------------------------------------------------------------------------------
 
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sample", type=int, default=2000, help="sentence rows compared after the rounds")
-    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
-                        "installed): adds the contender 'evalhouse before', the same script run by it")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="the python of another virtualenv (e.g. one with main "
+        "installed): adds the contender 'evalhouse before', the same script run by it",
+    )
     args = parser.parse_args(argv)
     reference = args.data / "ud-v2.3" / "en_ewt-ud-test.conllu"
     real = sorted((args.data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
     if not reference.exists() or not real:
         sys.exit(f"REAL DATA MISSING under {args.data}")
-    print(f"# campaign: ingest + every view against a per-sentence loop, "
-          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(
+        f"# campaign: ingest + every view against a per-sentence loop, "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+    )
     print(f"# {machine()}; {args.rounds} alternating rounds, median")
     print(f"# {compile_bytecode(args.before)}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,8 +205,10 @@ def main(argv: list[str] | None = None) -> None:
         directory = tmp / "campaign"
         n = write_campaign(reference, real, directory, args.runs)
         runs = len(list(directory.glob("*/*/en_out.txt")))
-        print(f"# input: {runs} distinct runs ({min(len(real), runs)} real) x {n:,} sentences = {runs * n:,} "
-              f"output sentences")
+        print(
+            f"# input: {runs} distinct runs ({min(len(real), runs)} real) x {n:,} sentences = {runs * n:,} "
+            f"output sentences"
+        )
         print(f"# {uptime()} before")
         db, out = tmp / "campaign.duckdb", tmp / "loop.json"
         contenders = {
@@ -199,8 +216,11 @@ def main(argv: list[str] | None = None) -> None:
             "loop": [sys.executable, str(HERE / "campaign_loop.py"), str(reference), str(directory), str(out)],
         }
         if args.before:
-            contenders["evalhouse before"] = [str(args.before)] + contenders["evalhouse"][1:3] + [
-                str(reference), str(directory), str(tmp / "before.duckdb"), ",".join(VIEWS)]
+            contenders["evalhouse before"] = (
+                [str(args.before)]
+                + contenders["evalhouse"][1:3]
+                + [str(reference), str(directory), str(tmp / "before.duckdb"), ",".join(VIEWS)]
+            )
         results = {name: [] for name in contenders}
         for r in range(args.rounds):
             for name in contenders if r % 2 == 0 else reversed(contenders):
@@ -209,29 +229,44 @@ def main(argv: list[str] | None = None) -> None:
                     for suffix in ("", ".wal"):  # of rounds, 'before' runs last and once deleted the checked one
                         Path(str(path) + suffix).unlink(missing_ok=True)
                 results[name].append(run(contenders[name]))
-                print(f"#   round {r + 1} {name}: CPU {results[name][-1]['cpu']:.1f} s, "
-                      f"wall {results[name][-1]['wall']:.1f} s", flush=True)
+                print(
+                    f"#   round {r + 1} {name}: CPU {results[name][-1]['cpu']:.1f} s, "
+                    f"wall {results[name][-1]['wall']:.1f} s",
+                    flush=True,
+                )
         print(f"# {uptime()} after")
-        check = subprocess.run([sys.executable, "-c", CHECK, str(db), str(out), str(args.sample)],
-                               capture_output=True, text=True, cwd=HERE.parent)
+        check = subprocess.run(
+            [sys.executable, "-c", CHECK, str(db), str(out), str(args.sample)],
+            capture_output=True,
+            text=True,
+            cwd=HERE.parent,
+        )
     med = {n: {k: statistics.median(x[k] for x in rs) for k in ("wall", "cpu")} for n, rs in results.items()}
     print(f"{'contender':<18}{'wall s':>9}{'CPU s':>9}{'tree PSS MB':>12}{'largest RSS MB':>16}")
     for name, rs in results.items():
-        print(f"{name:<18}{med[name]['wall']:>9.1f}{med[name]['cpu']:>9.1f}{max(x['tree_mb'] for x in rs):>12.0f}"
-              f"{max(x['rss_mb'] for x in rs):>16.0f}")
+        print(
+            f"{name:<18}{med[name]['wall']:>9.1f}{med[name]['cpu']:>9.1f}{max(x['tree_mb'] for x in rs):>12.0f}"
+            f"{max(x['rss_mb'] for x in rs):>16.0f}"
+        )
     p = med["loop"]
     for name in (n for n in med if n.startswith("evalhouse")):
         e = med[name]
         peak = max(x["tree_mb"] for x in results[name])
-        print(f"{name} / loop: CPU {e['cpu'] / p['cpu']:.2f}x (target <= 0.5x: "
-              f"{'met' if e['cpu'] <= 0.5 * p['cpu'] else 'not met'}), wall {e['wall'] / p['wall']:.2f}x; "
-              f"peak {peak:.0f} MB (target <= 500 MB: {'met' if peak <= 500 else 'not met'})")
+        print(
+            f"{name} / loop: CPU {e['cpu'] / p['cpu']:.2f}x (target <= 0.5x: "
+            f"{'met' if e['cpu'] <= 0.5 * p['cpu'] else 'not met'}), wall {e['wall'] / p['wall']:.2f}x; "
+            f"peak {peak:.0f} MB (target <= 500 MB: {'met' if peak <= 500 else 'not met'})"
+        )
     print(check.stdout.strip() or check.stderr.strip())
     e = med["evalhouse"]
-    summary.record(f"campaign, {runs} runs × {n:,} sentences", f"python -m benchmarks.campaign --runs {args.runs}",
-                   "a new warehouse + `ingest outputs` + every output view; distinct runs (real and perturbed)",
-                   e, note=f"{runs * n / e['wall']:,.0f} sentence-runs/s wall, {runs * n / e['cpu']:,.0f} a CPU-second; "
-                   f"peak {max(x['tree_mb'] for x in results['evalhouse']):.0f} MB (process tree PSS)")
+    summary.record(
+        f"campaign, {runs} runs × {n:,} sentences",
+        f"python -m benchmarks.campaign --runs {args.runs}",
+        "a new warehouse + `ingest outputs` + every output view; distinct runs (real and perturbed)",
+        e,
+        note=f"{runs * n / e['wall']:,.0f} sentence-runs/s wall, {runs * n / e['cpu']:,.0f} a CPU-second; "
+        f"peak {max(x['tree_mb'] for x in results['evalhouse']):.0f} MB (process tree PSS)",
+    )
 
 
 CHECK = """

@@ -63,8 +63,7 @@ class Reference:
 
     def __init__(self, ids, forms, lemmas, deprels, heads, spaces, multiword, text=None, upos=None):
         self.text = text  # the sentence's # text, or None
-        self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword,
-                                                    upos=upos)
+        self.sentence = alignment.ReferenceSentence(ids, forms, lemmas, deprels, spaces, multiword=multiword, upos=upos)
         place = {i: p for p, i in enumerate(ids, start=1)}
         self.tree = [place[h] if h else 0 for h in heads]  # the whole tree, for seed 003's tree accuracy
         punct = [d == "punct" or d.startswith("punct:") for d in deprels]
@@ -82,8 +81,7 @@ class Reference:
             head = rank[where[h]] if h else 0
             self.heads.append(head)
             if head:  # (head key, dependent key, distance, relation)
-                self.edges.append((self.keys[head - 1], self.keys[r - 1], r - head,
-                                   deprels[k].split(":")[0]))
+                self.edges.append((self.keys[head - 1], self.keys[r - 1], r - head, deprels[k].split(":")[0]))
 
 
 def read_reference(path) -> list[Reference]:
@@ -93,12 +91,22 @@ def read_reference(path) -> list[Reference]:
             line = line.rstrip("\n")
             if not line:
                 if rows:
-                    out.append(Reference([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                                         [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows], mwt,
-                                         text, [r[6] for r in rows]))
+                    out.append(
+                        Reference(
+                            [r[0] for r in rows],
+                            [r[1] for r in rows],
+                            [r[2] for r in rows],
+                            [r[3] for r in rows],
+                            [r[4] for r in rows],
+                            [r[5] for r in rows],
+                            mwt,
+                            text,
+                            [r[6] for r in rows],
+                        )
+                    )
                 rows, mwt, text = [], [], None
             elif line.startswith("# text = "):
-                text = line[len("# text = "):]
+                text = line[len("# text = ") :]
             elif not line.startswith("#"):
                 c = line.split("\t")
                 space = "SpaceAfter=No" not in c[9].split("|")
@@ -117,9 +125,9 @@ def read_outputs(path) -> dict[int, str]:
         for line in f:
             line = line.rstrip("\r\n")
             if line.startswith("# sent_id = "):
-                key = int(line[len("# sent_id = "):])
+                key = int(line[len("# sent_id = ") :])
             elif line.startswith("# text = "):
-                texts[key] = line[len("# text = "):]
+                texts[key] = line[len("# text = ") :]
     return texts
 
 
@@ -127,8 +135,8 @@ def bleu_counts(hyp, ref):
     """(hypothesis length, reference length, clipped matches and totals of orders 1-4)."""
     matches, totals = [], []
     for n in range(1, 5):
-        h = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
-        r = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        h = Counter(tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1))
+        r = Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1))
         matches.append(sum(min(c, r[g]) for g, c in h.items()))
         totals.append(max(len(hyp) - n + 1, 0))
     return len(hyp), len(ref), matches, totals
@@ -139,8 +147,9 @@ def bleu(h, r, m, t):
     if m[0] == 0:
         return 0.0
     bp = 1.0 if h > r else math.exp(1 - r / h)
-    return bp * math.exp(0.25 * math.log(m[0] / max(t[0], 1))
-                         + sum(0.25 * math.log((m[n] + 1) / (max(t[n], 1) + 1)) for n in (1, 2, 3)))
+    return bp * math.exp(
+        0.25 * math.log(m[0] / max(t[0], 1)) + sum(0.25 * math.log((m[n] + 1) / (max(t[n], 1) + 1)) for n in (1, 2, 3))
+    )
 
 
 def accuracies(c):
@@ -158,13 +167,13 @@ def mean(values):
 
 def learn_lexicon(refs: list[Reference]) -> LemmaLexicon:
     """The lexicon of the reference alone: its (form, lemma) pairs with a lemma, counted."""
-    pairs = Counter((form, lemma) for r in refs for form, lemma in zip(r.sentence.forms, r.sentence.lemmas)
-                    if lemma != "_")
+    pairs = Counter(
+        (form, lemma) for r in refs for form, lemma in zip(r.sentence.forms, r.sentence.lemmas) if lemma != "_"
+    )
     return LemmaLexicon.from_pairs([(f, lemma, n) for (f, lemma), n in pairs.items()], corpora=["reference"])
 
 
-def score_texts(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
-                prepared=None) -> None:
+def score_texts(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict, prepared=None) -> None:
     """The SR scores and sacreBLEU's BLEU and chrF of one run (missing sentences count as empty outputs);
     ``prepared``: (SR reference, sacrebleu BLEU, sacrebleu CHRF) built once for the reference."""
     if prepared is None:
@@ -174,28 +183,44 @@ def score_texts(refs: list[Reference], texts: dict[int, str], team: str, run: st
     sr = sr_metrics.sr_scores(sr_metrics.sr_statistics(hyps, sr_reference))
     result["sr"].append([team, run, sr["bleu"], sr["nist"], sr["dist"], sr["dist_words"]])
     given = [h or "" for h in hyps]
-    result["sacrebleu"] += [[team, run, "bleu", bleu_metric.corpus_score(given, None).score],
-                            [team, run, "chrf", chrf_metric.corpus_score(given, None).score]]
+    result["sacrebleu"] += [
+        [team, run, "bleu", bleu_metric.corpus_score(given, None).score],
+        [team, run, "chrf", chrf_metric.corpus_score(given, None).score],
+    ]
 
 
-def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str, result: dict,
-              lexicon: LemmaLexicon | None = None, rules=None) -> None:
+def score_run(
+    refs: list[Reference],
+    texts: dict[int, str],
+    team: str,
+    run: str,
+    result: dict,
+    lexicon: LemmaLexicon | None = None,
+    rules=None,
+) -> None:
     sentences, relations = [], {}
     corpus = [0, 0, [0] * 4, [0] * 4]
     for pos, ref in enumerate(refs, start=1):
         text = texts.get(pos)
-        toks = [] if text is None else alignment.align(alignment.tokenise(text, ref.sentence, rules), ref.sentence,
-                                                       lexicon=lexicon, rules=rules)
+        toks = (
+            []
+            if text is None
+            else alignment.align(
+                alignment.tokenise(text, ref.sentence, rules), ref.sentence, lexicon=lexicon, rules=rules
+            )
+        )
         words = [t for t in toks if not t.punct]
-        keys = [ref.all_keys[t.reference_id] if t.lemma_source == "reference" else key(t.lemma, t.form)
-                for t in words]
+        keys = [ref.all_keys[t.reference_id] if t.lemma_source == "reference" else key(t.lemma, t.form) for t in words]
         # DEA: each reference edge looked for among the stripped output positions, multiset semantics
         pairs, seen, matched = {}, Counter(), 0
         for head, dep, distance, relation in ref.edges:
             triple = (head, dep, distance)
             if triple not in pairs:
-                pairs[triple] = sum(1 for i, k in enumerate(keys)
-                                    if k == head and 0 <= i + distance < len(keys) and keys[i + distance] == dep)
+                pairs[triple] = sum(
+                    1
+                    for i, k in enumerate(keys)
+                    if k == head and 0 <= i + distance < len(keys) and keys[i + distance] == dep
+                )
             seen[triple] += 1
             hit = seen[triple] <= pairs[triple]
             matched += hit
@@ -214,23 +239,44 @@ def score_run(refs: list[Reference], texts: dict[int, str], team: str, run: str,
         forms = [fold(f) for f in ref.sentence.forms]
         said = [fold(t.form) for t in toks]
         string = accuracy.edit_counts(forms, said)
-        at = {t.reference_id: n for n, (t, w) in enumerate(zip(toks, said))
-              if t.reference_id is not None and w == forms[ref.sentence.position(t.reference_id)]}
+        at = {
+            t.reference_id: n
+            for n, (t, w) in enumerate(zip(toks, said))
+            if t.reference_id is not None and w == forms[ref.sentence.position(t.reference_id)]
+        }
         tree = accuracy.tree_counts(ref.tree, [at.get(i) for i in ref.sentence.ids])
         ssa, gsa = accuracies(string)
         sta, gta = accuracies(tree)
         ua = None if sta is None else 1 - (1.3147 * (1 - sta) + 0.1039 * string.substitutions) / 0.8689
         qa = None if sta is None else 1 - (1.0192 * (1 - sta) + 0.0869 * string.substitutions) / 0.6639
-        sentences.append([team, run, pos, edges, matched, matched / edges if edges else None, bleu(*lemma),
-                          bleu(*surface), ssa, gsa, sta, gta, ua, qa])
+        sentences.append(
+            [
+                team,
+                run,
+                pos,
+                edges,
+                matched,
+                matched / edges if edges else None,
+                bleu(*lemma),
+                bleu(*surface),
+                ssa,
+                gsa,
+                sta,
+                gta,
+                ua,
+                qa,
+            ]
+        )
     result["sentences"] += sentences
     result["relations"] += [[team, run, rel, e, m] for rel, (e, m) in sorted(relations.items())]
     edges = sum(s[3] for s in sentences)
     matched = sum(s[4] for s in sentences)
     result["submissions"].append(
         [team, run, len(sentences), edges, matched, matched / edges if edges else None]
-        + [mean(s[k] for s in sentences) for k in (5, 6, 7)] + [bleu(*corpus)]
-        + [mean(s[k] for s in sentences) for k in (8, 9, 10, 11)])
+        + [mean(s[k] for s in sentences) for k in (5, 6, 7)]
+        + [bleu(*corpus)]
+        + [mean(s[k] for s in sentences) for k in (8, 9, 10, 11)]
+    )
 
 
 def score_campaign(reference, directory) -> dict:

@@ -97,8 +97,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
-                        "installed): adds the contender 'evalhouse before', `python -m evalhouse` run by it")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="the python of another virtualenv (e.g. one with main "
+        "installed): adds the contender 'evalhouse before', `python -m evalhouse` run by it",
+    )
     args = parser.parse_args(argv)
     reference = args.data / "ud-v2.3" / "en_ewt-ud-test.conllu"
     if not reference.exists():
@@ -119,20 +123,38 @@ def main(argv: list[str] | None = None) -> None:
         existing = tmp / "existing.duckdb"  # the query row's warehouse: sentence 0 (untimed set-up)
         cached = {**os.environ, "EVALHOUSE_CACHE_DIR": str(tmp / "cache")}  # the set-up writes the template
         uncached = {**os.environ, "EVALHOUSE_CACHE_DIR": ""}
-        run(evalhouse_cmd + ["--db", str(existing), "ingest", "treebank", str(inputs[0]), "--corpus", "one"],
-            env=cached)
-        envs = {("new warehouse", "evalhouse"): cached, ("new warehouse", "evalhouse, no cache"): uncached,
-                ("query", "evalhouse"): cached}
+        run(
+            evalhouse_cmd + ["--db", str(existing), "ingest", "treebank", str(inputs[0]), "--corpus", "one"], env=cached
+        )
+        envs = {
+            ("new warehouse", "evalhouse"): cached,
+            ("new warehouse", "evalhouse, no cache"): uncached,
+            ("query", "evalhouse"): cached,
+        }
         rows = {
             "new warehouse": {
-                "evalhouse": lambda k: evalhouse_cmd + ["--db", str(tmp / f"new-e{k}.duckdb"), "ingest", "treebank",
-                                                        str(inputs[k]), "--corpus", "one"],
-                "evalhouse, no cache": lambda k: evalhouse_cmd + ["--db", str(tmp / f"new-n{k}.duckdb"), "ingest",
-                                                                  "treebank", str(inputs[k]), "--corpus", "one"],
-                "plain duckdb": lambda k: [sys.executable, "-c", DUCKDB_INGEST, str(inputs[k]),
-                                           str(tmp / f"new-d{k}.duckdb")],
-                "duckdb + Arrow insert": lambda k: [sys.executable, "-c", DUCKDB_ARROW, str(inputs[k]),
-                                                    str(tmp / f"new-a{k}.duckdb")],
+                "evalhouse": lambda k: (
+                    evalhouse_cmd
+                    + ["--db", str(tmp / f"new-e{k}.duckdb"), "ingest", "treebank", str(inputs[k]), "--corpus", "one"]
+                ),
+                "evalhouse, no cache": lambda k: (
+                    evalhouse_cmd
+                    + ["--db", str(tmp / f"new-n{k}.duckdb"), "ingest", "treebank", str(inputs[k]), "--corpus", "one"]
+                ),
+                "plain duckdb": lambda k: [
+                    sys.executable,
+                    "-c",
+                    DUCKDB_INGEST,
+                    str(inputs[k]),
+                    str(tmp / f"new-d{k}.duckdb"),
+                ],
+                "duckdb + Arrow insert": lambda k: [
+                    sys.executable,
+                    "-c",
+                    DUCKDB_ARROW,
+                    str(inputs[k]),
+                    str(tmp / f"new-a{k}.duckdb"),
+                ],
                 "python -c pass": lambda k: [sys.executable, "-c", "pass"],
             },
             "query": {
@@ -143,9 +165,13 @@ def main(argv: list[str] | None = None) -> None:
         }
         if args.before:
             before = [str(args.before), "-m", "evalhouse"]
-            rows["new warehouse"]["evalhouse before"] = lambda k: before + [
-                "--db", str(tmp / f"new-b{k}.duckdb"), "ingest", "treebank", str(inputs[k]), "--corpus", "one"]
-            rows["query"]["evalhouse before"] = lambda k: before + ["--db", str(existing), "sql", QUERY, "--format", "csv"]
+            rows["new warehouse"]["evalhouse before"] = lambda k: (
+                before
+                + ["--db", str(tmp / f"new-b{k}.duckdb"), "ingest", "treebank", str(inputs[k]), "--corpus", "one"]
+            )
+            rows["query"]["evalhouse before"] = lambda k: (
+                before + ["--db", str(existing), "sql", QUERY, "--format", "csv"]
+            )
         results = {(row, name): [] for row, contenders in rows.items() for name in contenders}
         for r in range(args.rounds):
             order = [(row, name) for row, contenders in rows.items() for name in contenders]
@@ -164,14 +190,24 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 ratio = f"{mine / m['cpu']:.1f}x"
             print(f"{row:<15}{name:<24}{m['wall']:>8.3f}{m['cpu']:>8.3f}{peak:>9.0f}   {ratio}")
-        assumes = {"new warehouse": "one-sentence `ingest treebank` into a new warehouse",
-                   "query": "`evalhouse sql` on an existing warehouse"}[row]
-        for name, cache in (("evalhouse", "template cached (warm)"), ("evalhouse, no cache", "no template cache (cold)")):
+        assumes = {
+            "new warehouse": "one-sentence `ingest treebank` into a new warehouse",
+            "query": "`evalhouse sql` on an existing warehouse",
+        }[row]
+        for name, cache in (
+            ("evalhouse", "template cached (warm)"),
+            ("evalhouse, no cache", "no template cache (cold)"),
+        ):
             if name in med:
-                summary.record(f"fixed cost, {row}", "python -m benchmarks.fixed_cost", f"{assumes}; {cache}",
-                               med[name], "duckdb + Arrow insert" if row == "new warehouse" else "plain duckdb",
-                               med["duckdb + Arrow insert" if row == "new warehouse" else "plain duckdb"],
-                               f"target {TARGET if cache.endswith('(warm)') else 0.6} s CPU")
+                summary.record(
+                    f"fixed cost, {row}",
+                    "python -m benchmarks.fixed_cost",
+                    f"{assumes}; {cache}",
+                    med[name],
+                    "duckdb + Arrow insert" if row == "new warehouse" else "plain duckdb",
+                    med["duckdb + Arrow insert" if row == "new warehouse" else "plain duckdb"],
+                    f"target {TARGET if cache.endswith('(warm)') else 0.6} s CPU",
+                )
 
 
 if __name__ == "__main__":

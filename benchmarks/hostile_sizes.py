@@ -29,13 +29,15 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "ud" / "UD_English-EWT" / "en_ewt-ud-test.conllu"
+DEFAULT = (
+    Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "ud" / "UD_English-EWT" / "en_ewt-ud-test.conllu"
+)
 
 
 def first_sentences(path: Path, n: int) -> tuple[str, list[str]]:
     """The first ``n`` sentences of a CoNLL-U file (as text) and their ``# text``."""
     blocks = path.read_text(encoding="utf-8").split("\n\n")[:n]
-    texts = [next(line[len("# text = "):] for line in b.splitlines() if line.startswith("# text = ")) for b in blocks]
+    texts = [next(line[len("# text = ") :] for line in b.splitlines() if line.startswith("# text = ")) for b in blocks]
     return "\n\n".join(blocks) + "\n\n", texts
 
 
@@ -81,8 +83,11 @@ def main(argv: list[str] | None = None) -> None:
         tmp = Path(tmp)
         (tmp / "ref.conllu").write_text(reference, encoding="utf-8")
         base = tmp / "base.duckdb"
-        subprocess.run(python + ["--db", str(base), "ingest", "treebank", str(tmp / "ref.conllu"), "--corpus", "ref"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            python + ["--db", str(base), "ingest", "treebank", str(tmp / "ref.conllu"), "--corpus", "ref"],
+            check=True,
+            capture_output=True,
+        )
         print(f"reference: first {len(texts)} sentences of {args.treebank.name}; python {sys.version.split()[0]}")
         print(f"{'case':40} {'exit':>4} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}  message")
         for k, (name, line) in enumerate(cases(texts)):
@@ -91,13 +96,31 @@ def main(argv: list[str] | None = None) -> None:
             db = tmp / f"case{k}.duckdb"
             db.write_bytes(base.read_bytes())
             # each case in its own wrapper process, so that the children's peak RSS is this case's
-            child = ("import sys, benchmarks.hostile_sizes as h; r = h.measure(sys.argv[1:]); "
-                     "print('\\t'.join(map(str, r)))")
-            wrapper = [sys.executable, "-c", child, *python,
-                       "--db", str(db), "ingest", "outputs", str(out), "--team", "t", "--run", f"r{k}",
-                       "--reference", "ref", "--format", "lines"]
-            res = subprocess.run(wrapper, capture_output=True, text=True, check=False,
-                                 cwd=Path(__file__).resolve().parents[1])
+            child = (
+                "import sys, benchmarks.hostile_sizes as h; r = h.measure(sys.argv[1:]); print('\\t'.join(map(str, r)))"
+            )
+            wrapper = [
+                sys.executable,
+                "-c",
+                child,
+                *python,
+                "--db",
+                str(db),
+                "ingest",
+                "outputs",
+                str(out),
+                "--team",
+                "t",
+                "--run",
+                f"r{k}",
+                "--reference",
+                "ref",
+                "--format",
+                "lines",
+            ]
+            res = subprocess.run(
+                wrapper, capture_output=True, text=True, check=False, cwd=Path(__file__).resolve().parents[1]
+            )
             code, message, wall, cpu, rss = res.stdout.strip().split("\t")
             print(f"{name:40} {code:>4} {float(wall):7.1f} {float(cpu):7.1f} {float(rss):8.0f}  {message}", flush=True)
             out.unlink()

@@ -56,13 +56,20 @@ def lexicon_table(data: Path, folder: Path) -> list[str]:
     rows = []
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([data / "ud-v2.3" / "en_ewt-ud-test.conllu"], corpus="en_ewt-test", language="en")
-        ways = [("none (--no-lexicon)", "none", False, None),
-                ("the reference alone", "self", True, None),
-                ("+ UD English-GUM test", "gum", True,
-                 [(data / "ud" / "UD_English-GUM" / "en_gum-ud-test.conllu", None)]),
-                ("+ current EWT test and the CoNLL 2018 EWT gold", "more", True,
-                 [(data / "ud" / "UD_English-EWT" / "en_ewt-ud-test.conllu", "en_ewt-test-current"),
-                  (data / "parsing" / "conll2018" / "gold" / "en_ewt.conllu", "en_ewt-conll2018-gold")])]
+        ways = [
+            ("none (--no-lexicon)", "none", False, None),
+            ("the reference alone", "self", True, None),
+            ("+ UD English-GUM test", "gum", True, [(data / "ud" / "UD_English-GUM" / "en_gum-ud-test.conllu", None)]),
+            (
+                "+ current EWT test and the CoNLL 2018 EWT gold",
+                "more",
+                True,
+                [
+                    (data / "ud" / "UD_English-EWT" / "en_ewt-ud-test.conllu", "en_ewt-test-current"),
+                    (data / "parsing" / "conll2018" / "gold" / "en_ewt.conllu", "en_ewt-conll2018-gold"),
+                ],
+            ),
+        ]
         for label, team, lexicon, extra in ways:
             for path, name in extra or ():
                 wh.ingest_treebank([path], corpus=name, language="en")
@@ -75,24 +82,38 @@ def lexicon_table(data: Path, folder: Path) -> list[str]:
             cpu = _cpu() - start
             config = next(f for f in first.configuration.split("|") if f.startswith("lexicon:"))
             methods = defaultdict(int)
-            for method, tokens in wh.sql("select method, sum(tokens) from alignment_methods where team = $t "
-                                         "group by 1", {"t": team}).fetchall():
+            for method, tokens in wh.sql(
+                "select method, sum(tokens) from alignment_methods where team = $t group by 1", {"t": team}
+            ).fetchall():
                 methods[method] = int(tokens)
-            bhd = wh.sql("""select count(*) from output_tokens o join alignments a on a.team = o.team and a.run = o.run
+            bhd = wh.sql(
+                """select count(*) from output_tokens o join alignments a on a.team = o.team and a.run = o.run
                             and a.corpus = o.corpus and a.position = o.position and a.from_index = o.token
                             and a.pair = 'output-reference'
                             where o.team = $t and a.method = 'lexicon' and o.lemma in ('be', 'have', 'do')""",
-                         {"t": team}).fetchone()[0]
+                {"t": team},
+            ).fetchone()[0]
             aug = "augmented_and_ewt_test_set_13-Oct_12-07"
-            dea, bleu = wh.sql("select mean_dea, mean_bleu from submission_scores where team = $t and run = $r",
-                               {"t": team, "r": aug}).fetchone()
-            rel = dict(wh.sql("select relation, accuracy from dea_by_relation where team = $t and run = $r and "
-                              "relation in ('cop', 'aux')", {"t": team, "r": aug}).fetchall())
-            share = wh.sql("select round(100 * word_share, 1) from alignment_methods where team = $t and run = $r "
-                           "and method = 'lexicon'", {"t": team, "r": aug}).fetchone()[0]
-            rows.append(f"| {label} | `{config}` | {methods['unaligned']:,} | {methods['lexicon']:,} ({bhd:,}) | "
-                        f"{methods['inflection'] + methods['contraction']:,} | {share}% | {dea:.4f} | {bleu:.4f} | {rel['cop']:.4f} | "
-                        f"{rel['aux']:.4f} | {cpu:.1f} s |")
+            dea, bleu = wh.sql(
+                "select mean_dea, mean_bleu from submission_scores where team = $t and run = $r", {"t": team, "r": aug}
+            ).fetchone()
+            rel = dict(
+                wh.sql(
+                    "select relation, accuracy from dea_by_relation where team = $t and run = $r and "
+                    "relation in ('cop', 'aux')",
+                    {"t": team, "r": aug},
+                ).fetchall()
+            )
+            share = wh.sql(
+                "select round(100 * word_share, 1) from alignment_methods where team = $t and run = $r "
+                "and method = 'lexicon'",
+                {"t": team, "r": aug},
+            ).fetchone()[0]
+            rows.append(
+                f"| {label} | `{config}` | {methods['unaligned']:,} | {methods['lexicon']:,} ({bhd:,}) | "
+                f"{methods['inflection'] + methods['contraction']:,} | {share}% | {dea:.4f} | {bleu:.4f} | {rel['cop']:.4f} | "
+                f"{rel['aux']:.4f} | {cpu:.1f} s |"
+            )
         per_run = wh.sql("""select a.run, a.mean_dea, b.mean_dea, a.mean_bleu, b.mean_bleu from submission_scores a
                             join submission_scores b on b.run = a.run and b.team = 'self' where a.team = 'none'
                             order by a.run""").fetchall()
@@ -105,14 +126,19 @@ def lexicon_table(data: Path, folder: Path) -> list[str]:
                           and a.from_index = o.token and a.pair = 'output-reference'
                           where o.team = 'self' and a.method = 'lexicon' group by 1 order by 2 desc limit 12""").fetchall()
     notes = ["", "mean DEA and mean lemma BLEU per run, --no-lexicon -> the reference alone:"]
-    notes += [f"  {r}: DEA {a:.4f} -> {b:.4f} ({b - a:+.4f}), BLEU {c:.4f} -> {d:.4f} ({d - c:+.4f})"
-              for r, a, b, c, d in per_run]
+    notes += [
+        f"  {r}: DEA {a:.4f} -> {b:.4f} ({b - a:+.4f}), BLEU {c:.4f} -> {d:.4f} ({d - c:+.4f})"
+        for r, a, b, c, d in per_run
+    ]
     notes.append(f"sentences (all 5 runs) whose DEA drops with the lexicon: {lost}")
     notes.append("augmented run, word share by method: " + ", ".join(f"{m} {v}%" for m, v in shares))
     notes.append("most frequent forms linked by lexicon: " + ", ".join(f"{f!r} {n}" for f, n in forms))
-    head = ["| lexicon | configuration | unaligned tokens (5 runs) | `lexicon` links (be/have/do) | `inflection` + `contraction` | "
-            "augmented: word share linked by `lexicon` | augmented: mean DEA | mean lemma BLEU | DEA `cop` | "
-            "DEA `aux` | ingest CPU (5 runs) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    head = [
+        "| lexicon | configuration | unaligned tokens (5 runs) | `lexicon` links (be/have/do) | `inflection` + `contraction` | "
+        "augmented: word share linked by `lexicon` | augmented: mean DEA | mean lemma BLEU | DEA `cop` | "
+        "DEA `aux` | ingest CPU (5 runs) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     return head + rows + notes
 
 
@@ -128,10 +154,14 @@ def missing_lemma_table(data: Path) -> list[str]:
         run_baseline(wh, "lr", s.corpus)
         for run in ("random", "lr"):
             dea = wh.sql("select dea from submission_scores where run = $r", {"r": run}).fetchone()[0]
-            rows.append(f"| {s.corpus} ({s.missing_lemmas:,} of {s.words:,} words without a lemma) | {run} | "
-                        f"{old_dea(wh, 'baseline', run, s.corpus):.4f} | {dea:.4f} |")
-    return ["| corpus | baseline | DEA, `_` matching `_` (before) | DEA, folded form where `_` (after) |",
-            "|---|---|---|---|"] + rows
+            rows.append(
+                f"| {s.corpus} ({s.missing_lemmas:,} of {s.words:,} words without a lemma) | {run} | "
+                f"{old_dea(wh, 'baseline', run, s.corpus):.4f} | {dea:.4f} |"
+            )
+    return [
+        "| corpus | baseline | DEA, `_` matching `_` (before) | DEA, folded form where `_` (after) |",
+        "|---|---|---|---|",
+    ] + rows
 
 
 def sacrebleu_cost(data: Path, folder: Path) -> list[str]:
@@ -142,8 +172,10 @@ def sacrebleu_cost(data: Path, folder: Path) -> list[str]:
             wh.ingest_treebank([data / "ud-v2.3" / "en_ewt-ud-test.conllu"], corpus="en_ewt-test")
             start = _cpu()
             wh.ingest_outputs(manifest=manifest, reference="en_ewt-test", sacrebleu=on)
-            out.append(f"ingest outputs of the 5 ADAPT runs, sacreBLEU {'on' if on else 'off'}: "
-                       f"{_cpu() - start:.1f} s CPU (this process and its scoring workers)")
+            out.append(
+                f"ingest outputs of the 5 ADAPT runs, sacreBLEU {'on' if on else 'off'}: "
+                f"{_cpu() - start:.1f} s CPU (this process and its scoring workers)"
+            )
     return out
 
 
@@ -152,8 +184,10 @@ def main(argv=None) -> None:
     parser.add_argument("--data", default=str(Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
     args = parser.parse_args(argv)
     data = Path(args.data).resolve()
-    print(f"{platform.node()} {platform.machine()} python {platform.python_version()}, "
-          f"load {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(
+        f"{platform.node()} {platform.machine()} python {platform.python_version()}, "
+        f"load {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         print("\n".join(lexicon_table(data, folder)))

@@ -52,10 +52,13 @@ def _lemma_pairs(data: Path, n: int):
         wh.ingest_treebank([ref_file], corpus="ewt")
         for k, f in enumerate(runs):
             wh.ingest_outputs(f, reference="ewt", team="adapt", run=str(k))
-        hyp = wh.sql("SELECT list(lower(lemma) ORDER BY token) FILTER (WHERE NOT punct) FROM output_tokens "
-                      "GROUP BY run, position ORDER BY run, position").fetchall()
-        ref = wh.sql("SELECT list(lower(dependent_lemma) ORDER BY dependent) FROM edges GROUP BY position "
-                     "ORDER BY position").fetchall()
+        hyp = wh.sql(
+            "SELECT list(lower(lemma) ORDER BY token) FILTER (WHERE NOT punct) FROM output_tokens "
+            "GROUP BY run, position ORDER BY run, position"
+        ).fetchall()
+        ref = wh.sql(
+            "SELECT list(lower(dependent_lemma) ORDER BY dependent) FROM edges GROUP BY position ORDER BY position"
+        ).fetchall()
     refs = [r[0] for r in ref]
     pairs = [(h[0] or [], refs[k % len(refs)]) for k, h in enumerate(hyp)]
     return [pairs[k % len(pairs)] for k in range(n)]
@@ -77,24 +80,31 @@ def bench_bleu(data: Path, n: int) -> None:
     python_s = time.perf_counter() - t
     con = duckdb.connect()
     register_udfs(con)
-    con.execute("CREATE TABLE pairs AS SELECT unnest($h) AS h, unnest($r) AS r, unnest(range(1, $n + 1)) AS k",
-                {"h": hyps, "r": refs, "n": len(pairs)})
+    con.execute(
+        "CREATE TABLE pairs AS SELECT unnest($h) AS h, unnest($r) AS r, unnest(range(1, $n + 1)) AS k",
+        {"h": hyps, "r": refs, "n": len(pairs)},
+    )
     t = time.perf_counter()
     sql = np.array([v for (v,) in con.execute("SELECT sentence_bleu(h, r) FROM pairs ORDER BY k").fetchall()])
     sql_s = time.perf_counter() - t
     print(f"sentence_bleu over {len(pairs):,} real lemma pairs ({sum(map(len, hyps)) + sum(map(len, refs)):,} tokens)")
     print(f"  NLTK sentence_bleu (method2), one call per pair: {nltk_s:.2f} s, {len(pairs) / nltk_s:,.0f} pairs/s")
-    print(f"  evalhouse sentence_bleu_many (Python API): {python_s:.3f} s, {len(pairs) / python_s:,.0f} pairs/s, "
-          f"ratio {nltk_s / python_s:.1f}x")
-    print(f"  evalhouse SQL sentence_bleu(h, r) over a table: {sql_s:.3f} s, {len(pairs) / sql_s:,.0f} pairs/s, "
-          f"ratio {nltk_s / sql_s:.1f}x")
-    print(f"  max |difference| to NLTK: Python {np.max(np.abs(ours - expected)):.2e}, "
-          f"SQL {np.max(np.abs(sql - expected)):.2e}")
+    print(
+        f"  evalhouse sentence_bleu_many (Python API): {python_s:.3f} s, {len(pairs) / python_s:,.0f} pairs/s, "
+        f"ratio {nltk_s / python_s:.1f}x"
+    )
+    print(
+        f"  evalhouse SQL sentence_bleu(h, r) over a table: {sql_s:.3f} s, {len(pairs) / sql_s:,.0f} pairs/s, "
+        f"ratio {nltk_s / sql_s:.1f}x"
+    )
+    print(
+        f"  max |difference| to NLTK: Python {np.max(np.abs(ours - expected)):.2e}, "
+        f"SQL {np.max(np.abs(sql - expected)):.2e}"
+    )
 
 
 def _perturbed_runs(data: Path, out: Path, runs: int) -> int:
     """Write the real runs and generated perturbations as out/<team>/<run>/en_out.txt."""
-
 
     real = sorted((data / "sr-outputs" / "adapt-ewt-test").glob("*/en_out.txt"))
     for f in real[:runs]:
@@ -103,9 +113,11 @@ def _perturbed_runs(data: Path, out: Path, runs: int) -> int:
         target.write_bytes(f.read_bytes())
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([data / "ud-v2.3" / "en_ewt-ud-test.conllu"], corpus="ewt")
-        rows = wh.sql("SELECT position, list(form ORDER BY id), list(head ORDER BY id), "
-                      "list(misc NOT LIKE '%SpaceAfter=No%' ORDER BY id) FROM nodes GROUP BY position "
-                      "ORDER BY position").fetchall()
+        rows = wh.sql(
+            "SELECT position, list(form ORDER BY id), list(head ORDER BY id), "
+            "list(misc NOT LIKE '%SpaceAfter=No%' ORDER BY id) FROM nodes GROUP BY position "
+            "ORDER BY position"
+        ).fetchall()
     for k in range(max(0, runs - len(real))):
         rng = np.random.default_rng(k)
         lines = []
@@ -142,10 +154,12 @@ def _perturbed_runs(data: Path, out: Path, runs: int) -> int:
 def naive_scores(wh, files: list[Path], corpus: str) -> int:
     """The straightforward implementation: per sentence, Python loops and NLTK BLEU."""
 
-
     ref = load_reference(wh.con, corpus)
-    edges = wh.sql("SELECT position, lower(head_lemma), lower(dependent_lemma), distance FROM edges "
-                   "WHERE corpus = $c AND head > 0", {"c": corpus}).fetchall()
+    edges = wh.sql(
+        "SELECT position, lower(head_lemma), lower(dependent_lemma), distance FROM edges "
+        "WHERE corpus = $c AND head > 0",
+        {"c": corpus},
+    ).fetchall()
     by_sentence: dict[int, list] = {}
     for pos, h, d, dist in edges:
         by_sentence.setdefault(pos, []).append((h, d, dist))
@@ -163,8 +177,9 @@ def naive_scores(wh, files: list[Path], corpus: str) -> int:
                 triples = Counter(by_sentence.get(pos, []))
                 found = 0
                 for (h, d, dist), k in triples.items():
-                    pairs = sum(1 for i, lem in enumerate(hyp) if lem == h and 0 <= i + dist < len(hyp)
-                                and hyp[i + dist] == d)
+                    pairs = sum(
+                        1 for i, lem in enumerate(hyp) if lem == h and 0 <= i + dist < len(hyp) and hyp[i + dist] == d
+                    )
                     found += min(k, pairs)
                 lemma_of = dict(zip(rs.ids, rs.lemmas))
                 reference = [lemma_of[i].lower() for i in ref.stripped_ids[pos - 1]]
@@ -178,8 +193,9 @@ def naive_scores(wh, files: list[Path], corpus: str) -> int:
                         k += 1
                         if t.reference_id is not None:
                             where[t.reference_id] = k
-                accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref.stripped_ids[pos - 1]],
-                                     output_length=k)
+                accuracy.tree_counts(
+                    ref.stripped_heads[pos - 1], [where.get(i) for i in ref.stripped_ids[pos - 1]], output_length=k
+                )
                 # seed 003's own accuracies: the words, punctuation kept, the whole tree
                 words = [t.form.lower() for t in toks]
                 accuracy.edit_counts([f.lower() for f in rs.forms], words)
@@ -204,8 +220,13 @@ def bench_campaign(data: Path, runs: int) -> None:
         ingest_s = time.perf_counter() - t0
         view_s = {}
         with evalhouse.connect(db, read_only=True) as wh:
-            for view in ("dea_edges", "sentence_scores", "dea_by_relation", "dea_by_relation_pooled",
-                         "submission_scores"):
+            for view in (
+                "dea_edges",
+                "sentence_scores",
+                "dea_by_relation",
+                "dea_by_relation_pooled",
+                "submission_scores",
+            ):
                 t = time.perf_counter()
                 wh.sql(f"CREATE TEMP TABLE bench_{view} AS SELECT * FROM {view}")
                 view_s[view] = time.perf_counter() - t
@@ -218,8 +239,10 @@ def bench_campaign(data: Path, runs: int) -> None:
         for view, s in view_s.items():
             print(f"  compute every row of {view} (CREATE TEMP TABLE AS SELECT *): {s:.2f} s")
         print(f"  total ingest + all metric views: {total:.1f} s (target < 60 s)")
-        print(f"  baseline per-sentence Python (same tokeniser/aligner, DEA loops, NLTK BLEU x2, string and tree edit counts; nothing stored): "
-              f"{naive_s:.1f} s for {naive_n:,} sentences; ratio {naive_s / total:.1f}x")
+        print(
+            f"  baseline per-sentence Python (same tokeniser/aligner, DEA loops, NLTK BLEU x2, string and tree edit counts; nothing stored): "
+            f"{naive_s:.1f} s for {naive_n:,} sentences; ratio {naive_s / total:.1f}x"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -233,9 +256,10 @@ def main(argv: list[str] | None = None) -> None:
     if not (args.data / "ud-v2.3" / "en_ewt-ud-test.conllu").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
 
-
     print(f"# evalhouse {__version__} system-output benchmark")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}"
+    )
     if args.only in (None, "bleu"):
         bench_bleu(args.data, args.pairs)
     if args.only in (None, "campaign"):

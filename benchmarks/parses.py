@@ -118,6 +118,7 @@ def evalb_files(zip_path: Path, directory: Path, seed: int = 1) -> tuple[Path, P
 
 # --- CoNLL-U inputs ------------------------------------------------------------------------------
 
+
 def _blocks(path: Path) -> list[tuple[str, int]]:
     """(sentence text with its blank line, characters of its tokens without spaces) per sentence."""
     out = []
@@ -160,6 +161,7 @@ def prefix_pair(gold: Path, system: Path, directory: Path, sentences: int) -> tu
 
 # --- running ---------------------------------------------------------------------------------------
 
+
 def run(cmd: list[str], before=None) -> dict:
     """One process: wall and CPU time (user + system, its children included), and its output."""
     if before is not None:
@@ -184,8 +186,14 @@ def measure(contenders: dict[str, tuple[list[str], object]], rounds: int) -> dic
     for _ in range(rounds):
         for name, (cmd, before) in contenders.items():
             runs[name].append(run(cmd, before))
-    return {n: {"wall": statistics.median(r["wall"] for r in rs), "cpu": statistics.median(r["cpu"] for r in rs),
-                "out": rs[-1]["out"]} for n, rs in runs.items()}
+    return {
+        n: {
+            "wall": statistics.median(r["wall"] for r in rs),
+            "cpu": statistics.median(r["cpu"] for r in rs),
+            "out": rs[-1]["out"],
+        }
+        for n, rs in runs.items()
+    }
 
 
 def report(row: str, results: dict[str, dict], peer: str | None, check: str) -> None:
@@ -231,8 +239,11 @@ def _evalb_check(results: dict[str, dict]) -> str:
             mine, c = _evalb_rows(r["out"]), _evalb_rows(theirs)
             ok_rows = [row for row in c[0] if row[2] == "0"]
             same = [row for row in mine[0] if row[2] == "0"] == ok_rows and mine[1] == c[1]
-            verdict = (f"not byte for byte; {len(ok_rows):,} valid rows and {len(mine[1])} summary figures equal"
-                       if same else "RESULTS DIFFER")
+            verdict = (
+                f"not byte for byte; {len(ok_rows):,} valid rows and {len(mine[1])} summary figures equal"
+                if same
+                else "RESULTS DIFFER"
+            )
         verdicts.append(f"{name}: {verdict}")
     return "EVALB's output: " + "; ".join(verdicts)
 
@@ -256,9 +267,14 @@ def bench_evalb(args, tmp: Path) -> None:
     prm = args.data / "constituency" / "evalb" / "COLLINS.prm"
     ptb = evalb_files(args.data / "constituency" / "ptb-sample" / "treebank.zip", tmp, seed=1)
     sample_dir = args.data / "constituency" / "evalb"
-    cases = [("evalb PTB sample, 3,914 trees", ptb, prm),
-             ("evalb EVALB's sample, 24 lines", (sample_dir / "sample.gld", sample_dir / "sample.tst"),
-              sample_dir / "sample.prm")]
+    cases = [
+        ("evalb PTB sample, 3,914 trees", ptb, prm),
+        (
+            "evalb EVALB's sample, 24 lines",
+            (sample_dir / "sample.gld", sample_dir / "sample.tst"),
+            sample_dir / "sample.prm",
+        ),
+    ]
     for row, (gold, test), params in cases:
         arguments = ["evalb", str(gold), str(test), "--prm", str(params)]
         contenders = {"evalhouse evalb": (EVALHOUSE + arguments, None)}
@@ -266,19 +282,27 @@ def bench_evalb(args, tmp: Path) -> None:
             contenders["evalhouse evalb before"] = ([str(args.before), "-m", "evalhouse"] + arguments, None)
         if args.evalb:
             contenders["EVALB (C)"] = ([str(args.evalb), "-p", str(params), str(gold), str(test)], None)
-        contenders["typer floor"] = ([sys.executable, "-c", TYPER_FLOOR, "evalb", str(gold), str(test), "--prm",
-                                      str(params)], None)
+        contenders["typer floor"] = (
+            [sys.executable, "-c", TYPER_FLOOR, "evalb", str(gold), str(test), "--prm", str(params)],
+            None,
+        )
         results = measure(contenders, args.rounds)
         check = _evalb_check(results) if "EVALB (C)" in results else ""
         report(row, results, "EVALB (C)", check)
         if row.startswith("evalb PTB"):
-            summary.record(f"`evalhouse evalb`, {row[6:]}", "python -m benchmarks.parses --only evalb",
-                           "distinct trees, the PTB files with their wrapper; output compared byte for byte",
-                           results["evalhouse evalb"], "EVALB (C)" if "EVALB (C)" in results else "",
-                           results.get("EVALB (C)"), check.split(";")[0][:60])
+            summary.record(
+                f"`evalhouse evalb`, {row[6:]}",
+                "python -m benchmarks.parses --only evalb",
+                "distinct trees, the PTB files with their wrapper; output compared byte for byte",
+                results["evalhouse evalb"],
+                "EVALB (C)" if "EVALB (C)" in results else "",
+                results.get("EVALB (C)"),
+                check.split(";")[0][:60],
+            )
 
 
 # --- dependency runs -----------------------------------------------------------------------------
+
 
 def _las(text: str, official: bool) -> str:
     m = re.search(r"LAS F1 Score: ([0-9.]+)" if official else r"LAS ([0-9.]+)", text)
@@ -289,30 +313,57 @@ def bench_dependency(args, tmp: Path) -> None:
     d = args.data / "parsing" / "conll2018"
     gold_en = d / "gold" / "en_ewt.conllu"
     g20, s20, n20 = prefix_pair(gold_en, d / "Stanford-18" / "en_ewt.conllu", tmp, 20)
-    cases = [(f"dependency-run {n20} sentences", g20, s20, "en20"),
-             ("dependency-run en_ewt (25k words)", gold_en, d / "HIT-SCIR-18" / "en_ewt.conllu", "en_ewt"),
-             ("dependency-run zh_gsd", d / "gold" / "zh_gsd.conllu", d / "HIT-SCIR-18" / "zh_gsd.conllu", "zh_gsd"),
-             ("dependency-run fr_gsd", d / "gold" / "fr_gsd.conllu", d / "UDPipe-Future" / "fr_gsd.conllu", "fr_gsd")]
+    cases = [
+        (f"dependency-run {n20} sentences", g20, s20, "en20"),
+        ("dependency-run en_ewt (25k words)", gold_en, d / "HIT-SCIR-18" / "en_ewt.conllu", "en_ewt"),
+        ("dependency-run zh_gsd", d / "gold" / "zh_gsd.conllu", d / "HIT-SCIR-18" / "zh_gsd.conllu", "zh_gsd"),
+        ("dependency-run fr_gsd", d / "gold" / "fr_gsd.conllu", d / "UDPipe-Future" / "fr_gsd.conllu", "fr_gsd"),
+    ]
     # one larger file of distinct sentences: the three treebanks one after the other, gold and HIT-SCIR's output
     three = ("en_ewt", "fr_gsd", "zh_gsd")
     big_gold, big_system = tmp / "three-gold.conllu", tmp / "three-system.conllu"
-    big_gold.write_text("".join((d / "gold" / f"{t}.conllu").read_text(encoding="utf-8") for t in three),
-                        encoding="utf-8")
-    big_system.write_text("".join((d / "HIT-SCIR-18" / f"{t}.conllu").read_text(encoding="utf-8") for t in three),
-                          encoding="utf-8")
+    big_gold.write_text(
+        "".join((d / "gold" / f"{t}.conllu").read_text(encoding="utf-8") for t in three), encoding="utf-8"
+    )
+    big_system.write_text(
+        "".join((d / "HIT-SCIR-18" / f"{t}.conllu").read_text(encoding="utf-8") for t in three), encoding="utf-8"
+    )
     cases.append(("dependency-run en+fr+zh 47k words", big_gold, big_system, "three"))
     if args.sentences:  # --quick: the first sentences of each pair (the rows keep their names)
         for *_, corpus in cases:
             (tmp / corpus).mkdir(exist_ok=True)
-        cases = [(row, *(prefix_pair(gold, system, tmp / corpus, args.sentences)[:2] if corpus != "en20"
-                         else (gold, system)), corpus) for row, gold, system, corpus in cases]
+        cases = [
+            (
+                row,
+                *(prefix_pair(gold, system, tmp / corpus, args.sentences)[:2] if corpus != "en20" else (gold, system)),
+                corpus,
+            )
+            for row, gold, system, corpus in cases
+        ]
     for row, gold, system, corpus in cases:
+
         def prepared_copy(python: list[str], name: str):
             """A warehouse with the gold stored by ``python``'s evalhouse (a schema of its own: --before may
             be a commit whose tables differ), and a function that copies it to where a run starts, untimed."""
             prepared, later = tmp / f"{corpus}-{name}-prepared.duckdb", tmp / f"{corpus}-{name}-later.duckdb"
-            run(python + ["--db", str(prepared), "ingest", "dependency-run", str(system), "--gold", str(gold),
-                          "--corpus", corpus, "--team", "setup", "--run", "0"])
+            run(
+                python
+                + [
+                    "--db",
+                    str(prepared),
+                    "ingest",
+                    "dependency-run",
+                    str(system),
+                    "--gold",
+                    str(gold),
+                    "--corpus",
+                    corpus,
+                    "--team",
+                    "setup",
+                    "--run",
+                    "0",
+                ]
+            )
 
             def copy_prepared():
                 for suffix in ("", ".wal"):
@@ -321,6 +372,7 @@ def bench_dependency(args, tmp: Path) -> None:
                     dst.unlink(missing_ok=True)
                     if src.exists():
                         shutil.copyfile(src, dst)
+
             return later, copy_prepared
 
         later, copy_prepared = prepared_copy(EVALHOUSE, "now")
@@ -330,10 +382,23 @@ def bench_dependency(args, tmp: Path) -> None:
             for suffix in ("", ".wal"):
                 Path(str(first) + suffix).unlink(missing_ok=True)
 
-        command = ["ingest", "dependency-run", str(system), "--gold", str(gold), "--corpus", corpus,
-                   "--team", "bench", "--run", "1"]
-        contenders = {"evalhouse (gold stored)": (EVALHOUSE + ["--db", str(later)] + command, copy_prepared),
-                      "evalhouse (first run)": (EVALHOUSE + ["--db", str(first)] + command, remove_first)}
+        command = [
+            "ingest",
+            "dependency-run",
+            str(system),
+            "--gold",
+            str(gold),
+            "--corpus",
+            corpus,
+            "--team",
+            "bench",
+            "--run",
+            "1",
+        ]
+        contenders = {
+            "evalhouse (gold stored)": (EVALHOUSE + ["--db", str(later)] + command, copy_prepared),
+            "evalhouse (first run)": (EVALHOUSE + ["--db", str(first)] + command, remove_first),
+        }
         if args.before:
             before = [str(args.before), "-m", "evalhouse"]
             later_before, copy_before = prepared_copy(before, "before")
@@ -345,17 +410,28 @@ def bench_dependency(args, tmp: Path) -> None:
         if "conll18_ud_eval.py" in results:
             official = _las(results["conll18_ud_eval.py"]["out"], True)
             mine = {_las(results[n]["out"], False) for n in results if n.startswith("evalhouse")}
-            check = (f"LAS F1 equal: {official}" if mine == {official}
-                     else f"LAS DIFFERS: official {official}, evalhouse {sorted(mine)}")
+            check = (
+                f"LAS F1 equal: {official}"
+                if mine == {official}
+                else f"LAS DIFFERS: official {official}, evalhouse {sorted(mine)}"
+            )
         report(row, results, "conll18_ud_eval.py", check)
         if "zh_gsd" in row or "fr_gsd" in row:
             continue
         peer = "conll18_ud_eval.py" if "conll18_ud_eval.py" in results else ""
-        for name, assumes in (("evalhouse (gold stored)", "gold already stored (warehouse copied in untimed)"),
-                              ("evalhouse (first run)", "gold read and stored in the same command, new warehouse")):
-            summary.record(f"`ingest dependency-run`, {row[len('dependency-run '):]}",
-                           "python -m benchmarks.parses --only dependency", assumes + "; every CoNLL 2018 metric",
-                           results[name], peer, results.get(peer), check)
+        for name, assumes in (
+            ("evalhouse (gold stored)", "gold already stored (warehouse copied in untimed)"),
+            ("evalhouse (first run)", "gold read and stored in the same command, new warehouse"),
+        ):
+            summary.record(
+                f"`ingest dependency-run`, {row[len('dependency-run ') :]}",
+                "python -m benchmarks.parses --only dependency",
+                assumes + "; every CoNLL 2018 metric",
+                results[name],
+                peer,
+                results.get(peer),
+                check,
+            )
 
 
 def bench_ingest_parses(args, tmp: Path) -> None:
@@ -376,14 +452,40 @@ def bench_ingest_parses(args, tmp: Path) -> None:
                 for suffix in ("", ".wal"):
                     Path(str(db) + suffix).unlink(missing_ok=True)
 
-            gold_runs[name].append(run(command + ["--db", str(db), "ingest", "parses", str(gold), "--corpus", "ptb",
-                                                  "--gold"], fresh))
-            test_runs[name].append(run(command + ["--db", str(db), "ingest", "parses", str(test), "--corpus", "ptb",
-                                                  "--team", "bench", "--run", "perturbed"]))
-    for row, runs in (("ingest parses gold (3,914 trees)", gold_runs),
-                      ("ingest parses candidate (GEIG+LA)", test_runs)):
-        report(row, {name: {"wall": statistics.median(r["wall"] for r in rs),
-                            "cpu": statistics.median(r["cpu"] for r in rs)} for name, rs in runs.items()}, None, "")
+            gold_runs[name].append(
+                run(command + ["--db", str(db), "ingest", "parses", str(gold), "--corpus", "ptb", "--gold"], fresh)
+            )
+            test_runs[name].append(
+                run(
+                    command
+                    + [
+                        "--db",
+                        str(db),
+                        "ingest",
+                        "parses",
+                        str(test),
+                        "--corpus",
+                        "ptb",
+                        "--team",
+                        "bench",
+                        "--run",
+                        "perturbed",
+                    ]
+                )
+            )
+    for row, runs in (
+        ("ingest parses gold (3,914 trees)", gold_runs),
+        ("ingest parses candidate (GEIG+LA)", test_runs),
+    ):
+        report(
+            row,
+            {
+                name: {"wall": statistics.median(r["wall"] for r in rs), "cpu": statistics.median(r["cpu"] for r in rs)}
+                for name, rs in runs.items()
+            },
+            None,
+            "",
+        )
     outputs = {name: rs[-1]["out"].strip() for name, rs in test_runs.items()}
     print(f"{'':<34}{outputs['evalhouse']}")
     if args.before:
@@ -418,27 +520,41 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conll18", type=Path, help="the official conll18_ud_eval.py")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", choices=["evalb", "dependency", "ingest"], default=None)
-    parser.add_argument("--before", type=Path, help="the python of another virtualenv (e.g. one with main "
-                        "at an earlier commit installed): its evalhouse is timed in the same rounds (evalb, "
-                        "dependency-run with the gold stored and ingest parses)")
-    parser.add_argument("--sentences", type=int, default=0, help="dependency runs: only the first sentences of "
-                        "each pair (for --quick smoke runs)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="the python of another virtualenv (e.g. one with main "
+        "at an earlier commit installed): its evalhouse is timed in the same rounds (evalb, "
+        "dependency-run with the gold stored and ingest parses)",
+    )
+    parser.add_argument(
+        "--sentences",
+        type=int,
+        default=0,
+        help="dependency runs: only the first sentences of each pair (for --quick smoke runs)",
+    )
     args = parser.parse_args(argv)
     if not (args.data / "constituency" / "ptb-sample" / "treebank.zip").exists():
         sys.exit(f"REAL DATA MISSING under {args.data}")
     for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
         if path is None or not path.is_file():
-            print(f"!!! PEER MISSING: {option} {'not given' if path is None else f'{path} is not a file'}; "
-                  "its rows show evalhouse alone, with no ratio !!!", file=sys.stderr)
+            print(
+                f"!!! PEER MISSING: {option} {'not given' if path is None else f'{path} is not a file'}; "
+                "its rows show evalhouse alone, with no ratio !!!",
+                file=sys.stderr,
+            )
             setattr(args, option[2:], None)
     import duckdb
 
     import evalhouse
+
     load_before = os.getloadavg()
     print(f"# parse evaluation against its peers, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}, typer {_installed('typer')}; "
-          f"{args.rounds} rounds, median")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"evalhouse {evalhouse.__version__}, duckdb {duckdb.__version__}, typer {_installed('typer')}; "
+        f"{args.rounds} rounds, median"
+    )
     for option, path in (("--evalb", args.evalb), ("--conll18", args.conll18)):
         if path is not None:
             print(f"peer {option}: {describe_peer(path)}")

@@ -38,7 +38,7 @@ def _children() -> dict[int, list[int]]:
                 stat = f.read()
         except OSError:
             continue
-        ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
         kids.setdefault(ppid, []).append(int(entry.name))
     return kids
 
@@ -106,8 +106,13 @@ def run(cmd: list[str], interval: float = 0.05, env: dict | None = None) -> dict
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{errors or text}")
     rss = usage.ru_maxrss / 1024
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": rss,
-            "tree_mb": peak[0] / 2**20 if sample else None, "out": text}
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss_mb": rss,
+        "tree_mb": peak[0] / 2**20 if sample else None,
+        "out": text,
+    }
 
 
 def machine() -> str:
@@ -120,8 +125,10 @@ def machine() -> str:
     if Path("/proc/meminfo").exists():
         kb = int(Path("/proc/meminfo").read_text().split()[1])
         mem = f", {kb / 2**20:.0f} GiB RAM"
-    return (f"{platform.machine()}, {os.cpu_count()} cores{mem}, Python {platform.python_version()}, "
-            f"duckdb {version('duckdb')}, evalhouse {version('evalhouse')}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores{mem}, Python {platform.python_version()}, "
+        f"duckdb {version('duckdb')}, evalhouse {version('evalhouse')}"
+    )
 
 
 def typer_coercion(python: str | Path | None = None) -> str:
@@ -129,9 +136,11 @@ def typer_coercion(python: str | Path | None = None) -> str:
     coercion of plain option values applies to it (``evalhouse.cli.coercion``: on a typer release it was not
     checked against, every command imports pydantic again, 0.06-0.08 s of CPU more). Asked of a child process,
     so that this one imports neither typer nor evalhouse."""
-    code = ("import typer\ntry:\n    from evalhouse.cli import coercion\nexcept ImportError:\n"
-            "    print(typer.__version__, 'absent')\nelse:\n"
-            "    print(typer.__version__, 'on' if coercion.applies() else 'off')")
+    code = (
+        "import typer\ntry:\n    from evalhouse.cli import coercion\nexcept ImportError:\n"
+        "    print(typer.__version__, 'absent')\nelse:\n"
+        "    print(typer.__version__, 'on' if coercion.applies() else 'off')"
+    )
     r = subprocess.run([str(python or sys.executable), "-c", code], capture_output=True, text=True, env=safe_path())
     if r.returncode:
         return f"typer: could not tell ({r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode})"

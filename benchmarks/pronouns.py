@@ -52,17 +52,24 @@ def main(argv: list[str] | None = None) -> None:
     if not (args.data / "mt-output.en").exists():
         sys.exit(f"no DiscoMT data under {args.data}")
 
-
     print(f"# evalhouse {__version__} pronoun benchmark (target: under 5 s)")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, duckdb {duckdb.__version__}"
+    )
     for i in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([sys.executable, "-c", _PRONOUN_CHILD, str(Path(tmp) / "p.duckdb"), str(args.data)],
-                               capture_output=True, text=True, check=True)
+            r = subprocess.run(
+                [sys.executable, "-c", _PRONOUN_CHILD, str(Path(tmp) / "p.duckdb"), str(args.data)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
         lines = r.stdout.strip().splitlines()
         ingest, total, rss = lines[0].split()
-        print(f"run {i + 1}: ingest + pronoun analyses {float(ingest):.2f} s; with APT and AutoPRF views "
-              f"{float(total):.2f} s; peak RSS {int(rss) / 1024:,.0f} MiB")
+        print(
+            f"run {i + 1}: ingest + pronoun analyses {float(ingest):.2f} s; with APT and AutoPRF views "
+            f"{float(total):.2f} s; peak RSS {int(rss) / 1024:,.0f} MiB"
+        )
     for line in lines[1:]:
         print("  " + line)
 

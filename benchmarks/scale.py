@@ -57,8 +57,9 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build_and_measure(data: Path, tokens: int, workdir: Path, memory_limit: str | None = None,
-                      run_every: int = 5) -> dict:
+def build_and_measure(
+    data: Path, tokens: int, workdir: Path, memory_limit: str | None = None, run_every: int = 5
+) -> dict:
     """Child-process body: ingest, generated runs, views, export. Returns the measurements."""
     files = _ud_files(data)
     db = workdir / "scale.duckdb"
@@ -104,15 +105,23 @@ def build_and_measure(data: Path, tokens: int, workdir: Path, memory_limit: str 
         export_s = time.perf_counter() - t
     size = sum(p.stat().st_size for p in (workdir / "dataset").rglob("*") if p.is_file())
     return {
-        "tokens_target": tokens, "words": words, "corpora": corpora,
-        "ingest_s": ingest_s, "ingest_words_per_s": words / ingest_s,
-        "generated_runs": runs, "generated_run_words": run_words, "generated_runs_s": runs_s,
+        "tokens_target": tokens,
+        "words": words,
+        "corpora": corpora,
+        "ingest_s": ingest_s,
+        "ingest_words_per_s": words / ingest_s,
+        "generated_runs": runs,
+        "generated_run_words": run_words,
+        "generated_runs_s": runs_s,
         "run_every": run_every,
         "db_bytes": db.stat().st_size,
-        "view_s": view_times, "view_rows": view_rows,
-        "export_s": export_s, "dataset_bytes": size,
+        "view_s": view_times,
+        "view_rows": view_rows,
+        "export_s": export_s,
+        "dataset_bytes": size,
         "duckdb_memory_limit": duckdb_memory_limit,
-        "peak_rss_after_ingest_mb": rss_after_ingest, "peak_rss_after_views_mb": rss_after_views,
+        "peak_rss_after_ingest_mb": rss_after_ingest,
+        "peak_rss_after_views_mb": rss_after_views,
         "peak_rss_mb": _rss_mb(),
     }
 
@@ -121,9 +130,13 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
     """Child-process body: the transpiled views on Spark local mode over the dataset."""
     from pyspark.sql import SparkSession  # optional: --no-spark runs without pyspark installed
 
-
-    spark = (SparkSession.builder.master("local[*]").appName("evalhouse-bench")
-             .config("spark.ui.enabled", "false").config("spark.driver.memory", SPARK_DRIVER_MEMORY).getOrCreate())
+    spark = (
+        SparkSession.builder.master("local[*]")
+        .appName("evalhouse-bench")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", SPARK_DRIVER_MEMORY)
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     for s in session_settings("spark", dataset=True):
         spark.sql(s)
@@ -142,8 +155,9 @@ def spark_measure(dataset: Path, views: list[str]) -> dict:
 
 
 def _child(mode: str, *args: str) -> dict:
-    r = subprocess.run([sys.executable, "-m", "benchmarks.scale", "--child", mode, *args],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "benchmarks.scale", "--child", mode, *args], capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise RuntimeError(f"{mode} child failed:\n{r.stderr[-3000:]}")
     return json.loads(r.stdout.strip().splitlines()[-1])
@@ -162,54 +176,77 @@ def machine() -> str:
 
 def report(results: list[dict]) -> str:
     """The Markdown tables of docs/engines-and-bi.md#scale, from the measurements (or their JSON)."""
+
     def setting(key: str, absent: str = "-") -> str:
         return ", ".join(sorted({str(r[key]) for r in results if key in r})) or absent
 
-    lines = [f"Configuration: DuckDB memory_limit {setting('duckdb_memory_limit')}; a generated run for every "
-             f"{setting('run_every')}th corpus; Spark driver memory {setting('spark_driver_memory', 'none (Spark not run)')}.", "",
-             "| words | corpora | ingest s | words/s | generated runs (words) | runs s "
-             "| peak RSS MB after ingest / views / export | db MB | export s | dataset MB | all views DuckDB s "
-             "| all views Spark s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"Configuration: DuckDB memory_limit {setting('duckdb_memory_limit')}; a generated run for every "
+        f"{setting('run_every')}th corpus; Spark driver memory {setting('spark_driver_memory', 'none (Spark not run)')}.",
+        "",
+        "| words | corpora | ingest s | words/s | generated runs (words) | runs s "
+        "| peak RSS MB after ingest / views / export | db MB | export s | dataset MB | all views DuckDB s "
+        "| all views Spark s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         spark = f"{sum(r['spark_view_s'].values()):,.1f}" if r.get("spark_view_s") else "-"
-        lines.append(f"| {r['words']:,} | {r['corpora']:,} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
-                     f"{r.get('generated_runs', 0)} ({r.get('generated_run_words', 0):,}) | {r.get('generated_runs_s', 0):.1f} | "
-                     f"{r.get('peak_rss_after_ingest_mb', float('nan')):,.0f} / "
-                     f"{r.get('peak_rss_after_views_mb', float('nan')):,.0f} / {r['peak_rss_mb']:,.0f} | "
-                     f"{r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | {r['dataset_bytes'] / 2**20:,.0f} | "
-                     f"{sum(r['view_s'].values()):.2f} | {spark} |")
+        lines.append(
+            f"| {r['words']:,} | {r['corpora']:,} | {r['ingest_s']:.1f} | {r['ingest_words_per_s']:,.0f} | "
+            f"{r.get('generated_runs', 0)} ({r.get('generated_run_words', 0):,}) | {r.get('generated_runs_s', 0):.1f} | "
+            f"{r.get('peak_rss_after_ingest_mb', float('nan')):,.0f} / "
+            f"{r.get('peak_rss_after_views_mb', float('nan')):,.0f} / {r['peak_rss_mb']:,.0f} | "
+            f"{r['db_bytes'] / 2**20:,.0f} | {r['export_s']:.1f} | {r['dataset_bytes'] / 2**20:,.0f} | "
+            f"{sum(r['view_s'].values()):.2f} | {spark} |"
+        )
     largest = results[-1]
-    lines += ["", "Per view (seconds; DuckDB / Spark):", "",
-              f"| view | rows at {largest['words'] / 1e6:.3g}M | "
-              + " | ".join(f"{r['words'] / 1e6:.1f}M" for r in results) + " |",
-              "|---|---|" + "---|" * len(results)]
+    lines += [
+        "",
+        "Per view (seconds; DuckDB / Spark):",
+        "",
+        f"| view | rows at {largest['words'] / 1e6:.3g}M | "
+        + " | ".join(f"{r['words'] / 1e6:.1f}M" for r in results)
+        + " |",
+        "|---|---|" + "---|" * len(results),
+    ]
     for v in sorted(results[0]["view_s"]):
         cells = []
         for r in results:
             s = r.get("spark_view_s", {}).get(v)
             cells.append(f"{r['view_s'].get(v, float('nan')):.2f} / " + (f"{s:.2f}" if s is not None else "-"))
         lines.append(f"| `{v}` | {largest['view_rows'].get(v, 0):,} | " + " | ".join(cells) + " |")
-    lines += ["", "Growth (seconds per million words, so a constant means linear growth; peak RSS is the absolute peak):",
-              "", "| words | ingest | generated runs | export | DuckDB views | Spark views | peak RSS MB |",
-              "|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "Growth (seconds per million words, so a constant means linear growth; peak RSS is the absolute peak):",
+        "",
+        "| words | ingest | generated runs | export | DuckDB views | Spark views | peak RSS MB |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         m = r["words"] / 1e6
         spark = f"{sum(r['spark_view_s'].values()) / m:.1f}" if r.get("spark_view_s") else "-"
-        lines.append(f"| {r['words']:,} | {r['ingest_s'] / m:.1f} | {r.get('generated_runs_s', 0) / m:.1f} | "
-                     f"{r['export_s'] / m:.1f} | {sum(r['view_s'].values()) / m:.2f} | {spark} | "
-                     f"{r['peak_rss_mb']:,.0f} |")
+        lines.append(
+            f"| {r['words']:,} | {r['ingest_s'] / m:.1f} | {r.get('generated_runs_s', 0) / m:.1f} | "
+            f"{r['export_s'] / m:.1f} | {sum(r['view_s'].values()) / m:.2f} | {spark} | "
+            f"{r['peak_rss_mb']:,.0f} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud")
+    p.add_argument(
+        "--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud"
+    )
     p.add_argument("--tokens", default="1000000,3000000", help="comma-separated sizes in syntactic words")
     p.add_argument("--no-spark", action="store_true", help="skip the Spark measurements")
     p.add_argument("--spark-max-tokens", type=int, help="run Spark only for sizes up to this many words")
-    p.add_argument("--run-every", type=int, default=5,
-                   help="one generated run (random baseline) for every K-th corpus; 0 for none (default 5)")
+    p.add_argument(
+        "--run-every",
+        type=int,
+        default=5,
+        help="one generated run (random baseline) for every K-th corpus; 0 for none (default 5)",
+    )
     p.add_argument("--memory-limit", help="DuckDB memory_limit for the warehouse, e.g. 1GB (default: DuckDB's)")
     p.add_argument("--json", type=Path, help="also write every number to this file")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -217,8 +254,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         mode, *rest = args.child
         if mode == "build":
-            out = build_and_measure(Path(rest[0]), int(rest[1]), Path(rest[2]), run_every=int(rest[3]),
-                                    memory_limit=(rest[4:] or [None])[0])
+            out = build_and_measure(
+                Path(rest[0]), int(rest[1]), Path(rest[2]), run_every=int(rest[3]), memory_limit=(rest[4:] or [None])[0]
+            )
         else:
             out = spark_measure(Path(rest[0]), rest[1].split(","))
         print(json.dumps(out))
@@ -228,8 +266,14 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     for n in [int(x) for x in args.tokens.split(",")]:
         with tempfile.TemporaryDirectory(prefix="evalhouse-scale-") as tmp:
-            r = _child("build", str(args.data), str(n), tmp, str(args.run_every),
-                       *([args.memory_limit] if args.memory_limit else []))
+            r = _child(
+                "build",
+                str(args.data),
+                str(n),
+                tmp,
+                str(args.run_every),
+                *([args.memory_limit] if args.memory_limit else []),
+            )
             if not args.no_spark and (args.spark_max_tokens is None or n <= args.spark_max_tokens):
                 try:
                     r.update(_child("spark", str(Path(tmp) / "dataset"), ",".join(r["view_s"])))

@@ -129,7 +129,7 @@ def _lines(path: Path) -> list[str]:
 
 def _texts(path: Path) -> list[str]:
     """The ``# text`` of each sentence of a CoNLL-U or SR output file, in order."""
-    return [line[len("# text = "):] for line in _lines(path) if line.startswith("# text = ")]
+    return [line[len("# text = ") :] for line in _lines(path) if line.startswith("# text = ")]
 
 
 def build_pairs(data: Path) -> dict[str, list[tuple[str, str]]]:
@@ -147,8 +147,9 @@ def build_pairs(data: Path) -> dict[str, list[tuple[str, str]]]:
         outputs = _texts(run)
         if len(outputs) != len(ud):
             raise SystemExit(f"{run}: {len(outputs)} sentences, reference has {len(ud)}")
-        groups["sr-lowercased"] += [(" ".join(h.lower().split()), " ".join(r.lower().split()))
-                                    for h, r in zip(outputs, ud)]
+        groups["sr-lowercased"] += [
+            (" ".join(h.lower().split()), " ".join(r.lower().split())) for h, r in zip(outputs, ud)
+        ]
         groups["sr-cased"] += [(" ".join(h.split()), " ".join(r.split())) for h, r in zip(outputs, ud)]
     return groups
 
@@ -167,8 +168,11 @@ def distinct_pairs(groups: dict[str, list[tuple[str, str]]]) -> tuple[list[tuple
 def run_once(name: str, tsv: Path, out: Path) -> dict:
     """One contender in a fresh process: wall, CPU (user + sys) and peak RSS."""
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CONTENDERS[name] + EPILOGUE, str(tsv), str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CONTENDERS[name] + EPILOGUE, str(tsv), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     stderr = proc.stderr.read().decode(errors="replace")
@@ -199,17 +203,21 @@ def main(argv: list[str] | None = None) -> None:
 
     pairs, added = distinct_pairs(build_pairs(args.data))
     if args.pairs:
-        pairs = pairs[:args.pairs]
+        pairs = pairs[: args.pairs]
     hyp_len = np.array([len(h.split()) for h, _ in pairs])
     tokens = int(hyp_len.sum()) + sum(len(r.split()) for _, r in pairs)
     load_before = os.getloadavg()
     print(f"# sentence BLEU benchmark, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"evalhouse {evalhouse.__version__}, nltk {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
-          f"duckdb {duckdb.__version__}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"evalhouse {evalhouse.__version__}, nltk {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
+        f"duckdb {duckdb.__version__}"
+    )
     print(compile_bytecode())
-    print(f"pairs: {len(pairs):,} distinct ({', '.join(f'{k} {v:,}' for k, v in added.items())}), "
-          f"{tokens:,} tokens; {args.rounds} rounds, median")
+    print(
+        f"pairs: {len(pairs):,} distinct ({', '.join(f'{k} {v:,}' for k, v in added.items())}), "
+        f"{tokens:,} tokens; {args.rounds} rounds, median"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         tsv = Path(tmp) / "pairs.tsv"
         tsv.write_text("".join(f"{h}\t{r}\n" for h, r in pairs), encoding="utf-8")
@@ -230,8 +238,10 @@ def main(argv: list[str] | None = None) -> None:
         m = med[name]
         diff = np.abs(scores[name] - reference)
         if name == "sacrebleu":
-            note = (f"{diff[long_enough].max():.1e} on {long_enough.sum():,} pairs with >= 4 hyp tokens; "
-                    f"{int((diff[~long_enough] > 1e-12).sum()):,} shorter pairs differ (max(1, t_n), see docstring)")
+            note = (
+                f"{diff[long_enough].max():.1e} on {long_enough.sum():,} pairs with >= 4 hyp tokens; "
+                f"{int((diff[~long_enough] > 1e-12).sum()):,} shorter pairs differ (max(1, t_n), see docstring)"
+            )
         else:
             note = f"{diff.max():.1e}"
         print(f"{name:<18}{m['wall']:>9.3f}{m['cpu']:>9.3f}{m['rss_mb']:>9.0f}   {note}")
@@ -242,19 +252,24 @@ def main(argv: list[str] | None = None) -> None:
         if not name.startswith("evalhouse"):
             continue
         m = med[name]
-        print(f"{name}: vs NLTK {med['nltk']['wall'] / m['wall']:.1f}x wall, {med['nltk']['cpu'] / m['cpu']:.1f}x CPU; "
-              f"vs fastest peer ({fastest_wall} wall, {fastest_cpu} CPU) "
-              f"{med[fastest_wall]['wall'] / m['wall']:.1f}x wall, {med[fastest_cpu]['cpu'] / m['cpu']:.1f}x CPU; "
-              f"peak memory {m['rss_mb'] / min(med[p]['rss_mb'] for p in peers):.2f}x the smallest peer's")
+        print(
+            f"{name}: vs NLTK {med['nltk']['wall'] / m['wall']:.1f}x wall, {med['nltk']['cpu'] / m['cpu']:.1f}x CPU; "
+            f"vs fastest peer ({fastest_wall} wall, {fastest_cpu} CPU) "
+            f"{med[fastest_wall]['wall'] / m['wall']:.1f}x wall, {med[fastest_cpu]['cpu'] / m['cpu']:.1f}x CPU; "
+            f"peak memory {m['rss_mb'] / min(med[p]['rss_mb'] for p in peers):.2f}x the smallest peer's"
+        )
     if "evalhouse-texts" in med:
         m = med["evalhouse-texts"]
         for peer in peers:
-            summary.record(f"sentence BLEU, {len(pairs):,} pairs (`sentence_bleu_texts`)",
-                           "python -m benchmarks.sentence_bleu", "distinct real pairs; imports and reading included; "
-                           "the library path, no environment set", m,
-                           "NLTK method 2" if peer == "nltk" else "sacrebleu (statistics in one call)", med[peer],
-                           f"peer ÷ evalhouse: {med[peer]['cpu'] / m['cpu']:.1f}× CPU, "
-                           f"{med[peer]['wall'] / m['wall']:.1f}× wall")
+            summary.record(
+                f"sentence BLEU, {len(pairs):,} pairs (`sentence_bleu_texts`)",
+                "python -m benchmarks.sentence_bleu",
+                "distinct real pairs; imports and reading included; the library path, no environment set",
+                m,
+                "NLTK method 2" if peer == "nltk" else "sacrebleu (statistics in one call)",
+                med[peer],
+                f"peer ÷ evalhouse: {med[peer]['cpu'] / m['cpu']:.1f}× CPU, {med[peer]['wall'] / m['wall']:.1f}× wall",
+            )
 
 
 if __name__ == "__main__":

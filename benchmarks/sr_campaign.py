@@ -63,12 +63,22 @@ for line in open(sys.argv[1], encoding="utf-8"):
     n += 1
 print(n)
 """
-PEERS = {name: LOOP.format(setup=setup, score=score) for name, setup, score in (
-    ("sacrebleu sentence_bleu", "from sacrebleu.metrics import BLEU\nbleu = BLEU(effective_order=True)",
-     "bleu.sentence_score(h, [r])"),
-    ("sacrebleu sentence_chrf", "from sacrebleu.metrics import CHRF\nchrf = CHRF()", "chrf.sentence_score(h, [r])"),
-    ("rapidfuzz Levenshtein (tokens)", "from rapidfuzz.distance import Levenshtein",
-     "Levenshtein.distance(h.split(), r.split())"))}
+PEERS = {
+    name: LOOP.format(setup=setup, score=score)
+    for name, setup, score in (
+        (
+            "sacrebleu sentence_bleu",
+            "from sacrebleu.metrics import BLEU\nbleu = BLEU(effective_order=True)",
+            "bleu.sentence_score(h, [r])",
+        ),
+        ("sacrebleu sentence_chrf", "from sacrebleu.metrics import CHRF\nchrf = CHRF()", "chrf.sentence_score(h, [r])"),
+        (
+            "rapidfuzz Levenshtein (tokens)",
+            "from rapidfuzz.distance import Levenshtein",
+            "Levenshtein.distance(h.split(), r.split())",
+        ),
+    )
+}
 
 
 def references(data: Path, languages: int) -> list[tuple[str, Path]]:
@@ -96,14 +106,17 @@ def build(data: Path, out: Path, runs: int, sentences: int, languages: int) -> t
             reference = out / "references" / f"{name}.conllu"
             reference.write_text(_first_sentences(path, sentences), encoding="utf-8")
             blocks = read_blocks(reference)
-            texts = [line[len("# text = "):] for line in reference.read_text(encoding="utf-8").splitlines()
-                     if line.startswith("# text = ")]
+            texts = [
+                line[len("# text = ") :]
+                for line in reference.read_text(encoding="utf-8").splitlines()
+                if line.startswith("# text = ")
+            ]
             if len(texts) != len(blocks):
                 raise SystemExit(f"{path}: a sentence without its # text")
             runs_text = {}
             if name == "en_ewt_v23":
                 for f in real[:runs]:  # two real runs may agree on the first sentences: a copy is left out
-                    kept = "\n\n".join(f.read_text(encoding="utf-8").split("\n\n")[:len(blocks)]) + "\n"
+                    kept = "\n\n".join(f.read_text(encoding="utf-8").split("\n\n")[: len(blocks)]) + "\n"
                     if kept not in runs_text.values():
                         runs_text[("adapt", f.parent.name)] = kept
             for k in range(runs - len(runs_text)):
@@ -115,8 +128,11 @@ def build(data: Path, out: Path, runs: int, sentences: int, languages: int) -> t
                 target = out / name / team / run_name / "en_out.txt"
                 target.parent.mkdir(parents=True)
                 target.write_text(text, encoding="utf-8")
-                outputs = [line[len("# text = "):] if line.startswith("# text = ") else line[len("# text ="):]
-                           for line in text.splitlines() if line.startswith("# text =")]
+                outputs = [
+                    line[len("# text = ") :] if line.startswith("# text = ") else line[len("# text =") :]
+                    for line in text.splitlines()
+                    if line.startswith("# text =")
+                ]
                 for hyp, ref in zip(outputs, texts):
                     tsv.write(f"{hyp.replace(chr(9), ' ')}\t{ref.replace(chr(9), ' ')}\n")
                 total += len(blocks)
@@ -139,19 +155,30 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         total, languages, pairs = build(args.data, tmp / "campaign", args.runs, args.sentences, args.languages)
-        print(f"# input: {languages} languages x {args.runs} runs x <= {args.sentences:,} sentences = "
-              f"{total:,} sentence-runs (distinct runs)")
+        print(
+            f"# input: {languages} languages x {args.runs} runs x <= {args.sentences:,} sentences = "
+            f"{total:,} sentence-runs (distinct runs)"
+        )
         print(f"# {uptime()} before")
         e = run([sys.executable, "-c", EVALHOUSE, str(tmp / "campaign"), str(tmp / "sr.duckdb"), ",".join(VIEWS)])
-        print(f"evalhouse: wall {e['wall']:.1f} s, CPU {e['cpu']:.1f} s, peak {e['tree_mb']:.0f} MB (tree PSS); "
-              f"{total / e['wall']:,.0f} sentence-runs/s wall, {total / e['cpu']:,.0f} per CPU-second; "
-              + (f"target <= 120 s wall: {'met' if e['wall'] <= 120 else 'not met'}, <= 1 GB: "
-                 f"{'met' if e['tree_mb'] <= 1000 else 'not met'}" if total >= 450_000 else
-                 "smaller than the target's ~500k sentence-runs: no verdict"))
-        summary.record(f"SR-sized campaign, {total:,} sentence-runs", "python -m benchmarks.sr_campaign",
-                       f"{languages} languages x {args.runs} distinct runs; new warehouse, every metric and view",
-                       e, note=f"{total / e['wall']:,.0f} sentence-runs/s wall, {total / e['cpu']:,.0f} a "
-                       f"CPU-second; peak {e['tree_mb']:.0f} MB; target 120 s, 1 GB")
+        print(
+            f"evalhouse: wall {e['wall']:.1f} s, CPU {e['cpu']:.1f} s, peak {e['tree_mb']:.0f} MB (tree PSS); "
+            f"{total / e['wall']:,.0f} sentence-runs/s wall, {total / e['cpu']:,.0f} per CPU-second; "
+            + (
+                f"target <= 120 s wall: {'met' if e['wall'] <= 120 else 'not met'}, <= 1 GB: "
+                f"{'met' if e['tree_mb'] <= 1000 else 'not met'}"
+                if total >= 450_000
+                else "smaller than the target's ~500k sentence-runs: no verdict"
+            )
+        )
+        summary.record(
+            f"SR-sized campaign, {total:,} sentence-runs",
+            "python -m benchmarks.sr_campaign",
+            f"{languages} languages x {args.runs} distinct runs; new warehouse, every metric and view",
+            e,
+            note=f"{total / e['wall']:,.0f} sentence-runs/s wall, {total / e['cpu']:,.0f} a "
+            f"CPU-second; peak {e['tree_mb']:.0f} MB; target 120 s, 1 GB",
+        )
         if not args.no_peers:
             for name, code in PEERS.items():
                 try:
@@ -159,8 +186,10 @@ def main(argv: list[str] | None = None) -> None:
                 except SystemExit as failed:
                     print(f"{name}: not run ({str(failed).splitlines()[-1][:120]})")
                     continue
-                print(f"{name}: wall {p['wall']:.1f} s, CPU {p['cpu']:.1f} s; {total / p['cpu']:,.0f} sentence-runs "
-                      f"per CPU-second (this family alone)")
+                print(
+                    f"{name}: wall {p['wall']:.1f} s, CPU {p['cpu']:.1f} s; {total / p['cpu']:,.0f} sentence-runs "
+                    f"per CPU-second (this family alone)"
+                )
         print(f"# {uptime()} after")
 
 

@@ -19,14 +19,29 @@ import platform
 ROWS: list[dict] = []
 
 
-def record(row: str, command: str, assumes: str, evalhouse: dict, peer: str = "", peer_result: dict | None = None,
-           note: str = "") -> dict:
+def record(
+    row: str,
+    command: str,
+    assumes: str,
+    evalhouse: dict,
+    peer: str = "",
+    peer_result: dict | None = None,
+    note: str = "",
+) -> dict:
     """Add one measured row. ``evalhouse`` and ``peer_result`` hold the medians ``cpu`` and ``wall`` (seconds)."""
-    entry = {"row": row, "command": command, "assumes": assumes, "cpu": evalhouse["cpu"], "wall": evalhouse["wall"],
-             "peer": peer, "peer_cpu": peer_result["cpu"] if peer_result else None,
-             "peer_wall": peer_result["wall"] if peer_result else None, "note": note,
-             "load": os.getloadavg()[0],
-             "date": f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"}
+    entry = {
+        "row": row,
+        "command": command,
+        "assumes": assumes,
+        "cpu": evalhouse["cpu"],
+        "wall": evalhouse["wall"],
+        "peer": peer,
+        "peer_cpu": peer_result["cpu"] if peer_result else None,
+        "peer_wall": peer_result["wall"] if peer_result else None,
+        "note": note,
+        "load": os.getloadavg()[0],
+        "date": f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
+    }
     ROWS.append(entry)
     if os.environ.get("BENCHMARK_ROWS"):
         with open(os.environ["BENCHMARK_ROWS"], "a", encoding="utf-8") as f:
@@ -35,8 +50,10 @@ def record(row: str, command: str, assumes: str, evalhouse: dict, peer: str = ""
 
 
 def machine() -> str:
-    return (f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def _ratio(mine: float, peer: float | None) -> str:
@@ -46,13 +63,22 @@ def _ratio(mine: float, peer: float | None) -> str:
 def markdown(rows: list[dict]) -> str:
     """The table: ratio = evalhouse ÷ peer (below 1: evalhouse faster), CPU (user + system, children
     included) then wall."""
-    lines = [("| row | assumes | evalhouse CPU / wall s | peer | peer CPU / wall s | ratio CPU / wall | note "
-              "| command | load (1 min) | date |"),
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        (
+            "| row | assumes | evalhouse CPU / wall s | peer | peer CPU / wall s | ratio CPU / wall | note "
+            "| command | load (1 min) | date |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        peer = (f"{r['peer_cpu']:.3f} / {r['peer_wall']:.3f}" if r["peer_cpu"] is not None else "–")
-        ratio = (f"{_ratio(r['cpu'], r['peer_cpu'])} / {_ratio(r['wall'], r['peer_wall'])}"
-                 if r["peer_cpu"] is not None else "–")
-        lines.append(f"| {r['row']} | {r['assumes']} | {r['cpu']:.3f} / {r['wall']:.3f} | {r['peer'] or '–'} "
-                     f"| {peer} | {ratio} | {r['note']} | `{r['command']}` | {r['load']:.2f} | {r['date']} |")
+        peer = f"{r['peer_cpu']:.3f} / {r['peer_wall']:.3f}" if r["peer_cpu"] is not None else "–"
+        ratio = (
+            f"{_ratio(r['cpu'], r['peer_cpu'])} / {_ratio(r['wall'], r['peer_wall'])}"
+            if r["peer_cpu"] is not None
+            else "–"
+        )
+        lines.append(
+            f"| {r['row']} | {r['assumes']} | {r['cpu']:.3f} / {r['wall']:.3f} | {r['peer'] or '–'} "
+            f"| {peer} | {ratio} | {r['note']} | `{r['command']}` | {r['load']:.2f} | {r['date']} |"
+        )
     return "\n".join(lines)

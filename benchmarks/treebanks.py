@@ -58,7 +58,7 @@ def build_concatenation(files: list[Path], target_words: int, out: Path) -> int:
         while words < target_words:
             copy += 1
             for f in files:
-                stem = f.name[:-len(".conllu")]
+                stem = f.name[: -len(".conllu")]
                 with open(f, encoding="utf-8") as src:
                     for line in src:
                         if line.startswith("#"):
@@ -118,16 +118,24 @@ def run(name: str, path: Path, db: Path, memory_limit: str = "") -> dict:
     if db.exists():
         db.unlink()
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CONTENDERS[name], str(path), str(db), memory_limit],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CONTENDERS[name], str(path), str(db), memory_limit],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     out, err = proc.stdout.read(), proc.stderr.read()
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
         raise RuntimeError(f"{name} failed: {err.strip().splitlines()[-1:]}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
-            "words": int(out.strip().splitlines()[-1])}
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss": usage.ru_maxrss / 1024,
+        "words": int(out.strip().splitlines()[-1]),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -148,37 +156,51 @@ def main(argv: list[str] | None = None) -> None:
         big = tmp / "concatenation.conllu"
         words = build_concatenation(files, args.words, big)
         print(f"# evalhouse {__version__} treebank ingest benchmark, {time.strftime('%Y-%m-%d %H:%M %Z')}")
-        print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-              f"duckdb {duckdb.__version__}, load average {os.getloadavg()[0]:.1f} at start")
+        print(
+            f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"duckdb {duckdb.__version__}, load average {os.getloadavg()[0]:.1f} at start"
+        )
         print(f"# {compile_bytecode()}")
-        print(f"# input: {len(files)} UD files concatenated to {words:,} words ({big.stat().st_size / 2**20:.0f} MiB), "
-              f"{args.rounds} alternating rounds, whole processes")
+        print(
+            f"# input: {len(files)} UD files concatenated to {words:,} words ({big.stat().st_size / 2**20:.0f} MiB), "
+            f"{args.rounds} alternating rounds, whole processes"
+        )
         results: dict[str, list[dict]] = {name: [] for name in args.only}
         for r in range(args.rounds):
             order = args.only if r % 2 == 0 else list(reversed(args.only))
             for name in order:
                 results[name].append(run(name, big, tmp / "bench.duckdb"))
-        print(f"{'contender':12} {'words':>10} {'wall s':>7} {'CPU s':>7} {'words/s (wall)':>15} "
-              f"{'words/s (CPU)':>14} {'peak RSS MiB':>13}")
+        print(
+            f"{'contender':12} {'words':>10} {'wall s':>7} {'CPU s':>7} {'words/s (wall)':>15} "
+            f"{'words/s (CPU)':>14} {'peak RSS MiB':>13}"
+        )
         med = {}
         for name, rows in results.items():
             wall = statistics.median(r["wall"] for r in rows)
             cpu = statistics.median(r["cpu"] for r in rows)
             med[name] = (wall, cpu)
-            print(f"{name:12} {rows[0]['words']:>10,} {wall:>7.2f} {cpu:>7.2f} {words / wall:>15,.0f} "
-                  f"{words / cpu:>14,.0f} {max(r['rss'] for r in rows):>13,.0f}")
+            print(
+                f"{name:12} {rows[0]['words']:>10,} {wall:>7.2f} {cpu:>7.2f} {words / wall:>15,.0f} "
+                f"{words / cpu:>14,.0f} {max(r['rss'] for r in rows):>13,.0f}"
+            )
         if "evalhouse" in med:
             ew, ec = med["evalhouse"]
             for name, (w, c) in med.items():
                 if name != "evalhouse":
-                    print(f"evalhouse vs {name}: {w / ew:.2f}x its speed in wall time, {c / ec:.2f}x in CPU time "
-                          f"(above 1: evalhouse faster)")
+                    print(
+                        f"evalhouse vs {name}: {w / ew:.2f}x its speed in wall time, {c / ec:.2f}x in CPU time "
+                        f"(above 1: evalhouse faster)"
+                    )
             if "pyconll" in med:
-                summary.record(f"`ingest treebank`, {words:,} words", "python -m benchmarks.treebanks --large 0",
-                               "distinct real UD sentences; a new warehouse each round; imports included",
-                               {"wall": ew, "cpu": ec}, "pyconll `iter_from_file`",
-                               {"wall": med["pyconll"][0], "cpu": med["pyconll"][1]},
-                               f"peak RSS {max(r['rss'] for r in results['evalhouse']):,.0f} MiB")
+                summary.record(
+                    f"`ingest treebank`, {words:,} words",
+                    "python -m benchmarks.treebanks --large 0",
+                    "distinct real UD sentences; a new warehouse each round; imports included",
+                    {"wall": ew, "cpu": ec},
+                    "pyconll `iter_from_file`",
+                    {"wall": med["pyconll"][0], "cpu": med["pyconll"][1]},
+                    f"peak RSS {max(r['rss'] for r in results['evalhouse']):,.0f} MiB",
+                )
         print(f"# load average {os.getloadavg()[0]:.1f} at the end of the timed rounds")
         if args.large and "evalhouse" in args.only:
             print("# evalhouse peak memory by input size (one process each)")
@@ -188,14 +210,18 @@ def main(argv: list[str] | None = None) -> None:
             for path, n in ((large, large_words),):
                 for limit in ("", args.memory_limit):
                     r = run("evalhouse", path, tmp / "bench.duckdb", limit)
-                    print(f"{n:>11,} words, memory limit {limit or 'none':>6}: wall {r['wall']:.1f} s, "
-                          f"CPU {r['cpu']:.1f} s, peak RSS {r['rss']:,.0f} MiB")
+                    print(
+                        f"{n:>11,} words, memory limit {limit or 'none':>6}: wall {r['wall']:.1f} s, "
+                        f"CPU {r['cpu']:.1f} s, peak RSS {r['rss']:,.0f} MiB"
+                    )
             small = tmp / "small.conllu"
             small_words = build_concatenation(files, args.words, small)
             for limit in ("", args.memory_limit):
                 r = run("evalhouse", small, tmp / "bench.duckdb", limit)
-                print(f"{small_words:>11,} words, memory limit {limit or 'none':>6}: wall {r['wall']:.1f} s, "
-                      f"CPU {r['cpu']:.1f} s, peak RSS {r['rss']:,.0f} MiB")
+                print(
+                    f"{small_words:>11,} words, memory limit {limit or 'none':>6}: wall {r['wall']:.1f} s, "
+                    f"CPU {r['cpu']:.1f} s, peak RSS {r['rss']:,.0f} MiB"
+                )
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 # --- shapes ---------------------------------------------------------------------------------------
 
+
 def shape(name: str, n: int) -> tuple[list[int], list[bool]]:
     """(heads, punctuation flags) of an adversarial n-word sentence (one root; tests use it too)."""
     import numpy as np
@@ -85,6 +86,7 @@ def shape(name: str, n: int) -> tuple[list[int], list[bool]]:
 
 # --- one measurement (child process) -------------------------------------------------------------
 
+
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -101,10 +103,12 @@ def measure(function: str, which: str, name: str, n: int) -> dict:
         batch = trees.TreeBatch.from_lists([heads])
     if function == "tree_metrics":
         from tests import reference_trees
+
         fn = reference_trees.tree_metrics if which == "before" else trees.tree_metrics
         run = lambda: int(fn(batch).flux_weight_sum[0])  # noqa: E731
     elif function == "depth":
         from tests import reference_trees
+
         fn = reference_trees.tree_depths if which == "before" else trees.tree_depths
         run = lambda: int(fn(batch).max())  # noqa: E731
     elif function == "strip_punctuation":
@@ -114,11 +118,13 @@ def measure(function: str, which: str, name: str, n: int) -> dict:
         else:
             con = _words_table(heads, punct)
             from tests.reference_trees import RECURSIVE_EDGES_SQL
+
             run = lambda: con.execute(RECURSIVE_EDGES_SQL, {"corpus": "c", "offset": 0}).fetchall()[0][0]  # noqa: E731
     elif function == "sql_depth":
         con = _edges_table(heads)
         if which == "before":  # the view before issue 18: a recursive CTE
             from tests.reference_trees import RECURSIVE_DEPTH_SQL
+
             run = lambda: con.execute(f"SELECT max(depth) FROM ({RECURSIVE_DEPTH_SQL})").fetchone()[0]  # noqa: E731
         else:  # edges.depth computed at ingest, the view a projection
             run = lambda: con.execute("SELECT max(depth) FROM tree_node_depth").fetchone()[0]  # noqa: E731
@@ -132,8 +138,12 @@ def measure(function: str, which: str, name: str, n: int) -> dict:
     base = _peak_mb()
     cpu, wall = time.process_time(), time.perf_counter()
     value = run()
-    return {"cpu_s": round(time.process_time() - cpu, 3), "wall_s": round(time.perf_counter() - wall, 3),
-            "peak_mb": round(_peak_mb() - base, 1), "value": value}
+    return {
+        "cpu_s": round(time.process_time() - cpu, 3),
+        "wall_s": round(time.perf_counter() - wall, 3),
+        "peak_mb": round(_peak_mb() - base, 1),
+        "value": value,
+    }
 
 
 def _words_table(heads, punct):
@@ -147,10 +157,22 @@ def _words_table(heads, punct):
     for f in schema_files():
         if f.name in ("nodes", "edges"):
             con.execute(f.text)
-    frame = pd.DataFrame({"corpus": "c", "position": 1, "id": range(1, len(heads) + 1), "form": "w", "lemma": "w",
-                          "upos": "X", "xpos": "_", "feats": "_", "head": heads,
-                          "deprel": ["punct" if p else ("root" if h == 0 else "dep") for h, p in zip(heads, punct)],
-                          "deps": "_", "misc": "_"})
+    frame = pd.DataFrame(
+        {
+            "corpus": "c",
+            "position": 1,
+            "id": range(1, len(heads) + 1),
+            "form": "w",
+            "lemma": "w",
+            "upos": "X",
+            "xpos": "_",
+            "feats": "_",
+            "head": heads,
+            "deprel": ["punct" if p else ("root" if h == 0 else "dep") for h, p in zip(heads, punct)],
+            "deps": "_",
+            "misc": "_",
+        }
+    )
     con.register("frame", frame)
     con.execute("INSERT INTO nodes SELECT * FROM frame")
     # the recursive query of before issue 17 predates the word keys of edges (issue 15) and leaves them out
@@ -171,12 +193,26 @@ def _edges_table(heads):
     con.execute(next(f.text for f in schema_files() if f.name == "edges"))
     con.execute(next(f.text for f in view_files() if f.name == "tree_node_depth"))
     n = len(heads)
-    frame = pd.DataFrame({"corpus": "c", "position": 1, "dependent": range(1, n + 1), "head": heads,
-                          "deprel": "dep", "relation": "dep", "dependent_lemma": "w", "head_lemma": "w",
-                          "dependent_upos": "X", "head_upos": "X", "distance": 0,
-                          "dependent_id": range(1, n + 1), "head_id": heads,
-                          "depth": trees.tree_depths(trees.TreeBatch.from_lists([list(heads)])),
-                          "dependent_key": "w", "head_key": "w"})
+    frame = pd.DataFrame(
+        {
+            "corpus": "c",
+            "position": 1,
+            "dependent": range(1, n + 1),
+            "head": heads,
+            "deprel": "dep",
+            "relation": "dep",
+            "dependent_lemma": "w",
+            "head_lemma": "w",
+            "dependent_upos": "X",
+            "head_upos": "X",
+            "distance": 0,
+            "dependent_id": range(1, n + 1),
+            "head_id": heads,
+            "depth": trees.tree_depths(trees.TreeBatch.from_lists([list(heads)])),
+            "dependent_key": "w",
+            "head_key": "w",
+        }
+    )
     con.register("frame", frame)
     con.execute("INSERT INTO edges SELECT * FROM frame")
     return con
@@ -194,6 +230,7 @@ def _chain_words(n: int, system: str):
             for i, (h, r) in enumerate(zip(heads, rels), 1):
                 f.write(f"{i}\tw{i}\t_\t_\t_\t_\t{h}\t{'root' if h == 0 else r}\t_\t_\n")
             f.write("\n")
+
     d = tempfile.mkdtemp()
     chain = [0] + list(range(1, n))
     write(f"{d}/g.conllu", chain, ["dep"] * n)
@@ -266,13 +303,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.one:
         function, which, name, n, mem_gb = args.one
-        cap = int(float(mem_gb) * 2 ** 30)
+        cap = int(float(mem_gb) * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
         print(json.dumps(measure(function, which, name, int(n))))
         return 0
     plan = QUICK if args.quick else FULL
-    print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}; CPU seconds and peak RSS growth per run, one process each")
+    print(
+        f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}; CPU seconds and peak RSS growth per run, one process each"
+    )
     print(f"{'function':18} {'shape':17} {'words':>8}  {'before':>22}  {'after':>22}  value")
     rows = []
     for function, name, n, with_before in plan:

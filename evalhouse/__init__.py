@@ -33,8 +33,9 @@ warehouse = lazy_module("evalhouse.warehouse")  # executed by the first connect(
 
 def connect(path=None, read_only=False, memory_limit=None, verify=True, functions=True, sandbox=False):
     """Open a warehouse; see :func:`evalhouse.warehouse.connect`."""
-    return warehouse.connect(path, read_only=read_only, memory_limit=memory_limit, verify=verify,
-                             functions=functions, sandbox=sandbox)
+    return warehouse.connect(
+        path, read_only=read_only, memory_limit=memory_limit, verify=verify, functions=functions, sandbox=sandbox
+    )
 
 
 __all__ = ["__version__", "connect"]

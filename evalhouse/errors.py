@@ -22,6 +22,7 @@ ARGUMENT = re.compile(r"`([a-z_][a-z0-9_]*)(=True)?`")
 def name_arguments(message: str, flag: Callable[[str], str | None]) -> str:
     """``message`` with every argument named in it written as ``flag(name)`` (kept as it is when
     ``flag`` returns None)."""
+
     def replace(m: re.Match) -> str:
         written = flag(m.group(1))
         return m.group(0) if written is None else written

@@ -21,8 +21,7 @@ import importlib.util
 import sys
 from types import ModuleType
 
-INSTALL = ("python -m pip install -e . (in a clone of evalhouse; \".[test]\" for the tests) "
-           "or pip install evalhouse")
+INSTALL = 'python -m pip install -e . (in a clone of evalhouse; ".[test]" for the tests) or pip install evalhouse'
 
 
 class MissingDependencyError(ModuleNotFoundError):
@@ -36,8 +35,9 @@ def missing_dependency(error: ImportError, needed_by: str | None = None) -> Miss
     missing = error.name or "?"
     by = f"{needed_by} cannot be imported: " if needed_by and needed_by != missing else ""
     failure = MissingDependencyError(
-        f"{by}module {missing!r} is missing or broken ({error}); install evalhouse with its dependencies: "
-        f"{INSTALL}", name=missing)
+        f"{by}module {missing!r} is missing or broken ({error}); install evalhouse with its dependencies: {INSTALL}",
+        name=missing,
+    )
     failure.__cause__ = error
     return failure
 

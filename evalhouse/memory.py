@@ -45,8 +45,19 @@ import duckdb
 STREAMING_LIMIT = 64 << 20
 
 _SHOWN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB|PB)\s*")
-_UNIT = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50,
-         "KB": 10 ** 3, "MB": 10 ** 6, "GB": 10 ** 9, "TB": 10 ** 12, "PB": 10 ** 15}
+_UNIT = {
+    "bytes": 1,
+    "KiB": 1 << 10,
+    "MiB": 1 << 20,
+    "GiB": 1 << 30,
+    "TiB": 1 << 40,
+    "PiB": 1 << 50,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+    "PB": 10**15,
+}
 
 
 def shown_bytes(text: str, middle: bool = False) -> int | None:
@@ -60,7 +71,7 @@ def shown_bytes(text: str, middle: bool = False) -> int | None:
         return None
     number, unit = match.groups()
     places = len(number.partition(".")[2])
-    value = float(number) + (0.5 * 10 ** -places if middle and places else 0.0)
+    value = float(number) + (0.5 * 10**-places if middle and places else 0.0)
     return int(value * _UNIT[unit])
 
 
@@ -143,8 +154,7 @@ def lowered(con: duckdb.DuckDBPyConnection, configured: str | None, limit: int =
     the one raised."""
     shown = _setting(con, "memory_limit")
     now = shown_bytes(shown)
-    if (now is None or now <= limit or not _setting(con, "temp_directory")
-            or _unspillable(con) > limit // 2):
+    if now is None or now <= limit or not _setting(con, "temp_directory") or _unspillable(con) > limit // 2:
         yield False
         return
     con.execute(f"SET memory_limit = '{int(limit)} bytes'")

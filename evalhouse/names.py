@@ -44,14 +44,17 @@ def problem(argument: str, value: object) -> str | None:
         return f"{argument} {value!r}: a name cannot contain a control character or line separator (newline, tab, ...)"
     if "Cf" in categories:
         hidden = value[categories.index("Cf")]
-        return (f"{argument} {value!r}: a name cannot contain an invisible formatting character (here U+{ord(hidden):04X} "
-                f"{unicodedata.name(hidden, 'FORMAT CHARACTER')}): it would display as another name")
+        return (
+            f"{argument} {value!r}: a name cannot contain an invisible formatting character (here U+{ord(hidden):04X} "
+            f"{unicodedata.name(hidden, 'FORMAT CHARACTER')}): it would display as another name"
+        )
     if "Cs" in categories:
-        return f"{argument} {value!r}: a name must be Unicode text (it holds a lone surrogate, as a name read from " \
-               f"bytes that are not UTF-8 does)"
+        return (
+            f"{argument} {value!r}: a name must be Unicode text (it holds a lone surrogate, as a name read from "
+            f"bytes that are not UTF-8 does)"
+        )
     if argument in ("team", "run") and "/" in value:
-        return (f"{argument} {value!r}: a {argument} name cannot contain '/' (a submission is selected as "
-                f"TEAM/RUN)")
+        return f"{argument} {value!r}: a {argument} name cannot contain '/' (a submission is selected as TEAM/RUN)"
     return None
 
 
@@ -63,4 +66,4 @@ def check_names(**names: object) -> None:
             continue
         why = problem(argument, value)
         if why is not None:
-            raise OptionError(f"`{argument}`" + why[len(argument):])
+            raise OptionError(f"`{argument}`" + why[len(argument) :])

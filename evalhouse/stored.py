@@ -130,6 +130,7 @@ def _params(query: str, key: Mapping[str, object]) -> dict:
 
 # --- the check -------------------------------------------------------------------------------------
 
+
 @dataclass
 class Finding:
     """What the check found in ``table``: ``rows`` of ``kind`` with key ``key`` that belong to no ``owner``
@@ -156,7 +157,9 @@ class Finding:
         if self.problem == "stale":
             return f"{self.kind} {key} stale ({self.table} has {self.rows:,} rows of no {self.owner} row)"
         if self.problem == "counted":
-            return f"{self.kind} {key} gone ({self.owner} records {self.expected:,} rows in {self.table}, there are none)"
+            return (
+                f"{self.kind} {key} gone ({self.owner} records {self.expected:,} rows in {self.table}, there are none)"
+            )
         return f"{self.kind} {key} incomplete ({self.table} has {self.rows:,} rows, {self.owner} records {self.expected:,})"
 
 
@@ -189,10 +192,15 @@ class CheckReport:
         where = f"{len(tables)} table{'s' if len(tables) != 1 else ''} ({', '.join(tables)})"
         if self.tables or self.removed:
             removed = {t: n for t, n in sorted(self.tables.items()) if n}
-            where = f"{len(removed)} table{'s' if len(removed) != 1 else ''} (" + \
-                ", ".join(f"{t} {n:,}" for t, n in removed.items()) + ")"
-            return f"{self.path}: repaired: removed {self.removed:,} rows in {where} that belonged to nothing stored " \
-                   f"or to a torn write: {shown}{more}"
+            where = (
+                f"{len(removed)} table{'s' if len(removed) != 1 else ''} ("
+                + ", ".join(f"{t} {n:,}" for t, n in removed.items())
+                + ")"
+            )
+            return (
+                f"{self.path}: repaired: removed {self.removed:,} rows in {where} that belonged to nothing stored "
+                f"or to a torn write: {shown}{more}"
+            )
         if self.repaired:
             return f"{self.path}: repaired: removed no rows; recounted what stored_counts records: {shown}{more}"
         return f"{self.path}: torn: {self.rows:,} rows in {where} belong to nothing stored: {shown}{more}"
@@ -203,11 +211,15 @@ class TornWarehouseError(WarehouseError):
 
     def __init__(self, report: CheckReport):
         self.report = report
-        super().__init__(f"{report.summary()}; nothing was changed: repair it first with "
-                         "`evalhouse check --repair` (or evalhouse.stored.repair)")
+        super().__init__(
+            f"{report.summary()}; nothing was changed: repair it first with "
+            "`evalhouse check --repair` (or evalhouse.stored.repair)"
+        )
 
 
-def _grouped(con: duckdb.DuckDBPyConnection, table: str, condition: str | None, columns: tuple[str, ...], nonempty: set[str]) -> list[tuple]:
+def _grouped(
+    con: duckdb.DuckDBPyConnection, table: str, condition: str | None, columns: tuple[str, ...], nonempty: set[str]
+) -> list[tuple]:
     """``columns`` and the count of each group of ``table``'s rows (where ``condition``); none, without a query,
     when ``table`` is not among ``nonempty`` (:func:`_nonempty`)."""
     if table not in nonempty:
@@ -258,22 +270,30 @@ def record(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], tables:
     statements whatever their number (a statement costs about 0.5 ms: 45 of them were a tenth of a small
     ingest). Call it in the write's transaction, after its last change and before COMMIT."""
     tables = set(tables)
-    pairs = [(name, kind, table, condition) for name, kind in stored.items()
-             for table, condition in kind.table_list() if table in tables]
+    pairs = [
+        (name, kind, table, condition)
+        for name, kind in stored.items()
+        for table, condition in kind.table_list()
+        if table in tables
+    ]
     if not pairs:
         return
     values = ", ".join(f"({_literal(name)}, {_literal(table)})" for name, _, table, _ in pairs)
     counted = " UNION ALL ".join(
         f"SELECT {_literal(name)}, {_literal(table)}, "
         f"[{', '.join(f'{ident(c)}::VARCHAR' for c in kind.key)}], count(*) FROM {ident(table)}"
-        + (f" WHERE {condition}" if condition else "") + " GROUP BY ALL"
-        for name, kind, table, condition in pairs)
+        + (f" WHERE {condition}" if condition else "")
+        + " GROUP BY ALL"
+        for name, kind, table, condition in pairs
+    )
     con.execute(f"DELETE FROM {COUNTS} WHERE (kind, table_name) IN (SELECT * FROM (VALUES {values}))").fetchall()
     con.execute(f"INSERT INTO {COUNTS} {counted}").fetchall()
-    con.execute(f"INSERT INTO {COUNTS} SELECT v.kind, v.table_name, NULL, coalesce(sum(s.rows), 0) "
-                f"FROM (VALUES {values}) AS v(kind, table_name) LEFT JOIN {COUNTS} AS s "
-                "ON s.kind = v.kind AND s.table_name = v.table_name AND s.key IS NOT NULL "
-                "GROUP BY v.kind, v.table_name").fetchall()
+    con.execute(
+        f"INSERT INTO {COUNTS} SELECT v.kind, v.table_name, NULL, coalesce(sum(s.rows), 0) "
+        f"FROM (VALUES {values}) AS v(kind, table_name) LEFT JOIN {COUNTS} AS s "
+        "ON s.kind = v.kind AND s.table_name = v.table_name AND s.key IS NOT NULL "
+        "GROUP BY v.kind, v.table_name"
+    ).fetchall()
 
 
 def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: str = "warehouse") -> CheckReport:
@@ -284,10 +304,15 @@ def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: st
     snapshots = recorded_counts(con)
     # a table that a kind of a longer key also holds (the systems of a translation corpus) is compared with
     # stored_counts by that kind: its counts add up to the coarser ones, and its repair removes less
-    finer = {name: {t for other in stored.values() if set(other.key) > set(kind.key) for t in other.table_list()}
-             for name, kind in stored.items()}
-    nonempty = _nonempty(con, [t for kind in stored.values() for t, _ in kind.table_list()]
-                         + [kind.owner for kind in stored.values() if kind.owned])
+    finer = {
+        name: {t for other in stored.values() if set(other.key) > set(kind.key) for t in other.table_list()}
+        for name, kind in stored.items()
+    }
+    nonempty = _nonempty(
+        con,
+        [t for kind in stored.values() for t, _ in kind.table_list()]
+        + [kind.owner for kind in stored.values() if kind.owned],
+    )
     owners: dict[str, set[tuple]] = {}
     owner_rows: dict[str, dict[tuple, tuple]] = {}
     for name, kind in stored.items():
@@ -296,7 +321,7 @@ def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: st
             rows = _grouped(con, kind.owner, None, kind.key + tuple(counted), nonempty)
             n = len(kind.key)
             owners[name] = {r[:n] for r in rows}
-            owner_rows[name] = {r[:n]: r[n:n + len(counted)] for r in rows}
+            owner_rows[name] = {r[:n]: r[n : n + len(counted)] for r in rows}
     for name, kind in stored.items():
         counts = dict(kind.counts)
         columns = kind.key + tuple(dict.fromkeys(c for p in kind.parents for c in p.columns if c not in kind.key))
@@ -322,8 +347,9 @@ def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: st
                         had = stale.get(key, (0, ""))
                         stale[key] = (had[0] + rows, stored[parent.kind].owner)
                     else:
-                        report.findings.append(Finding("orphan", name, table, condition, named, rows,
-                                                       stored[parent.kind].owner))
+                        report.findings.append(
+                            Finding("orphan", name, table, condition, named, rows, stored[parent.kind].owner)
+                        )
                         orphaned.add(key)
                     break
             for key, (rows, owner) in stale.items():
@@ -334,9 +360,18 @@ def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: st
                     expected = recorded[column]
                     if expected is not None and found.get(key, 0) != expected:
                         orphaned.add(key)  # found once is enough
-                        report.findings.append(Finding("incomplete", name, table, condition,
-                                                       dict(zip(kind.key, key)), found.get(key, 0), kind.owner,
-                                                       expected))
+                        report.findings.append(
+                            Finding(
+                                "incomplete",
+                                name,
+                                table,
+                                condition,
+                                dict(zip(kind.key, key)),
+                                found.get(key, 0),
+                                kind.owner,
+                                expected,
+                            )
+                        )
             counted = snapshots.get((name, table))
             if counted is None or (table, condition) in finer.get(name, ()):
                 continue  # not counted yet (no write has touched it since stored_counts came), or counted finer
@@ -349,8 +384,18 @@ def check(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: st
                 gone = kind.owned and original not in owners[name]
                 if gone and rows:
                     continue  # rows of no owner row: orphans, found above
-                report.findings.append(Finding("counted" if gone else "incomplete", name, table, condition,
-                                               dict(zip(kind.key, original)), rows, COUNTS, expected))
+                report.findings.append(
+                    Finding(
+                        "counted" if gone else "incomplete",
+                        name,
+                        table,
+                        condition,
+                        dict(zip(kind.key, original)),
+                        rows,
+                        COUNTS,
+                        expected,
+                    )
+                )
     return report
 
 
@@ -372,18 +417,25 @@ def delete(con: duckdb.DuckDBPyConnection, kind: Stored, keys: Iterable[Mapping[
     deleted: dict[str, int] = {}
     for key in keys:
         values = {f"k{i}": key[c] for i, c in enumerate(kind.key)}
-        where = " AND ".join(f"{ident(c)} IS NULL" if key[c] is None else f"{ident(c)} = $k{i}"
-                             for i, c in enumerate(kind.key))
+        where = " AND ".join(
+            f"{ident(c)} IS NULL" if key[c] is None else f"{ident(c)} = $k{i}" for i, c in enumerate(kind.key)
+        )
         params = {name: v for name, v in values.items() if v is not None}
         for table, condition in kind.table_list():
-            n = con.execute(f"DELETE FROM {ident(table)} WHERE {where}" + (f" AND {condition}" if condition else ""),
-                            params).fetchall()[0][0]
+            n = con.execute(
+                f"DELETE FROM {ident(table)} WHERE {where}" + (f" AND {condition}" if condition else ""), params
+            ).fetchall()[0][0]
             deleted[table] = deleted.get(table, 0) + n
     return deleted
 
 
-def repair(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: str = "warehouse", max_passes: int = 5,
-           drop_judgements: bool = False) -> CheckReport:
+def repair(
+    con: duckdb.DuckDBPyConnection,
+    stored: Mapping[str, Stored],
+    path: str = "warehouse",
+    max_passes: int = 5,
+    drop_judgements: bool = False,
+) -> CheckReport:
     """Remove what :func:`check` finds, in one transaction: orphan rows, and every row of an incomplete
     thing; then count again the tables it deleted from (:func:`record`). Repeats until the check finds
     nothing (removing a submission of no corpus orphans its tokens). Returns everything found
@@ -399,8 +451,13 @@ def repair(con: duckdb.DuckDBPyConnection, stored: Mapping[str, Stored], path: s
         removed.tables[table] = removed.tables.get(table, 0) + n
         removed.removed += n
         if table in TYPED and n:
-            typed.append((table, n, finding.describe() if finding.problem == "orphan" else
-                          f"{table} {n:,} of {finding.describe()}"))
+            typed.append(
+                (
+                    table,
+                    n,
+                    finding.describe() if finding.problem == "orphan" else f"{table} {n:,} of {finding.describe()}",
+                )
+            )
 
     con.execute("BEGIN")
     try:
@@ -437,12 +494,15 @@ def _typed_refusal(path: str, typed: list[tuple[str, int, str]]) -> str:
     what = " and ".join(f"{n:,} {t.replace('_', ' ')}" for t, n in total.items() if n)
     shown = "; ".join(described for _, _, described in typed[:6])
     more = f"; and {len(typed) - 6} more" if len(typed) > 6 else ""
-    return (f"{path}: the repair would delete {what}, which a person typed ({shown}{more}); nothing was changed: "
-            f"export them first (the tables judgements and pronoun_judgements) if you need them, then pass "
-            f"`drop_judgements=True` to delete them with the rest")
+    return (
+        f"{path}: the repair would delete {what}, which a person typed ({shown}{more}); nothing was changed: "
+        f"export them first (the tables judgements and pronoun_judgements) if you need them, then pass "
+        f"`drop_judgements=True` to delete them with the rest"
+    )
 
 
 # --- replacement -----------------------------------------------------------------------------------
+
 
 class Room:
     """Room made for a new version of a stored thing (:meth:`evalhouse.warehouse.Warehouse.make_room`).
@@ -452,8 +512,14 @@ class Room:
     :class:`WarehouseError`, which rolls the transaction back). ``kept``, ``dropped`` and ``again`` count
     the dependent rows per ``what``."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, replaced: bool, what: str, stashes: list[tuple[Dependent, str, int]],
-                 allowed: Mapping[str, bool]):
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        replaced: bool,
+        what: str,
+        stashes: list[tuple[Dependent, str, int]],
+        allowed: Mapping[str, bool],
+    ):
         self.con = con
         self.replaced = replaced
         self.what = what
@@ -492,19 +558,25 @@ class Room:
                 again = dep.again or "false"
                 survives = dep.survives or "false"
                 lost = self.con.execute(
-                    f"SELECT {dep.label} FROM temp.{name} AS d WHERE NOT ({again}) AND NOT ({survives}) "
-                    f"ORDER BY ALL").fetchall()
+                    f"SELECT {dep.label} FROM temp.{name} AS d WHERE NOT ({again}) AND NOT ({survives}) ORDER BY ALL"
+                ).fetchall()
                 n_again = self.con.execute(f"SELECT count(*) FROM temp.{name} AS d WHERE {again}").fetchall()[0][0]
                 if lost and not self._allowed.get(dep.flag or "", False):
                     raise _refusal(self.what, dep, [r[0] for r in lost], total)
                 kept = 0
                 if dep.survives and dep.table:
-                    columns = ", ".join(ident(c) for (c,) in self.con.execute(
-                        "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $t "
-                        "ORDER BY column_index", {"t": dep.table}).fetchall())
+                    columns = ", ".join(
+                        ident(c)
+                        for (c,) in self.con.execute(
+                            "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $t "
+                            "ORDER BY column_index",
+                            {"t": dep.table},
+                        ).fetchall()
+                    )
                     kept = self.con.execute(
                         f"INSERT INTO {ident(dep.table)} ({columns}) SELECT {columns} FROM temp.{name} AS d "
-                        f"WHERE NOT ({again}) AND ({survives})").fetchall()[0][0]
+                        f"WHERE NOT ({again}) AND ({survives})"
+                    ).fetchall()[0][0]
                 self.kept[dep.what] = kept
                 self.dropped[dep.what] = len(lost)
                 self.again[dep.what] = n_again
@@ -517,27 +589,37 @@ def _refusal(what: str, dep: Dependent, lost: list, total: int) -> WarehouseErro
     of = f" of its {total:,}" if total != len(lost) else ""
     if dep.flag is None:
         return WarehouseError(f"cannot replace {what}: {len(lost):,} {dep.what} {dep.reason.format(shown=shown)}")
-    return WarehouseError(f"replacing {what} would delete {len(lost):,}{of} {dep.what} ({shown}): {dep.reason}; "
-                          f"pass `{dep.flag}=True` to delete them", option=dep.flag)
+    return WarehouseError(
+        f"replacing {what} would delete {len(lost):,}{of} {dep.what} ({shown}): {dep.reason}; "
+        f"pass `{dep.flag}=True` to delete them",
+        option=dep.flag,
+    )
 
 
 _stash_counter = 0
 
 
-def make_room(con: duckdb.DuckDBPyConnection, kind: Stored, key: Mapping[str, object], exists: bool, replace: bool, what: str,
-              allowed: Mapping[str, bool]) -> Room:
+def make_room(
+    con: duckdb.DuckDBPyConnection,
+    kind: Stored,
+    key: Mapping[str, object],
+    exists: bool,
+    replace: bool,
+    what: str,
+    allowed: Mapping[str, bool],
+) -> Room:
     """Refuse, or delete every row of ``key`` (stashing the dependents to test after the new version is
     in); see :meth:`evalhouse.warehouse.Warehouse.make_room`."""
     global _stash_counter
     if exists and not replace:
-        raise WarehouseError(f"{what} is already in the warehouse; pass `replace=True` to replace it",
-                             option="replace")
+        raise WarehouseError(f"{what} is already in the warehouse; pass `replace=True` to replace it", option="replace")
     stashes = []
     for dep in kind.dependents if exists else ():
         params = _params(dep.query, key)
         if dep.flag is None and dep.again is None and dep.survives is None:
-            lost = [r[0] for r in con.execute(f"SELECT {dep.label} FROM ({dep.query}) AS d ORDER BY ALL",
-                                              params).fetchall()]
+            lost = [
+                r[0] for r in con.execute(f"SELECT {dep.label} FROM ({dep.query}) AS d ORDER BY ALL", params).fetchall()
+            ]
             if lost:
                 raise _refusal(what, dep, lost, len(lost))
             continue

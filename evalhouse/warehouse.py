@@ -48,7 +48,9 @@ from evalhouse.stored import CheckReport, Dependent, Parent, Room, Stored, TornW
 from evalhouse.version import __version__
 from evalhouse import stored as _stored
 
-if TYPE_CHECKING:  # for annotations and linters; at run time the module __getattr__ below re-exports CorpusSummary lazily
+if (
+    TYPE_CHECKING
+):  # for annotations and linters; at run time the module __getattr__ below re-exports CorpusSummary lazily
     from evalhouse.analysis.leaf_ancestor import LabelCost
     from evalhouse.analysis.parse_eval import EvalbParams
     from evalhouse.ingest.outputs import SubmissionSummary
@@ -77,6 +79,7 @@ def __getattr__(name: str):
     if name == "CorpusSummary":  # re-exported (see __all__) without importing the treebank ingest
         return treebanks.CorpusSummary
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DEFAULT_DB = "warehouse.duckdb"
 
@@ -125,10 +128,17 @@ def _read_sql_package(package: str, kind: str, only: str | None = None, skip: st
     """Every ``*.sql`` file one folder below ``package`` (or in its folder ``only``), sorted by name."""
     files = []
     for folder in resources.files(package).iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")) and folder.name != skip \
-                and (only is None or folder.name == only):
-            files += [SqlFile(f.name[:-4], f.read_text(encoding="utf-8"), kind, folder.name)
-                      for f in folder.iterdir() if f.name.endswith(".sql")]
+        if (
+            folder.is_dir()
+            and not folder.name.startswith(("_", "."))
+            and folder.name != skip
+            and (only is None or folder.name == only)
+        ):
+            files += [
+                SqlFile(f.name[:-4], f.read_text(encoding="utf-8"), kind, folder.name)
+                for f in folder.iterdir()
+                if f.name.endswith(".sql")
+            ]
     return sorted(files, key=lambda f: f.name)
 
 
@@ -203,9 +213,11 @@ def view_files() -> tuple[SqlFile, ...]:
 
 def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Base table -> its columns in order."""
-    rows = con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
-                       "AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main') "
-                       "ORDER BY table_name, column_index").fetchall()
+    rows = con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
+        "AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main') "
+        "ORDER BY table_name, column_index"
+    ).fetchall()
     out: dict[str, list[str]] = {}
     for table, column in rows:
         out.setdefault(table, []).append(column)
@@ -223,109 +235,207 @@ JUDGEMENTS = Dependent(
     "WHERE j.team = $team AND j.run = $run AND j.corpus = $corpus",
     label="'position ' || d.position",
     reason="the output sentence they judged is no longer there (its text changed, or it is missing)",
-    flag="drop_judgements", table="judgements",
+    flag="drop_judgements",
+    table="judgements",
     survives="EXISTS (SELECT 1 FROM output_sentences n WHERE n.team = d.team AND n.run = d.run AND n.corpus = d.corpus "
-             "AND n.position = d.position AND n.text IS NOT DISTINCT FROM d.judged_text)")
+    "AND n.position = d.position AND n.text IS NOT DISTINCT FROM d.judged_text)",
+)
 _PRONOUN_JUDGEMENTS = (
     "SELECT pj.*, o.output AS judged_output, s.source AS judged_source FROM pronoun_judgements pj "
     "LEFT JOIN translation_outputs o USING (corpus, team, run, position) LEFT JOIN segments s USING (corpus, position) "
-    "WHERE pj.corpus = $corpus")
+    "WHERE pj.corpus = $corpus"
+)
 
 
 def _pronoun_judgements(systems: str) -> Dependent:
     return Dependent(
-        "pronoun judgements", _PRONOUN_JUDGEMENTS + systems,
+        "pronoun judgements",
+        _PRONOUN_JUDGEMENTS + systems,
         label="d.team || '/' || d.run || ' segment ' || d.position || ' token ' || d.source_index",
         reason="the segment they judged is no longer there (another source or output, or no such system)",
-        flag="drop_judgements", table="pronoun_judgements",
+        flag="drop_judgements",
+        table="pronoun_judgements",
         survives="EXISTS (SELECT 1 FROM translation_outputs n JOIN segments s USING (corpus, position) "
-                 "WHERE n.corpus = d.corpus AND n.team = d.team AND n.run = d.run AND n.position = d.position "
-                 "AND n.output = d.judged_output AND s.source = d.judged_source)")
+        "WHERE n.corpus = d.corpus AND n.team = d.team AND n.run = d.run AND n.position = d.position "
+        "AND n.output = d.judged_output AND s.source = d.judged_source)",
+    )
 
 
 # Deleting one of these removes its rows from every table listed, in this order; nothing else deletes.
 STORED: dict[str, Stored] = {
-    "corpus": Stored(("corpus",), ("corpus_inputs", "sentence_tree_metrics", "edges", "empty_nodes",
-                                   "multiword_tokens", "nodes", "sentences", "corpora"),
-                     counts=(("sentences", "sentences"), ("nodes", "words"), ("edges", "edges"),
-                             ("multiword_tokens", "multiword_tokens"), ("empty_nodes", "empty_nodes")),
-                     dependents=(
-                         Dependent("submissions", "SELECT team, run FROM submissions WHERE corpus = $corpus",
-                                   label="d.team || '/' || d.run",
-                                   reason="are scored against it ({shown}); replacing it would invalidate their "
-                                          "scores: ingest the new version under another name"),
-                         Dependent("dependency runs", "SELECT team, run FROM dependency_runs WHERE corpus = $corpus",
-                                   label="d.team || '/' || d.run",
-                                   reason="are scored against its trees ({shown}); replacing it would invalidate "
-                                          "their scores: ingest the new version under another name"))),
-    "submission": Stored(("team", "run", "corpus"), (
-        "output_sentences", "output_tokens", "sentence_statistics", "submission_sacrebleu", "judgements",
-        ("alignments", "pair = 'output-reference'"), "submissions"),
+    "corpus": Stored(
+        ("corpus",),
+        (
+            "corpus_inputs",
+            "sentence_tree_metrics",
+            "edges",
+            "empty_nodes",
+            "multiword_tokens",
+            "nodes",
+            "sentences",
+            "corpora",
+        ),
+        counts=(
+            ("sentences", "sentences"),
+            ("nodes", "words"),
+            ("edges", "edges"),
+            ("multiword_tokens", "multiword_tokens"),
+            ("empty_nodes", "empty_nodes"),
+        ),
+        dependents=(
+            Dependent(
+                "submissions",
+                "SELECT team, run FROM submissions WHERE corpus = $corpus",
+                label="d.team || '/' || d.run",
+                reason="are scored against it ({shown}); replacing it would invalidate their "
+                "scores: ingest the new version under another name",
+            ),
+            Dependent(
+                "dependency runs",
+                "SELECT team, run FROM dependency_runs WHERE corpus = $corpus",
+                label="d.team || '/' || d.run",
+                reason="are scored against its trees ({shown}); replacing it would invalidate "
+                "their scores: ingest the new version under another name",
+            ),
+        ),
+    ),
+    "submission": Stored(
+        ("team", "run", "corpus"),
+        (
+            "output_sentences",
+            "output_tokens",
+            "sentence_statistics",
+            "submission_sacrebleu",
+            "judgements",
+            ("alignments", "pair = 'output-reference'"),
+            "submissions",
+        ),
         parents=(Parent("corpus", ("corpus",)),),
         counts=(("output_sentences", "sentences"), ("sentence_statistics", "sentences")),
-        dependents=(JUDGEMENTS,)),
+        dependents=(JUDGEMENTS,),
+    ),
     # gold parses are the run whose team and run are NULL
-    "parse run": Stored(("corpus", "team", "run"), ("la_word_scores", "geig_counts", "constituents", "parse_leaves",
-                                                    "parse_sentences", "parse_runs"),
-                        counts=(("parse_sentences", "sentences"), ("parse_leaves", "leaves"),
-                                ("constituents", "constituents")),
-                        dependents=(Dependent(
-                            "candidate runs", "SELECT team, run FROM parse_runs WHERE corpus = $corpus "
-                            "AND role = 'candidate' AND $team IS NULL",
-                            label="d.team || '/' || d.run",
-                            reason="are scored against them ({shown}); ingest the new gold parses under another "
-                                   "corpus name"),)),
-    "dependency run": Stored(("corpus", "team", "run"), ("dependency_gold_words", "dependency_system_words",
-                                                         "dependency_runs"),
-                             parents=(Parent("corpus", ("corpus",)),),
-                             counts=(("dependency_gold_words", "gold_words"),
-                                     ("dependency_system_words", "system_words"))),
-    "translation corpus": Stored(("corpus",), (
-        "pronoun_judgements", "pronoun_analyses", "pronoun_configs", "translation_outputs", "translation_systems",
-        ("alignments", "pair IN ('source-reference', 'source-output')"), "segments", "translation_corpora"),
+    "parse run": Stored(
+        ("corpus", "team", "run"),
+        ("la_word_scores", "geig_counts", "constituents", "parse_leaves", "parse_sentences", "parse_runs"),
+        counts=(("parse_sentences", "sentences"), ("parse_leaves", "leaves"), ("constituents", "constituents")),
+        dependents=(
+            Dependent(
+                "candidate runs",
+                "SELECT team, run FROM parse_runs WHERE corpus = $corpus AND role = 'candidate' AND $team IS NULL",
+                label="d.team || '/' || d.run",
+                reason="are scored against them ({shown}); ingest the new gold parses under another corpus name",
+            ),
+        ),
+    ),
+    "dependency run": Stored(
+        ("corpus", "team", "run"),
+        ("dependency_gold_words", "dependency_system_words", "dependency_runs"),
+        parents=(Parent("corpus", ("corpus",)),),
+        counts=(("dependency_gold_words", "gold_words"), ("dependency_system_words", "system_words")),
+    ),
+    "translation corpus": Stored(
+        ("corpus",),
+        (
+            "pronoun_judgements",
+            "pronoun_analyses",
+            "pronoun_configs",
+            "translation_outputs",
+            "translation_systems",
+            ("alignments", "pair IN ('source-reference', 'source-output')"),
+            "segments",
+            "translation_corpora",
+        ),
         counts=(("segments", "segments"),),
         dependents=(
-            Dependent("systems", "SELECT corpus, team, run FROM translation_systems WHERE corpus = $corpus",
-                      label="d.team || '/' || d.run",
-                      reason="their translations and pronoun analyses belong to the corpus replaced (ingest them "
-                             "again in the same command to keep them)",
-                      flag="drop_systems",
-                      again="EXISTS (SELECT 1 FROM translation_systems n WHERE n.corpus = d.corpus "
-                            "AND n.team = d.team AND n.run = d.run)"),
-            _pronoun_judgements(""))),
-    "translation system": Stored(("corpus", "team", "run"), (
-        "pronoun_judgements", "pronoun_analyses", "translation_outputs", ("alignments", "pair = 'source-output'"),
-        "translation_systems"),
+            Dependent(
+                "systems",
+                "SELECT corpus, team, run FROM translation_systems WHERE corpus = $corpus",
+                label="d.team || '/' || d.run",
+                reason="their translations and pronoun analyses belong to the corpus replaced (ingest them "
+                "again in the same command to keep them)",
+                flag="drop_systems",
+                again="EXISTS (SELECT 1 FROM translation_systems n WHERE n.corpus = d.corpus "
+                "AND n.team = d.team AND n.run = d.run)",
+            ),
+            _pronoun_judgements(""),
+        ),
+    ),
+    "translation system": Stored(
+        ("corpus", "team", "run"),
+        (
+            "pronoun_judgements",
+            "pronoun_analyses",
+            "translation_outputs",
+            ("alignments", "pair = 'source-output'"),
+            "translation_systems",
+        ),
         parents=(Parent("translation corpus", ("corpus",)),),
-        dependents=(_pronoun_judgements(" AND pj.team = $team AND pj.run = $run"),)),
-    "pronoun configuration": Stored(("corpus", "config"), ("pronoun_analyses", "pronoun_configs"),
-                                    parents=(Parent("translation corpus", ("corpus",)),)),
+        dependents=(_pronoun_judgements(" AND pj.team = $team AND pj.run = $run"),),
+    ),
+    "pronoun configuration": Stored(
+        ("corpus", "config"),
+        ("pronoun_analyses", "pronoun_configs"),
+        parents=(Parent("translation corpus", ("corpus",)),),
+    ),
     "pronoun analyses": Stored(("corpus", "config", "team", "run"), ("pronoun_analyses",), owned=False),
-    "pronoun judgements": Stored(("corpus",), ("pronoun_judgements",), owned=False,
-                                 parents=(Parent("translation corpus", ("corpus",)),)),
+    "pronoun judgements": Stored(
+        ("corpus",), ("pronoun_judgements",), owned=False, parents=(Parent("translation corpus", ("corpus",)),)
+    ),
     "pronoun set": Stored(("pronoun_set",), ("pronoun_lists",), owned=False),
     # results of `evalhouse analyze`: per submission, per corpus, per pair of submissions
-    "analysis": Stored(("team", "run", "corpus"), ("metric_correlations", "judgement_correlations",
-                                                   "projectivity_tests", "entropy_dea_correlation",
-                                                   "suspicious_subtrees", "suspicious_subtree_submissions",
-                                                   "dea_relation_intervals"), owned=False,
-                       parents=(Parent("submission", ("team", "run", "corpus")),)),
+    "analysis": Stored(
+        ("team", "run", "corpus"),
+        (
+            "metric_correlations",
+            "judgement_correlations",
+            "projectivity_tests",
+            "entropy_dea_correlation",
+            "suspicious_subtrees",
+            "suspicious_subtree_submissions",
+            "dea_relation_intervals",
+        ),
+        owned=False,
+        parents=(Parent("submission", ("team", "run", "corpus")),),
+    ),
     # an ensemble is computed from all the submissions on a corpus: without one of them it is stale, whole
-    "ensemble": Stored(("corpus",), ("ensemble_choice", "ensemble_scores"), owned=False,
-                       parents=(Parent("corpus", ("corpus",)), Parent("submission", ("team", "run", "corpus"), whole=True))),
+    "ensemble": Stored(
+        ("corpus",),
+        ("ensemble_choice", "ensemble_scores"),
+        owned=False,
+        parents=(Parent("corpus", ("corpus",)), Parent("submission", ("team", "run", "corpus"), whole=True)),
+    ),
     # intervals and paired tests of every ranked score (`evalhouse analyze`): of submissions, of dependency runs
-    "submission intervals": Stored(("team", "run", "corpus"), (("score_intervals", "kind = 'submission'"),),
-                                   owned=False, parents=(Parent("submission", ("team", "run", "corpus")),)),
+    "submission intervals": Stored(
+        ("team", "run", "corpus"),
+        (("score_intervals", "kind = 'submission'"),),
+        owned=False,
+        parents=(Parent("submission", ("team", "run", "corpus")),),
+    ),
     "submission significance": Stored(
-        ("corpus", "team_a", "run_a", "team_b", "run_b"), (("score_significance", "kind = 'submission'"),),
-        owned=False, parents=(Parent("submission", ("team_a", "run_a", "corpus")),
-                              Parent("submission", ("team_b", "run_b", "corpus")))),
-    "dependency run intervals": Stored(("corpus", "team", "run"), (("score_intervals", "kind = 'dependency run'"),),
-                                       owned=False, parents=(Parent("dependency run", ("corpus", "team", "run")),)),
+        ("corpus", "team_a", "run_a", "team_b", "run_b"),
+        (("score_significance", "kind = 'submission'"),),
+        owned=False,
+        parents=(
+            Parent("submission", ("team_a", "run_a", "corpus")),
+            Parent("submission", ("team_b", "run_b", "corpus")),
+        ),
+    ),
+    "dependency run intervals": Stored(
+        ("corpus", "team", "run"),
+        (("score_intervals", "kind = 'dependency run'"),),
+        owned=False,
+        parents=(Parent("dependency run", ("corpus", "team", "run")),),
+    ),
     "dependency run significance": Stored(
-        ("corpus", "team_a", "run_a", "team_b", "run_b"), (("score_significance", "kind = 'dependency run'"),),
-        owned=False, parents=(Parent("dependency run", ("corpus", "team_a", "run_a")),
-                              Parent("dependency run", ("corpus", "team_b", "run_b")))),
+        ("corpus", "team_a", "run_a", "team_b", "run_b"),
+        (("score_significance", "kind = 'dependency run'"),),
+        owned=False,
+        parents=(
+            Parent("dependency run", ("corpus", "team_a", "run_a")),
+            Parent("dependency run", ("corpus", "team_b", "run_b")),
+        ),
+    ),
 }
 
 
@@ -363,8 +473,11 @@ def _sql_string(text: str) -> str:
 def is_sandbox_refusal(err: Exception) -> bool:
     """Whether a DuckDB error is the sandbox (:data:`SANDBOX`) refusing a statement."""
     text = str(err)
-    return (type(err).__name__ == "PermissionException" or "disabled by configuration" in text
-            or "the configuration has been locked" in text)
+    return (
+        type(err).__name__ == "PermissionException"
+        or "disabled by configuration" in text
+        or "the configuration has been locked" in text
+    )
 
 
 def _check_names(kind: str, key: Mapping[str, object]) -> None:
@@ -446,9 +559,16 @@ class Result:
 class Warehouse:
     """A connection to an evalhouse warehouse (a DuckDB file, or ``:memory:``)."""
 
-    def __init__(self, path: str | os.PathLike = DEFAULT_DB, read_only: bool = False,
-                 memory_limit: str | None = None, verify: bool = True, functions: bool = True,
-                 sandbox: bool = False, writable: Sequence[str | os.PathLike] = ()):
+    def __init__(
+        self,
+        path: str | os.PathLike = DEFAULT_DB,
+        read_only: bool = False,
+        memory_limit: str | None = None,
+        verify: bool = True,
+        functions: bool = True,
+        sandbox: bool = False,
+        writable: Sequence[str | os.PathLike] = (),
+    ):
         self.path = os.fspath(path)
         self.sandboxed = False  # confine() ran: the connection reads only the warehouse
         self.functions = False  # whether evalhouse's SQL functions are registered (register_functions)
@@ -483,11 +603,13 @@ class Warehouse:
                 raise WarehouseError(
                     f"{self.path}: database is locked: another process is writing to it, and DuckDB lets no "
                     "other process open the file, not even to read, until it has finished; try again then, or "
-                    "read a copy of the file or an exported dataset (evalhouse export-dataset)") from None
+                    "read a copy of the file or an exported dataset (evalhouse export-dataset)"
+                ) from None
             if _is_lock_error(err):
                 raise WarehouseError(
                     f"{self.path}: database is locked: another process has it open; try again when it has "
-                    "finished (only one process can write to a warehouse at a time)") from None
+                    "finished (only one process can write to a warehouse at a time)"
+                ) from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
         try:
             if functions or not read_only:
@@ -531,10 +653,15 @@ class Warehouse:
                     self.con.execute("ROLLBACK")
                 except duckdb.Error:
                     pass
-                tables = [r[0] for r in self.con.execute(
-                    "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()]
-                empty = not any(self.con.execute(f"SELECT EXISTS (SELECT 1 FROM {_ident(t)})").fetchall()[0][0]
-                                for t in tables)
+                tables = [
+                    r[0]
+                    for r in self.con.execute(
+                        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+                    ).fetchall()
+                ]
+                empty = not any(
+                    self.con.execute(f"SELECT EXISTS (SELECT 1 FROM {_ident(t)})").fetchall()[0][0] for t in tables
+                )
             except duckdb.Error:  # an invalidated connection: the file may hold what it cannot tell; keep it
                 empty = False
         if empty:  # the name goes while this connection still holds the file's lock: no other process has it open
@@ -562,8 +689,9 @@ class Warehouse:
         files (its temp_directory) stay writable. Statements refused raise what :func:`is_sandbox_refusal`
         recognises."""
         if self.sandboxed:
-            raise WarehouseError("the connection is confined already: open the warehouse again to confine it "
-                                 "with other writable paths")
+            raise WarehouseError(
+                "the connection is confined already: open the warehouse again to confine it with other writable paths"
+            )
         paths = [os.path.abspath(p) for p in writable]
         directories = [os.path.join(p, "") for p in paths if os.path.isdir(p)]
         files = [p for p in paths if not os.path.isdir(p)]
@@ -591,9 +719,13 @@ class Warehouse:
         fingerprint is kept in the macro ``evalhouse_schema()``."""
         files, script, fingerprint = schema_script()
         # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
-        present = {r[0] for r in self.con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-            "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'").fetchall()}
+        present = {
+            r[0]
+            for r in self.con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+                "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'"
+            ).fetchall()
+        }
         try:  # calling the macro: listing duckdb_functions() to find it takes 0.018 s, a twentieth of an ingest
             stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
         except duckdb.Error:  # none (a new file, one from before fingerprints), or not ours: the schema is made again
@@ -622,7 +754,8 @@ class Warehouse:
                     f"{self.path} was written by another version of evalhouse: its table {table} "
                     + (f"lacks {', '.join(missing)}" if missing else f"has {', '.join(extra)}")
                     + f" (evalhouse {__version__} expects {', '.join(columns)}); ingest into a new warehouse, "
-                    "or open this one with the evalhouse that wrote it")
+                    "or open this one with the evalhouse that wrote it"
+                )
 
     # --- writing: one transaction, rows by column name, what is stored and its replacement -----
     @contextmanager
@@ -707,8 +840,11 @@ class Warehouse:
         """Whether a ``kind`` (see :data:`STORED`) named by ``key`` is stored."""
         stored = STORED[kind]
         match = " AND ".join(f"t.{_ident(c)} IS NOT DISTINCT FROM ${i}" for i, c in enumerate(stored.key, 1))
-        return bool(self.con.execute(f"SELECT EXISTS (SELECT 1 FROM {_ident(stored.owner)} AS t WHERE {match})",
-                                     [key[c] for c in stored.key]).fetchall()[0][0])
+        return bool(
+            self.con.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {_ident(stored.owner)} AS t WHERE {match})", [key[c] for c in stored.key]
+            ).fetchall()[0][0]
+        )
 
     def delete(self, kind: str, keys: Iterable[Mapping[str, object]]) -> None:
         """Delete every ``kind`` named by one of ``keys`` (mappings of its key columns) from all the
@@ -725,8 +861,9 @@ class Warehouse:
         ``stored_counts`` counts their rows when it commits; otherwise :meth:`check` would find them
         changed and call the warehouse torn. :meth:`recount` does it for every table at once."""
         if self._touched is None:
-            raise WarehouseError("touched() names tables changed in an open transaction: call it inside "
-                                 "`with wh.transaction():`")
+            raise WarehouseError(
+                "touched() names tables changed in an open transaction: call it inside `with wh.transaction():`"
+            )
         self._touched.update(tables)
 
     def recount(self) -> None:
@@ -744,8 +881,9 @@ class Warehouse:
         if not self.has(kind, key):
             return False
         if not replace:
-            raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
-                                 option="replace")
+            raise WarehouseError(
+                f"{what} is already in {self.path}; pass `replace=True` to replace it", option="replace"
+            )
         return True
 
     def make_room(self, kind: str, key: Mapping[str, object], replace: bool, what: str, **allowed: bool) -> Room:
@@ -764,8 +902,9 @@ class Warehouse:
         _check_names(kind, key)
         exists = self.has(kind, key)
         if exists and not replace:
-            raise WarehouseError(f"{what} is already in {self.path}; pass `replace=True` to replace it",
-                                 option="replace")
+            raise WarehouseError(
+                f"{what} is already in {self.path}; pass `replace=True` to replace it", option="replace"
+            )
         if self._touched is None:
             raise WarehouseError("make_room() stores a new version: call it inside `with wh.transaction():`")
         self.touched(*(t for t, _ in STORED[kind].table_list()))
@@ -827,79 +966,169 @@ class Warehouse:
         """(view name, description) for every evalhouse view by name; ``intermediate=False`` only the views meant
         for users, ``True`` only the building blocks they read (:attr:`SqlFile.intermediate`)."""
         names = [f.name for f in view_files() if intermediate is None or f.intermediate == intermediate]
-        rows = dict(self.con.execute(
-            "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'").fetchall())
+        rows = dict(
+            self.con.execute(
+                "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'"
+            ).fetchall()
+        )
         return [(n, rows.get(n) or "") for n in sorted(names)]
 
     def columns(self, relation: str) -> list[tuple[str, str, str]]:
         """(column, type, description) of a table or view."""
-        return [tuple(r) for r in self.con.execute(
-            "SELECT column_name, data_type, coalesce(comment, '') FROM duckdb_columns() "
-            "WHERE table_name = $name AND schema_name = 'main' ORDER BY column_index", {"name": relation}).fetchall()]
+        return [
+            tuple(r)
+            for r in self.con.execute(
+                "SELECT column_name, data_type, coalesce(comment, '') FROM duckdb_columns() "
+                "WHERE table_name = $name AND schema_name = 'main' ORDER BY column_index",
+                {"name": relation},
+            ).fetchall()
+        ]
 
     # --- ingest and export (the work is done in evalhouse.ingest and evalhouse.export) ---------
     # Every input a user stores has one method here, with the parameters of the module function that does
     # the work (its body); the CLI calls these methods (tests/test_python_api.py).
-    def ingest_treebank(self, paths: Iterable[str | os.PathLike], corpus: str | None = None,
-                        language: str | None = None, replace: bool = False,
-                        progress: ProgressLike | None = None, input_of: str | None = None) -> list[CorpusSummary]:
+    def ingest_treebank(
+        self,
+        paths: Iterable[str | os.PathLike],
+        corpus: str | None = None,
+        language: str | None = None,
+        replace: bool = False,
+        progress: ProgressLike | None = None,
+        input_of: str | None = None,
+    ) -> list[CorpusSummary]:
         """Ingest CoNLL-U files (or directories of them) in one transaction:
         :func:`evalhouse.ingest.treebanks.ingest_treebank`."""
-        return treebanks.ingest_treebank(self, paths, corpus=corpus, language=language, replace=replace,
-                                         progress=progress, input_of=input_of)
+        return treebanks.ingest_treebank(
+            self, paths, corpus=corpus, language=language, replace=replace, progress=progress, input_of=input_of
+        )
 
-    def ingest_outputs(self, path: str | os.PathLike | None = None, reference: str | None = None,
-                       team: str | None = None, run: str | None = None, format: str = "auto",
-                       manifest: str | os.PathLike | None = None, replace: bool = False,
-                       progress: ProgressLike | None = None, drop_judgements: bool = False, lexicon: bool = True,
-                       lexicon_min_count: int = 1, sacrebleu: bool = True,
-                       inflection: bool = True) -> list[SubmissionSummary]:
+    def ingest_outputs(
+        self,
+        path: str | os.PathLike | None = None,
+        reference: str | None = None,
+        team: str | None = None,
+        run: str | None = None,
+        format: str = "auto",
+        manifest: str | os.PathLike | None = None,
+        replace: bool = False,
+        progress: ProgressLike | None = None,
+        drop_judgements: bool = False,
+        lexicon: bool = True,
+        lexicon_min_count: int = 1,
+        sacrebleu: bool = True,
+        inflection: bool = True,
+    ) -> list[SubmissionSummary]:
         """Ingest and score system outputs against a reference corpus, in one transaction:
         :func:`evalhouse.ingest.outputs.ingest_outputs`."""
-        return outputs.ingest_outputs(self, path, reference=reference, team=team, run=run, format=format,
-                                      manifest=manifest, replace=replace, progress=progress,
-                                      drop_judgements=drop_judgements, lexicon=lexicon,
-                                      lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu, inflection=inflection)
+        return outputs.ingest_outputs(
+            self,
+            path,
+            reference=reference,
+            team=team,
+            run=run,
+            format=format,
+            manifest=manifest,
+            replace=replace,
+            progress=progress,
+            drop_judgements=drop_judgements,
+            lexicon=lexicon,
+            lexicon_min_count=lexicon_min_count,
+            sacrebleu=sacrebleu,
+            inflection=inflection,
+        )
 
     def ingest_judgements(self, path: str | os.PathLike) -> int:
         """Ingest human judgements (CSV: team, run, corpus, sent_id, annotator, criterion, score):
         :func:`evalhouse.ingest.judgements.ingest_judgements`."""
         return judgements.ingest_judgements(self, path)
 
-    def ingest_parses(self, path: str | os.PathLike, corpus: str, *, gold: bool = False, team: str | None = None,
-                      run: str | None = None, params: EvalbParams | None = None, cost: LabelCost | None = None,
-                      replace: bool = False, one_per_line: bool = False,
-                      allow_mismatch: bool = False) -> ParseRunSummary:
+    def ingest_parses(
+        self,
+        path: str | os.PathLike,
+        corpus: str,
+        *,
+        gold: bool = False,
+        team: str | None = None,
+        run: str | None = None,
+        params: EvalbParams | None = None,
+        cost: LabelCost | None = None,
+        replace: bool = False,
+        one_per_line: bool = False,
+        allow_mismatch: bool = False,
+    ) -> ParseRunSummary:
         """Ingest bracketed parses, gold (``gold=True``) or a candidate run scored against them, in one
         transaction: :func:`evalhouse.ingest.parses.ingest_parses`."""
-        return parses.ingest_parses(self, path, corpus, gold=gold, team=team, run=run, params=params, cost=cost,
-                                    replace=replace, one_per_line=one_per_line, allow_mismatch=allow_mismatch)
+        return parses.ingest_parses(
+            self,
+            path,
+            corpus,
+            gold=gold,
+            team=team,
+            run=run,
+            params=params,
+            cost=cost,
+            replace=replace,
+            one_per_line=one_per_line,
+            allow_mismatch=allow_mismatch,
+        )
 
-    def ingest_dependency_run(self, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
-                              team: str, run: str, cost: LabelCost | None = None,
-                              replace: bool = False) -> dict[str, object]:
+    def ingest_dependency_run(
+        self,
+        system_path: str | os.PathLike,
+        gold_path: str | os.PathLike,
+        corpus: str,
+        team: str,
+        run: str,
+        cost: LabelCost | None = None,
+        replace: bool = False,
+    ) -> dict[str, object]:
         """Score and store a dependency parser's CoNLL-U output against gold trees, in one transaction:
         :func:`evalhouse.ingest.dependency_runs.ingest_dependency_run`."""
-        return dependency_runs.ingest_dependency_run(self, system_path, gold_path, corpus, team, run, cost=cost,
-                                                     replace=replace)
+        return dependency_runs.ingest_dependency_run(
+            self, system_path, gold_path, corpus, team, run, cost=cost, replace=replace
+        )
 
-    def ingest_translations(self, corpus: str, *, source: str | os.PathLike | None = None,
-                            reference: str | os.PathLike | None = None,
-                            source_reference_alignment: str | os.PathLike | None = None,
-                            documents: str | os.PathLike | None = None, pronouns: str | None = None,
-                            source_language: str | None = None, target_language: str | None = None,
-                            team: str | None = None, run: str | None = None, output: str | os.PathLike | None = None,
-                            source_output_alignment: str | os.PathLike | None = None, replace: bool = False,
-                            skip_bad_alignment_lines: bool = False, drop_systems: bool = False,
-                            drop_judgements: bool = False) -> TranslationSummary:
+    def ingest_translations(
+        self,
+        corpus: str,
+        *,
+        source: str | os.PathLike | None = None,
+        reference: str | os.PathLike | None = None,
+        source_reference_alignment: str | os.PathLike | None = None,
+        documents: str | os.PathLike | None = None,
+        pronouns: str | None = None,
+        source_language: str | None = None,
+        target_language: str | None = None,
+        team: str | None = None,
+        run: str | None = None,
+        output: str | os.PathLike | None = None,
+        source_output_alignment: str | os.PathLike | None = None,
+        replace: bool = False,
+        skip_bad_alignment_lines: bool = False,
+        drop_systems: bool = False,
+        drop_judgements: bool = False,
+    ) -> TranslationSummary:
         """Ingest a parallel corpus and/or a system translation and score its pronouns, in one transaction:
         :func:`evalhouse.ingest.translations.ingest_translations`."""
         return translations.ingest_translations(
-            self, corpus, source=source, reference=reference, source_reference_alignment=source_reference_alignment,
-            documents=documents, pronouns=pronouns, source_language=source_language, target_language=target_language,
-            team=team, run=run, output=output, source_output_alignment=source_output_alignment, replace=replace,
-            skip_bad_alignment_lines=skip_bad_alignment_lines, drop_systems=drop_systems,
-            drop_judgements=drop_judgements)
+            self,
+            corpus,
+            source=source,
+            reference=reference,
+            source_reference_alignment=source_reference_alignment,
+            documents=documents,
+            pronouns=pronouns,
+            source_language=source_language,
+            target_language=target_language,
+            team=team,
+            run=run,
+            output=output,
+            source_output_alignment=source_output_alignment,
+            replace=replace,
+            skip_bad_alignment_lines=skip_bad_alignment_lines,
+            drop_systems=drop_systems,
+            drop_judgements=drop_judgements,
+        )
 
     def ingest_pronoun_judgements(self, path: str | os.PathLike, corpus: str, replace: bool = False) -> int:
         """Ingest human judgements of a translation corpus's pronouns (CSV):
@@ -912,37 +1141,94 @@ class Warehouse:
         :func:`evalhouse.ingest.translations.add_config`."""
         return translations.add_config(self, corpus, spec, replace=replace)
 
-    def run_apt_config(self, config_path: str | os.PathLike, corpus: str | None = None, team: str = "system",
-                       run: str | None = None, replace: bool = False, drop_systems: bool = False,
-                       drop_judgements: bool = False) -> AptReport:
+    def run_apt_config(
+        self,
+        config_path: str | os.PathLike,
+        corpus: str | None = None,
+        team: str = "system",
+        run: str | None = None,
+        replace: bool = False,
+        drop_systems: bool = False,
+        drop_judgements: bool = False,
+    ) -> AptReport:
         """Ingest the files of an original APT configuration file and return APT's report:
         :func:`evalhouse.ingest.apt_configs.run_apt_config`."""
-        return apt_configs.run_apt_config(self, config_path, corpus=corpus, team=team, run=run, replace=replace,
-                                          drop_systems=drop_systems, drop_judgements=drop_judgements)
+        return apt_configs.run_apt_config(
+            self,
+            config_path,
+            corpus=corpus,
+            team=team,
+            run=run,
+            replace=replace,
+            drop_systems=drop_systems,
+            drop_judgements=drop_judgements,
+        )
 
-    def run_baseline(self, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
-                     train: str | None = None, seed: int = 1, out: str | os.PathLike | None = None,
-                     replace: bool = False, drop_judgements: bool = False) -> SubmissionSummary:
+    def run_baseline(
+        self,
+        kind: str,
+        corpus: str,
+        team: str = "baseline",
+        run: str | None = None,
+        train: str | None = None,
+        seed: int = 1,
+        out: str | os.PathLike | None = None,
+        replace: bool = False,
+        drop_judgements: bool = False,
+    ) -> SubmissionSummary:
         """Realise a corpus with a baseline (``random`` or ``lr``) and ingest it as a submission:
         :func:`evalhouse.ingest.baselines.run_baseline`."""
-        return baselines.run_baseline(self, kind, corpus, team=team, run=run, train=train, seed=seed, out=out,
-                                      replace=replace, drop_judgements=drop_judgements)
+        return baselines.run_baseline(
+            self,
+            kind,
+            corpus,
+            team=team,
+            run=run,
+            train=train,
+            seed=seed,
+            out=out,
+            replace=replace,
+            drop_judgements=drop_judgements,
+        )
 
-    def export_view(self, view: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
-                    caption: str | None = None, digits: int | None = None) -> int:
+    def export_view(
+        self,
+        view: str,
+        out: str | os.PathLike,
+        format: str | None = None,
+        corpus: Sequence[str] | None = None,
+        neutralise_formulas: bool = False,
+        caption: str | None = None,
+        digits: int | None = None,
+    ) -> int:
         """Write a view or table to Parquet, CSV, JSON (an array of row objects) or a LaTeX (booktabs) table;
         returns rows written. ``corpus`` filters are bound parameters, never pasted into SQL;
         ``neutralise_formulas`` puts a ``'`` before CSV text that a spreadsheet would run as a formula;
         ``caption`` and ``digits`` (decimals of floats) are LaTeX's (:mod:`evalhouse.export.relation`)."""
-        return relation.export_relation(self, view, out, format=format, corpus=corpus,
-                                        neutralise_formulas=neutralise_formulas, caption=caption, digits=digits)
+        return relation.export_relation(
+            self,
+            view,
+            out,
+            format=format,
+            corpus=corpus,
+            neutralise_formulas=neutralise_formulas,
+            caption=caption,
+            digits=digits,
+        )
 
-    def export_query(self, query: str, out: str | os.PathLike, format: str | None = None,
-                     neutralise_formulas: bool = False, caption: str | None = None, digits: int | None = None) -> int:
+    def export_query(
+        self,
+        query: str,
+        out: str | os.PathLike,
+        format: str | None = None,
+        neutralise_formulas: bool = False,
+        caption: str | None = None,
+        digits: int | None = None,
+    ) -> int:
         """Write the rows of a query to a file, as :meth:`export_view` writes a view's; returns rows written."""
-        return relation.export_query(self, query, out, format=format, neutralise_formulas=neutralise_formulas,
-                                     caption=caption, digits=digits)
+        return relation.export_query(
+            self, query, out, format=format, neutralise_formulas=neutralise_formulas, caption=caption, digits=digits
+        )
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:
         """Write a corpus back as CoNLL-U (byte-identical to a canonical input); returns sentences."""
@@ -950,9 +1236,15 @@ class Warehouse:
         return conllu.write_corpus(self.con, corpus, out)
 
 
-def connect(path: str | os.PathLike | None = None, read_only: bool = False,
-            memory_limit: str | None = None, verify: bool = True, functions: bool = True,
-            sandbox: bool = False, writable: Sequence[str | os.PathLike] = ()) -> Warehouse:
+def connect(
+    path: str | os.PathLike | None = None,
+    read_only: bool = False,
+    memory_limit: str | None = None,
+    verify: bool = True,
+    functions: bool = True,
+    sandbox: bool = False,
+    writable: Sequence[str | os.PathLike] = (),
+) -> Warehouse:
     """Open (creating if needed) a warehouse: ``path``, else ``$EVALHOUSE_DB``, else ./warehouse.duckdb.
 
     ``memory_limit`` (e.g. ``"2GB"``; else ``$EVALHOUSE_MEMORY_LIMIT``, else DuckDB's default of 80%
@@ -973,10 +1265,25 @@ def connect(path: str | os.PathLike | None = None, read_only: bool = False,
     so, with ``writable`` naming what it writes (:meth:`Warehouse.confine`): a view stored in a shared warehouse
     file cannot read local files into what it exports.
     """
-    return Warehouse(path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB, read_only=read_only,
-                     memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None, verify=verify,
-                     functions=functions, sandbox=sandbox, writable=writable)
+    return Warehouse(
+        path or os.environ.get("EVALHOUSE_DB") or DEFAULT_DB,
+        read_only=read_only,
+        memory_limit=memory_limit or os.environ.get("EVALHOUSE_MEMORY_LIMIT") or None,
+        verify=verify,
+        functions=functions,
+        sandbox=sandbox,
+        writable=writable,
+    )
 
 
-__all__ = ["Warehouse", "WarehouseError", "TornWarehouseError", "InputError", "CorpusSummary", "STORED", "connect",
-           "schema_files", "view_files"]
+__all__ = [
+    "Warehouse",
+    "WarehouseError",
+    "TornWarehouseError",
+    "InputError",
+    "CorpusSummary",
+    "STORED",
+    "connect",
+    "schema_files",
+    "view_files",
+]

@@ -95,8 +95,10 @@ def rows_of_numbers(values: np.ndarray):
     pa = _pa()
     values = np.asarray(values)
     if values.ndim != 2 or values.dtype.kind not in "biuf":
-        raise TypeError(f"rows_of_numbers() takes a two-dimensional numpy array of numbers, not {values.dtype} "
-                        f"of {values.ndim} dimensions")
+        raise TypeError(
+            f"rows_of_numbers() takes a two-dimensional numpy array of numbers, not {values.dtype} "
+            f"of {values.ndim} dimensions"
+        )
     flat = numbers(np.ascontiguousarray(values).reshape(-1))
     return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
 
@@ -110,8 +112,9 @@ def string_array(offsets: np.ndarray, data: bytes, valid: np.ndarray | None = No
     large = len(data) > _INT32_MAX
     offsets = np.ascontiguousarray(offsets, dtype=np.int64 if large else np.int32)
     kind = pa.large_string() if large else pa.string()
-    return pa.Array.from_buffers(kind, len(offsets) - 1, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)],
-                                 null_count=nulls)
+    return pa.Array.from_buffers(
+        kind, len(offsets) - 1, [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=nulls
+    )
 
 
 def strings(values: Sequence[str | None], has_nulls: bool = True):
@@ -180,8 +183,9 @@ def _from_list(values: Sequence):
         flat = [s for v in filled for s in v]
         child = strings(flat, has_nulls=False) if flat else pa.nulls(0)  # no strings at all: list<null>
         bitmap, nulls = _validity(valid)
-        return pa.ListArray.from_buffers(pa.list_(child.type), len(values), [bitmap, pa.py_buffer(offsets)],
-                                         null_count=nulls, children=[child])
+        return pa.ListArray.from_buffers(
+            pa.list_(child.type), len(values), [bitmap, pa.py_buffer(offsets)], null_count=nulls, children=[child]
+        )
     return pa.array(values)
 
 
@@ -250,7 +254,7 @@ def shared_codes(*arrays) -> tuple[list[np.ndarray], list[str]]:
     equal strings having equal codes: (one numpy int64 array per input, the strings in code order)."""
     encoded = kernel("dictionary_encode", concatenate(list(arrays)))
     indices = encoded.indices
-    flat = np.frombuffer(indices.buffers()[1], dtype=np.int32)[indices.offset:indices.offset + len(indices)]
+    flat = np.frombuffer(indices.buffers()[1], dtype=np.int32)[indices.offset : indices.offset + len(indices)]
     bounds = np.cumsum([0] + [len(a) for a in arrays])
     return [flat[a:b].astype(np.int64) for a, b in zip(bounds[:-1], bounds[1:])], encoded.dictionary.to_pylist()
 
@@ -274,8 +278,9 @@ def booleans_of(array) -> np.ndarray:
         parts = [booleans_of(chunk) for chunk in array.chunks]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
     if array.type != pa.bool_() or array.null_count:
-        raise TypeError(f"booleans_of() takes a boolean array without nulls, not {array.type} "
-                        f"with {array.null_count} nulls")
+        raise TypeError(
+            f"booleans_of() takes a boolean array without nulls, not {array.type} with {array.null_count} nulls"
+        )
     n, offset = len(array), array.offset
     if not n:
         return np.zeros(0, dtype=bool)

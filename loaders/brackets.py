@@ -74,8 +74,12 @@ def _check_unlabelled(tree: Tree, name: str) -> None:
     nodes = tree.nodes
     for label, parent, _, _ in nodes:
         if label == "" and parent != -1 and nodes[parent][0] != "":
-            raise InputError(name, tree.line, "a constituent without a label below a labelled one "
-                                              "(only the ( (S ...) ) wrapper of a tree may be unlabelled)")
+            raise InputError(
+                name,
+                tree.line,
+                "a constituent without a label below a labelled one "
+                "(only the ( (S ...) ) wrapper of a tree may be unlabelled)",
+            )
 
 
 def _tokens_ptb(text: str, line: int) -> list[tuple[str, int]]:
@@ -119,11 +123,17 @@ def _finish_ptb(tokens: list[tuple[str, int]], name: str, line: int) -> Tree:
             i += 1
             continue
         if not stack:
-            raise InputError(name, tline, f"word '{tok}' outside any bracket (Penn Treebank words sit in a (POS word) preterminal)")
+            raise InputError(
+                name, tline, f"word '{tok}' outside any bracket (Penn Treebank words sit in a (POS word) preterminal)"
+            )
         top = stack[-1]
         if top[4]:
-            raise InputError(name, tline, f"word '{tok}' beside constituents inside '({top[0]}' "
-                                          "(Penn Treebank words sit in a (POS word) preterminal)")
+            raise InputError(
+                name,
+                tline,
+                f"word '{tok}' beside constituents inside '({top[0]}' "
+                "(Penn Treebank words sit in a (POS word) preterminal)",
+            )
         if top[3] is not None:
             raise InputError(name, tline, f"preterminal '({top[0]} {top[3]}' has a second word '{tok}'")
         if top[0] == "":
@@ -199,7 +209,9 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
             notation = "square" if stripped[0] == "[" else "ptb"
             start_line = lineno
             if stripped[0] not in "([":
-                raise InputError(name, lineno, f"expected a tree starting with '(' or '[', found '{stripped.split()[0]}'")
+                raise InputError(
+                    name, lineno, f"expected a tree starting with '(' or '[', found '{stripped.split()[0]}'"
+                )
         if notation == "ptb":
             # a line may close one tree and open the next: split at depth 0
             for m in _PTB_TOKEN.finditer(text):
@@ -216,7 +228,9 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
                 elif tok == ")":
                     depth -= 1
                     if depth < 0:
-                        raise InputError(name, lineno, "')' closes a bracket that was never opened (unbalanced brackets)")
+                        raise InputError(
+                            name, lineno, "')' closes a bracket that was never opened (unbalanced brackets)"
+                        )
                     if depth == 0:
                         yield _finish_ptb(tokens, name, start_line)
                         tokens = []
@@ -234,7 +248,9 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
                 elif tok == "]":
                     depth -= 1
                     if depth < 0:
-                        raise InputError(name, lineno, "']' closes a bracket that was never opened (unbalanced brackets)")
+                        raise InputError(
+                            name, lineno, "']' closes a bracket that was never opened (unbalanced brackets)"
+                        )
                     if depth == 0:
                         yield _finish_square(tokens, name, start_line)
                         tokens = []
@@ -242,7 +258,9 @@ def read_trees(handle: TextIO, name: str, one_per_line: bool = False) -> Iterato
             notation = None
     if tokens:  # the file ends inside a tree: name the innermost bracket left open
         (_finish_square if notation == "square" else _finish_ptb)(tokens, name, start_line)
-        raise InputError(name, start_line, "the tree starting here is never closed (unbalanced brackets at end of file)")
+        raise InputError(
+            name, start_line, "the tree starting here is never closed (unbalanced brackets at end of file)"
+        )
 
 
 def read_text(path: str | os.PathLike) -> tuple[str, Source]:

@@ -89,7 +89,7 @@ class Chunk:
 
     def text(self, line: int) -> str:
         """The text of line ``line`` (an index into this chunk's lines)."""
-        return self.data[int(self.start[line]):int(self.end[line])].decode("utf-8")
+        return self.data[int(self.start[line]) : int(self.end[line])].decode("utf-8")
 
     def field_text(self, token: int, column: int) -> str:
         """Column ``column`` (0 = ID) of token line ``token``, as ``string_split(line, tab)[column + 1]``."""
@@ -256,7 +256,8 @@ def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
     if _conllu is not None:
         start, end, kind, tok, n_fields, first_tab, id_kind, major, minor, head, fields = (
             np.frombuffer(array, dtype=np.int8 if k in (2, 6) else np.int64)
-            for k, array in enumerate(_conllu.split_lines(data)))
+            for k, array in enumerate(_conllu.split_lines(data))
+        )
         fields = fields.reshape(-1, 10, 2)
     else:
         start, end, kind, tok, n_fields, first_tab, id_kind, major, minor, head, fields = _split_numpy(buf)
@@ -272,8 +273,24 @@ def split(data: bytes, first_line: int = 1, first_block: int = 0) -> Chunk:
         if len(rows):
             b = t_block[rows]
             ordinal[rows] = np.arange(len(rows)) - np.searchsorted(b, b, side="left") + 1
-    return Chunk(data, buf, start, end, kind, block, line_no, tok, n_fields, id_kind, major, minor, head,
-                 ordinal, fields, first_tab)
+    return Chunk(
+        data,
+        buf,
+        start,
+        end,
+        kind,
+        block,
+        line_no,
+        tok,
+        n_fields,
+        id_kind,
+        major,
+        minor,
+        head,
+        ordinal,
+        fields,
+        first_tab,
+    )
 
 
 def _split_numpy(buf: np.ndarray):

@@ -29,8 +29,18 @@ import numpy as np
 from evalhouse.analysis.trees import NotATreeError, TreeBatch, tree_depths
 from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
-from evalhouse.loaders.conllu import (BAD, BLANK, COMMENT, RANGE, WORD, Blocks, Chunk, ProblemTally, chunks,
-                                      sentence_blocks)
+from evalhouse.loaders.conllu import (
+    BAD,
+    BLANK,
+    COMMENT,
+    RANGE,
+    WORD,
+    Blocks,
+    Chunk,
+    ProblemTally,
+    chunks,
+    sentence_blocks,
+)
 from evalhouse.loaders.source import open_bytes
 
 
@@ -40,14 +50,14 @@ class Words:
     (``columns``) its LEMMA, UPOS, XPOS and FEATS."""
 
     characters: list[str] = field(default_factory=list)
-    start: list[int] = field(default_factory=list)     # character span of the word's token
+    start: list[int] = field(default_factory=list)  # character span of the word's token
     end: list[int] = field(default_factory=list)
     multiword: list[bool] = field(default_factory=list)
-    form: list[str] = field(default_factory=list)      # the FORM the script compares (see the module docstring)
-    head: list[int] = field(default_factory=list)      # file index of the head word, -1 for the root
-    deprel: list[str] = field(default_factory=list)    # verbatim (with subtype)
+    form: list[str] = field(default_factory=list)  # the FORM the script compares (see the module docstring)
+    head: list[int] = field(default_factory=list)  # file index of the head word, -1 for the root
+    deprel: list[str] = field(default_factory=list)  # verbatim (with subtype)
     sentence: list[int] = field(default_factory=list)  # 1-based sentence position
-    word_id: list[int] = field(default_factory=list)   # CoNLL-U ID within the sentence
+    word_id: list[int] = field(default_factory=list)  # CoNLL-U ID within the sentence
     sentences: int = 0
     sha256: str | None = None  # of the file read (read_words)
     # LEMMA, UPOS, XPOS, FEATS: name -> Arrow string array, one value per word (None: not read)
@@ -93,9 +103,14 @@ def _starts_with_space(buf: np.ndarray, start: np.ndarray) -> np.ndarray:
     also take in most Japanese words (U+3000-U+3FFF all start with 0xE3)."""
     last = len(buf) - 1
     b0, b1, b2 = (buf[np.minimum(start + k, last)] for k in range(3))
-    return ((b0 == 0x20) | ((b0 == 0xC2) & (b1 == 0xA0)) | ((b0 == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))
-            | ((b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xAF)))
-            | ((b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F)) | ((b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80)))
+    return (
+        (b0 == 0x20)
+        | ((b0 == 0xC2) & (b1 == 0xA0))
+        | ((b0 == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))
+        | ((b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xAF)))
+        | ((b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F))
+        | ((b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80))
+    )
 
 
 class _OutputChecker(ProblemTally):
@@ -140,6 +155,7 @@ class _OutputChecker(ProblemTally):
             text = c.field_text(bad[i], 0)
             multiword, word = CHECKS[3].split(" | ")
             return (multiword if "-" in text else word).format(id=text)
+
         self._add(3, token_no[bad], bad_message)
         # 4: a FORM empty or of spaces only
         forms = np.flatnonzero(((ids == WORD) | (ids == RANGE)) & ten)
@@ -154,8 +170,9 @@ class _OutputChecker(ProblemTally):
         self._add(6, token_no[short], lambda i: CHECKS[6])
         # 7: word IDs 1, 2, 3, ...
         order = words[c.major[words] != c.ordinal[words]]
-        self._add(7, token_no[order], lambda i: CHECKS[7].format(id=int(c.major[order[i]]),
-                                                                ordinal=int(c.ordinal[order[i]])))
+        self._add(
+            7, token_no[order], lambda i: CHECKS[7].format(id=int(c.major[order[i]]), ordinal=int(c.ordinal[order[i]]))
+        )
         # 8: HEAD not an integer
         no_head = words[ten[words] & (c.head[words] < 0)]
 
@@ -163,11 +180,13 @@ class _OutputChecker(ProblemTally):
             text = c.field_text(int(no_head[i]), 6)
             negative, other = CHECKS[8].split(" | ")
             return negative if _NEGATIVE.fullmatch(text) else other.format(head=text)
+
         self._add(8, token_no[no_head], head_message)
         # 9: HEAD beyond the sentence
         far = words[c.head[words] > n_words_tok[words]]
-        self._add(9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]),
-                                                               words=int(n_words_tok[far[i]])))
+        self._add(
+            9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]), words=int(n_words_tok[far[i]]))
+        )
         # 10: roots, in the sentences whose every HEAD is one of its words or 0
         n_blocks = len(b.first_line)
         unreadable = words[(c.head[words] < 0) | (c.head[words] > n_words_tok[words])]
@@ -230,10 +249,18 @@ def read_words(path: str | os.PathLike) -> Words:
             checker.check(c, sentence_blocks(c))
             if checker.first is None:
                 tokens = np.flatnonzero((c.id_kind == WORD) | (c.id_kind == RANGE))
-                parts.append(Tokens(c.block[c.line[tokens]], c.id_kind[tokens] == RANGE, c.major[tokens],
-                                    c.minor[tokens], c.column(1, tokens).to_pylist(), c.head[tokens],
-                                    c.column(7, tokens).to_pylist(),
-                                    {name: c.column(k, tokens) for name, k in COLUMNS.items()}))
+                parts.append(
+                    Tokens(
+                        c.block[c.line[tokens]],
+                        c.id_kind[tokens] == RANGE,
+                        c.major[tokens],
+                        c.minor[tokens],
+                        c.column(1, tokens).to_pylist(),
+                        c.head[tokens],
+                        c.column(7, tokens).to_pylist(),
+                        {name: c.column(k, tokens) for name, k in COLUMNS.items()},
+                    )
+                )
         checker.finish()
     words = words_from_tokens(Tokens.concatenate(parts), stream.name)
     words.sha256 = stream.sha256
@@ -263,11 +290,20 @@ class Tokens:
 
         def strings(name: str) -> list[str]:
             return [x for p in parts for x in getattr(p, name)]
+
         columns = None
         if parts and all(p.columns is not None for p in parts):
             columns = {name: arrow_arrays.concatenate([p.columns[name] for p in parts]) for name in COLUMNS}
-        return Tokens(array("sentence"), array("is_range").astype(bool), array("first"), array("last"),
-                      strings("form"), array("head"), strings("deprel"), columns)
+        return Tokens(
+            array("sentence"),
+            array("is_range").astype(bool),
+            array("first"),
+            array("last"),
+            strings("form"),
+            array("head"),
+            strings("deprel"),
+            columns,
+        )
 
 
 def words_from_tokens(t: Tokens, name: str) -> Words:

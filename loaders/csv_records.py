@@ -14,8 +14,13 @@ from typing import Iterable, Sequence
 from evalhouse.errors import InputError
 
 
-def csv_records(name: str, lines: Iterable[str], required: Sequence[str], optional: Sequence[str] | None = None,
-                nonempty: Sequence[str] | None = None) -> list[tuple[int, dict[str, str]]]:
+def csv_records(
+    name: str,
+    lines: Iterable[str],
+    required: Sequence[str],
+    optional: Sequence[str] | None = None,
+    nonempty: Sequence[str] | None = None,
+) -> list[tuple[int, dict[str, str]]]:
     """(line number, {column: value}) for each data row of a CSV given as text lines.
 
     ``optional`` None accepts any extra column; a sequence makes every other column an error.
@@ -63,6 +68,9 @@ def _csv_problem(name: str, line: int, err: csv.Error) -> InputError:
     """Python's CSV errors in evalhouse's words: a field over the reader's limit, or broken quoting."""
     text = str(err)
     if "field larger than field limit" in text:
-        return InputError(name, line, f"a field longer than {csv.field_size_limit():,} characters "
-                                      "(is this a CSV file of judgements or runs?)")
+        return InputError(
+            name,
+            line,
+            f"a field longer than {csv.field_size_limit():,} characters (is this a CSV file of judgements or runs?)",
+        )
     return InputError(name, line, f"not valid CSV: {text}")

@@ -24,8 +24,17 @@ from evalhouse.errors import InputError
 from evalhouse.loaders.numbers import decimal, integer, shown
 from evalhouse.loaders.source import open_source
 
-PRM_KEYS = ("DEBUG", "MAX_ERROR", "CUTOFF_LEN", "LABELED", "DELETE_LABEL", "DELETE_LABEL_FOR_LENGTH",
-            "EQ_LABEL", "EQ_WORD", "QUOTE_LABEL")
+PRM_KEYS = (
+    "DEBUG",
+    "MAX_ERROR",
+    "CUTOFF_LEN",
+    "LABELED",
+    "DELETE_LABEL",
+    "DELETE_LABEL_FOR_LENGTH",
+    "EQ_LABEL",
+    "EQ_WORD",
+    "QUOTE_LABEL",
+)
 
 
 def _lines(path: str | os.PathLike, kind: str, comments_anywhere: bool):
@@ -62,8 +71,11 @@ def read_prm(path: str | os.PathLike) -> EvalbParams:
             elif key == "MAX_ERROR":
                 max_error = value
             elif value != 0:
-                raise InputError(name, lineno, f"DEBUG {value} asks for EVALB's debugging display, which evalhouse "
-                                               "does not print (DEBUG 0 does)")
+                raise InputError(
+                    name,
+                    lineno,
+                    f"DEBUG {value} asks for EVALB's debugging display, which evalhouse does not print (DEBUG 0 does)",
+                )
         elif key == "DELETE_LABEL":
             delete.add(args[0])
         elif key == "DELETE_LABEL_FOR_LENGTH":
@@ -74,9 +86,17 @@ def read_prm(path: str | os.PathLike) -> EvalbParams:
             eq_words.append((args[0], args[1]))
         else:
             quote.append(args[0])
-    return EvalbParams(delete_labels=frozenset(delete), delete_labels_for_length=frozenset(delete_len),
-                       eq_labels=tuple(eq_labels), eq_words=tuple(eq_words), cutoff_len=cutoff,
-                       labeled=labeled, max_error=max_error, source=name, quote_labels=tuple(quote))
+    return EvalbParams(
+        delete_labels=frozenset(delete),
+        delete_labels_for_length=frozenset(delete_len),
+        eq_labels=tuple(eq_labels),
+        eq_words=tuple(eq_words),
+        cutoff_len=cutoff,
+        labeled=labeled,
+        max_error=max_error,
+        source=name,
+        quote_labels=tuple(quote),
+    )
 
 
 def read_cost_table(path: str | os.PathLike) -> LabelCost:

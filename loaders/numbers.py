@@ -16,8 +16,11 @@ import re
 
 MAX_DIGITS = 18  # every id, position and count fits in a signed 64-bit integer
 _INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS, re.ASCII)
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,%d})?|\.[0-9]{1,%d})(?:[eE][+-]?[0-9]{1,3})?"
-                      % (MAX_DIGITS, MAX_DIGITS, MAX_DIGITS), re.ASCII)
+_DECIMAL = re.compile(
+    r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,%d})?|\.[0-9]{1,%d})(?:[eE][+-]?[0-9]{1,3})?"
+    % (MAX_DIGITS, MAX_DIGITS, MAX_DIGITS),
+    re.ASCII,
+)
 
 
 def integer(text: str, signed: bool = False) -> int | None:

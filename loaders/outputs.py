@@ -42,8 +42,19 @@ import numpy as np
 
 from evalhouse.errors import InputError, OptionError
 from evalhouse.loaders import arrow_arrays
-from evalhouse.loaders.conllu import (BAD, COMMENT, SENT_ID, WORD, Blocks, Chunk, ProblemTally, captured,
-                                      chunks, first_per_block, sentence_blocks)
+from evalhouse.loaders.conllu import (
+    BAD,
+    COMMENT,
+    SENT_ID,
+    WORD,
+    Blocks,
+    Chunk,
+    ProblemTally,
+    captured,
+    chunks,
+    first_per_block,
+    sentence_blocks,
+)
 from evalhouse.loaders.csv_records import csv_records
 from evalhouse.loaders.numbers import decimal, shown
 from evalhouse.loaders.source import open_source
@@ -126,16 +137,23 @@ def check_size(name: str, sentence: OutputSentence) -> None:
         else:
             words = len((sentence.text or "").split())
     if characters > MAX_SENTENCE_CHARACTERS:
-        raise InputError(name, sentence.line, f"output sentence of {characters:,} characters: more than the "
-                         f"limit of {MAX_SENTENCE_CHARACTERS:,} characters per sentence")
+        raise InputError(
+            name,
+            sentence.line,
+            f"output sentence of {characters:,} characters: more than the "
+            f"limit of {MAX_SENTENCE_CHARACTERS:,} characters per sentence",
+        )
     check_words(name, sentence.line, words)
 
 
 def check_words(name: str, line: int, words: int) -> None:
     """Refuse an output sentence of more than :data:`MAX_SENTENCE_WORDS` words or tokens."""
     if words > MAX_SENTENCE_WORDS:
-        raise InputError(name, line, f"output sentence of {words:,} words: more than the limit of "
-                         f"{MAX_SENTENCE_WORDS:,} words per sentence")
+        raise InputError(
+            name,
+            line,
+            f"output sentence of {words:,} words: more than the limit of {MAX_SENTENCE_WORDS:,} words per sentence",
+        )
 
 
 def detect_format(lines: Sequence[str]) -> str:
@@ -210,8 +228,9 @@ def _conllu_sentences(c: Chunk, b: Blocks) -> list[OutputSentence]:
     sent_id = captured(c.lines(comments), SENT_ID)
     has_id = arrow_arrays.valid(sent_id)
     first_id = first_per_block(sent_id, has_id, b.of_line[comments], len(b.first_line)).to_pylist()
-    id_line = first_per_block(arrow_arrays.numbers(c.line_no[comments]), has_id, b.of_line[comments],
-                              len(b.first_line)).to_pylist()
+    id_line = first_per_block(
+        arrow_arrays.numbers(c.line_no[comments]), has_id, b.of_line[comments], len(b.first_line)
+    ).to_pylist()
     forms, lemmas = c.column(1, words).to_pylist(), c.column(2, words).to_pylist()
     word_block = b.of_token[words]
     starts = np.flatnonzero(np.r_[True, word_block[1:] != word_block[:-1]])
@@ -221,8 +240,15 @@ def _conllu_sentences(c: Chunk, b: Blocks) -> list[OutputSentence]:
     for k, block in enumerate(word_block[starts].tolist()):
         lo, hi = bounds[k], bounds[k + 1]
         key, line = first_id[block], id_line[block]
-        out.append(OutputSentence("" if key is None else key, first_line[k] if line is None else line, None,
-                                  forms[lo:hi], [None if x in ("_", "") else x for x in lemmas[lo:hi]]))
+        out.append(
+            OutputSentence(
+                "" if key is None else key,
+                first_line[k] if line is None else line,
+                None,
+                forms[lo:hi],
+                [None if x in ("_", "") else x for x in lemmas[lo:hi]],
+            )
+        )
     return out
 
 
@@ -255,8 +281,11 @@ def campaign_files(directory: str | os.PathLike) -> list[SubmissionFile]:
         if path.is_file() and not path.name.startswith("."):
             rel = path.relative_to(root).parts
             found.append(SubmissionFile(str(path), rel[0], rel[1]))
-    stray = [p for p in sorted(root.rglob("*")) if p.is_file() and len(p.relative_to(root).parts) != 3
-             and not p.name.startswith(".")]
+    stray = [
+        p
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and len(p.relative_to(root).parts) != 3 and not p.name.startswith(".")
+    ]
     if stray:
         raise InputError(str(stray[0]), None, f"not in the layout {root}/<team>/<run>/<file>")
     seen: dict[tuple[str, str], str] = {}
@@ -326,16 +355,22 @@ def read_judgements(path: str | os.PathLike) -> tuple[str, str, list[Judgement]]
             infinite = re.fullmatch(r"[+-]?(nan|inf|infinity)", rec["score"], re.IGNORECASE)
             raise InputError(name, k, f"score {shown(rec['score'])} is not a {'finite ' if infinite else ''}number")
         if abs(score) > MAX_SCORE:
-            raise InputError(name, k, f"score {shown(rec['score'])} is beyond ±{MAX_SCORE:.0e}: judgement_z squares "
-                                      "the scores of an annotator (its sd would be infinite and every z 0), and no "
-                                      "rating scale is that wide")
+            raise InputError(
+                name,
+                k,
+                f"score {shown(rec['score'])} is beyond ±{MAX_SCORE:.0e}: judgement_z squares "
+                "the scores of an annotator (its sd would be infinite and every z 0), and no "
+                "rating scale is that wide",
+            )
         for column in ("annotator", "criterion"):  # shown in the report: refused as team and run names are
             why = name_problem(column, rec[column])
             if why is not None:
                 raise InputError(name, k, why)
-        out.append(Judgement(k, rec["team"], rec["run"], rec["corpus"], rec["sent_id"], rec["annotator"],
-                             rec["criterion"], score))
+        out.append(
+            Judgement(
+                k, rec["team"], rec["run"], rec["corpus"], rec["sent_id"], rec["annotator"], rec["criterion"], score
+            )
+        )
     if not out:
         raise InputError(name, 1, "no judgements: the file has its header only")
     return name, sha, out
-

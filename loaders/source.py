@@ -118,7 +118,7 @@ class ByteStream:
                 first = False
                 if data.startswith(BOM):
                     saw_bom = True
-                    data = data[len(BOM):]
+                    data = data[len(BOM) :]
             # Collect this block's problems and report the first by line (a PNG header is
             # invalid UTF-8 on line 1 before its control characters on line 2).
             problems: list[tuple[int, str]] = []
@@ -126,8 +126,14 @@ class ByteStream:
             if bad:
                 ch = data[bad.start()]
                 line = _line_of(data, bad.start(), lines_before)
-                problems.append((line, f"binary file: NUL byte (this is not a {self.kind} text file)" if ch == 0
-                                 else f"control character U+{ch:04X} is not allowed in a {self.kind} file"))
+                problems.append(
+                    (
+                        line,
+                        f"binary file: NUL byte (this is not a {self.kind} text file)"
+                        if ch == 0
+                        else f"control character U+{ch:04X} is not allowed in a {self.kind} file",
+                    )
+                )
             buffered = len(decoder.getstate()[0])  # bytes of a character begun in the previous block
             try:
                 decoder.decode(data, final=False)
@@ -141,8 +147,12 @@ class ByteStream:
                 body = data[:-1] if data.endswith(b"\r") else data
                 stray = re.search(rb"\r(?!\n)", body)
                 if stray:
-                    problems.append((_line_of(data, stray.start(), lines_before),
-                                     "carriage return (CR) not followed by a line feed"))
+                    problems.append(
+                        (
+                            _line_of(data, stray.start(), lines_before),
+                            "carriage return (CR) not followed by a line feed",
+                        )
+                    )
             if problems:
                 line, problem = min(problems, key=lambda p: p[0])  # stable: NUL/control first on a tie
                 raise InputError(name, line, problem)
@@ -199,8 +209,9 @@ def check_path_name(path: str | bytes | os.PathLike, where: str | None = None, l
 
 
 @contextmanager
-def open_bytes(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None,
-               kind: str = "CoNLL-U") -> Iterator[ByteStream]:
+def open_bytes(
+    path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None, kind: str = "CoNLL-U"
+) -> Iterator[ByteStream]:
     """A :class:`ByteStream` over a path (opened and closed here) or a binary handle (left open);
     ``kind`` names what the file should be in the messages (a NUL byte: "this is not a CoNLL-U text file")."""
     if isinstance(path_or_handle, (str, os.PathLike)):
@@ -223,8 +234,9 @@ def _identity(st: os.stat_result) -> tuple:
 
 
 @contextmanager
-def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None,
-                kind: str = "CoNLL-U") -> Iterator[Source]:
+def open_source(
+    path_or_handle: str | os.PathLike | BinaryIO, name: str | None = None, kind: str = "CoNLL-U"
+) -> Iterator[Source]:
     """Validate and (when needed) normalise a text source; yields a :class:`Source`.
 
     On the fast path (a canonical file read again by its consumer, DuckDB or ``open``) the file's
@@ -244,18 +256,26 @@ def open_source(path_or_handle: str | os.PathLike | BinaryIO, name: str | None =
                 if spool is None and (stream.saw_bom or stream.saw_crlf):
                     # First block that needs normalising: copy what the fast path had skipped.
                     spool = tempfile.NamedTemporaryFile("wb", suffix=".conllu", delete=False)
-                    _copy_prefix(original_path, spool, start=len(BOM) if stream.saw_bom else 0,
-                                 stop=stream.raw_before)
+                    _copy_prefix(original_path, spool, start=len(BOM) if stream.saw_bom else 0, stop=stream.raw_before)
                 if spool is not None:
                     spool.write(data)
             if spool is not None:
                 spool.close()
-            yield Source(name=stream.name, path=spool.name if spool is not None else original_path,
-                         sha256=stream.sha256, size=stream.size, ends_with_newline=stream.ends_with_newline,
-                         normalisations=list(stream.normalisations))
+            yield Source(
+                name=stream.name,
+                path=spool.name if spool is not None else original_path,
+                sha256=stream.sha256,
+                size=stream.size,
+                ends_with_newline=stream.ends_with_newline,
+                normalisations=list(stream.normalisations),
+            )
             if spool is None and _identity(os.stat(original_path)) != before:
-                raise InputError(stream.name, None, "the file changed while it was being read; "
-                                 "nothing was stored (try again when it is no longer being written)")
+                raise InputError(
+                    stream.name,
+                    None,
+                    "the file changed while it was being read; "
+                    "nothing was stored (try again when it is no longer being written)",
+                )
         finally:
             if spool is not None:
                 spool.close()

@@ -50,9 +50,14 @@ def tokens(line: str) -> list[str]:
     return line.split()
 
 
-def read_alignment(path, source: list[list[str]], target: list[list[str]], source_name: str,
-                   target_name: str, skip_bad_lines: bool = False
-                   ) -> tuple[TextFile, list[dict[int, list[int]]], list[int]]:
+def read_alignment(
+    path,
+    source: list[list[str]],
+    target: list[list[str]],
+    source_name: str,
+    target_name: str,
+    skip_bad_lines: bool = False,
+) -> tuple[TextFile, list[dict[int, list[int]]], list[int]]:
     """Pharaoh ``i-j`` lines (0-based source-target token indices; APT's .symal files are the same).
 
     Returns the file and, per segment, {source index: sorted target indices} (0-based). An empty line
@@ -66,7 +71,9 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
     n = len(source)
     if len(f.lines) > n and all(not l.strip() for l in f.lines[n:]):
         extra = len(f.lines) - n
-        f.normalisations.append(f"{Path(f.name).name}: {extra} empty line{'s' if extra > 1 else ''} after the last segment ignored")
+        f.normalisations.append(
+            f"{Path(f.name).name}: {extra} empty line{'s' if extra > 1 else ''} after the last segment ignored"
+        )
         f.lines = f.lines[:n]
     if len(f.lines) != n:
         line = min(len(f.lines), n) + 1
@@ -79,8 +86,9 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
         for item in line.split():
             m = _LINK.match(item)
             if not m:
-                raise InputError(f.name, i + 1, f"{shown(item)} is not an alignment link i-j (0-based source-target "
-                                                "token indices)")
+                raise InputError(
+                    f.name, i + 1, f"{shown(item)} is not an alignment link i-j (0-based source-target token indices)"
+                )
             s, t = int(m.group(1)), int(m.group(2))
             problem = None
             if s >= ns:
@@ -88,8 +96,12 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
             elif t >= nt:
                 problem = f"link {item}: target index {t} is out of range ({target_name} segment {i + 1} has {nt} tokens, indices 0-{nt - 1})"
             if problem and not skip_bad_lines:
-                raise InputError(f.name, i + 1, problem + "; `skip_bad_alignment_lines=True` drops such lines instead",
-                                 option="skip_bad_alignment_lines")
+                raise InputError(
+                    f.name,
+                    i + 1,
+                    problem + "; `skip_bad_alignment_lines=True` drops such lines instead",
+                    option="skip_bad_alignment_lines",
+                )
             if problem:
                 skipped.append(i + 1)
                 seg = {}
@@ -98,8 +110,10 @@ def read_alignment(path, source: list[list[str]], target: list[list[str]], sourc
         links.append({s: ts if len(ts) == 1 else sorted(set(ts)) for s, ts in seg.items()})
     if skipped:
         listed = ", ".join(str(n) for n in skipped[:20]) + (", ..." if len(skipped) > 20 else "")
-        f.normalisations.append(f"{Path(f.name).name}: {len(skipped)} line{'s' if len(skipped) > 1 else ''} with indices "
-                                f"beyond the segment dropped, their pronouns not scored (lines {listed})")
+        f.normalisations.append(
+            f"{Path(f.name).name}: {len(skipped)} line{'s' if len(skipped) > 1 else ''} with indices "
+            f"beyond the segment dropped, their pronouns not scored (lines {listed})"
+        )
     return f, links, skipped
 
 
@@ -116,10 +130,13 @@ def read_documents(path, segments: int) -> tuple[TextFile, list[str]]:
             raise InputError(f.name, i + 1, "empty line in a document-boundary file")
         start = integer(parts[0])  # ASCII digits only (loaders/numbers.py)
         if len(parts) > 2 or start is None:
-            raise InputError(f.name, i + 1, f"expected 'FIRST_SEGMENT [DOCUMENT_ID]' (0-based segment number), "
-                                            f"got {shown(line)}")
+            raise InputError(
+                f.name, i + 1, f"expected 'FIRST_SEGMENT [DOCUMENT_ID]' (0-based segment number), got {shown(line)}"
+            )
         if start >= segments:
-            raise InputError(f.name, i + 1, f"document starts at segment {start} (0-based) but the corpus has {segments} segments")
+            raise InputError(
+                f.name, i + 1, f"document starts at segment {start} (0-based) but the corpus has {segments} segments"
+            )
         if starts and start <= starts[-1][0]:
             raise InputError(f.name, i + 1, f"document boundaries must increase: {start} after {starts[-1][0]}")
         if not starts and start != 0:
@@ -157,9 +174,13 @@ def read_pronoun_set(path) -> PronounSetFile:
         if role not in ROLES:
             raise InputError(f.name, i + 1, f"unknown role '{role}' (valid: {', '.join(ROLES)})")
         if len(parts) < 2 or not parts[1]:
-            raise InputError(f.name, i + 1, "missing pronoun (columns: role, pronoun, class, source_pronoun; tab-separated)")
+            raise InputError(
+                f.name, i + 1, "missing pronoun (columns: role, pronoun, class, source_pronoun; tab-separated)"
+            )
         if len(parts) > 4:
-            raise InputError(f.name, i + 1, f"{len(parts)} columns; expected at most 4 (role, pronoun, class, source_pronoun)")
+            raise InputError(
+                f.name, i + 1, f"{len(parts)} columns; expected at most 4 (role, pronoun, class, source_pronoun)"
+            )
         cls = parts[2] if len(parts) > 2 and parts[2] else None
         src = parts[3].lower() if len(parts) > 3 and parts[3] else None
         if role in ("identical", "equivalent") and cls is None:
@@ -204,8 +225,7 @@ def read_judgements(path) -> tuple[TextFile, list[Judgement]]:
     f = _read_lines(path, "judgements")
     out = []
     seen = {}
-    for lineno, values in csv_records(f.name, f.lines, JUDGEMENT_COLUMNS,
-                                      nonempty=("team", "run", "category")):
+    for lineno, values in csv_records(f.name, f.lines, JUDGEMENT_COLUMNS, nonempty=("team", "run", "category")):
         numbers = {}
         for c in ("position", "source_index"):
             numbers[c] = integer(values[c])  # ASCII digits only (loaders/numbers.py)
@@ -213,14 +233,24 @@ def read_judgements(path) -> tuple[TextFile, list[Judgement]]:
                 raise InputError(f.name, lineno, f"{c} must be a 1-based integer, got {shown(values[c])}")
         judgement = values["judgement"].lower()
         if judgement not in JUDGEMENTS:
-            raise InputError(f.name, lineno, f"judgement {shown(values['judgement'])} is not one of "
-                                             f"{', '.join(JUDGEMENTS)}")
+            raise InputError(
+                f.name, lineno, f"judgement {shown(values['judgement'])} is not one of {', '.join(JUDGEMENTS)}"
+            )
         key = (values["team"], values["run"], numbers["position"], numbers["source_index"])
         if key in seen:
             raise InputError(f.name, lineno, f"second judgement of the same pronoun (first on line {seen[key]})")
         seen[key] = lineno
-        out.append(Judgement(values["team"], values["run"], numbers["position"], numbers["source_index"],
-                             values["category"], judgement, lineno))
+        out.append(
+            Judgement(
+                values["team"],
+                values["run"],
+                numbers["position"],
+                numbers["source_index"],
+                values["category"],
+                judgement,
+                lineno,
+            )
+        )
     if not out:  # with --replace, an empty set would silently replace every stored judgement by none
         raise InputError(f.name, 1, "no judgements: the file has its header only")
     return f, out
@@ -265,8 +295,12 @@ def _resolve(config_path: str, value: str, optional: bool, key: str) -> str | No
             return os.fspath(candidate)
     if optional:
         return None  # APT itself treats a missing optional file as "not given"
-    raise InputError(config_path, None, f"'{key}': file {value} not found (looked relative to the current "
-                                        f"directory, {base}, {base.parent}, and for {Path(value).name} in {base})")
+    raise InputError(
+        config_path,
+        None,
+        f"'{key}': file {value} not found (looked relative to the current "
+        f"directory, {base}, {base.parent}, and for {Path(value).name} in {base})",
+    )
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -289,7 +323,9 @@ def read_apt_config(path) -> AptConfig:
     try:
         parser.read_string(text, source=name)
     except configparser.Error as err:
-        raise InputError(name, getattr(err, "lineno", None), f"not an APT configuration file: {str(err).splitlines()[0]}") from None
+        raise InputError(
+            name, getattr(err, "lineno", None), f"not an APT configuration file: {str(err).splitlines()[0]}"
+        ) from None
 
     def get(section, key, default=None):
         try:
@@ -310,17 +346,24 @@ def read_apt_config(path) -> AptConfig:
         raise InputError(name, cases_line, f"cases_to_use must list cases 1-6, got {shown(cases_text.strip())}")
     weights = [decimal(w.strip()) for w in weights_text.split(",") if w.strip()]
     if any(w is None or not 0 <= w <= 1 for w in weights):
-        raise InputError(name, weights_line, f"weigths_per_case must be numbers in [0, 1] (APT: 1 correct, "
-                                             f"0 incorrect), got {shown(weights_text.strip())}")
+        raise InputError(
+            name,
+            weights_line,
+            f"weigths_per_case must be numbers in [0, 1] (APT: 1 correct, "
+            f"0 incorrect), got {shown(weights_text.strip())}",
+        )
     if len(weights) != len(cases):
         raise InputError(name, weights_line, f"{len(cases)} cases_to_use but {len(weights)} weigths_per_case")
     count_other = get("cases", "count_OTHER_as_equal", "false").strip().lower() in ("1", "yes", "true", "on")
     max_len = integer(get("output", "max_length_matrix", "10").strip())
     if max_len is None:
-        raise InputError(name, _key_line(text, "max_length_matrix"), "[output] max_length_matrix must be an "
-                                                                     "integer") from None
+        raise InputError(
+            name, _key_line(text, "max_length_matrix"), "[output] max_length_matrix must be an integer"
+        ) from None
     return AptConfig(
-        name, get("lang", "source").strip(), get("lang", "target").strip(),
+        name,
+        get("lang", "source").strip(),
+        get("lang", "target").strip(),
         _resolve(name, get("files", "source"), False, "source"),
         _resolve(name, get("files", "reference"), False, "reference"),
         _resolve(name, get("files", "target"), False, "target"),
@@ -332,7 +375,11 @@ def read_apt_config(path) -> AptConfig:
         _resolve(name, get("dictionary", "similar", " "), True, "similar"),
         _resolve(name, get("dictionary", "source_pronouns", " "), True, "source_pronouns"),
         _resolve(name, get("dictionary", "target_pronouns", " "), True, "target_pronouns"),
-        cases, weights, count_other,
+        cases,
+        weights,
+        count_other,
         get("lang", "source_word_separator", " ").strip() or None,
         get("lang", "target_word_separator", " ").strip() or None,
-        max_len, get("output", "output_file", " ").strip() or None)
+        max_len,
+        get("output", "output_file", " ").strip() or None,
+    )

@@ -51,14 +51,33 @@ from evalhouse.analysis.trees import NotATreeError, TreeBatch, strip_punctuation
 from evalhouse.errors import InputError
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.arrow_arrays import kernel, kernel_options, take
-from evalhouse.loaders.conllu import (BAD, BLANK, COLUMNS, COMMENT, EMPTY, RANGE, SENT_ID, TEXT, WORD, Blocks,
-                                      Chunk, ProblemTally, captured, chunks, first_per_block, in_block_rank,
-                                      parse_ids, sentence_blocks)
+from evalhouse.loaders.conllu import (
+    BAD,
+    BLANK,
+    COLUMNS,
+    COMMENT,
+    EMPTY,
+    RANGE,
+    SENT_ID,
+    TEXT,
+    WORD,
+    Blocks,
+    Chunk,
+    ProblemTally,
+    captured,
+    chunks,
+    first_per_block,
+    in_block_rank,
+    parse_ids,
+    sentence_blocks,
+)
 from evalhouse.loaders.source import ByteStream, check_path_name
 
 # a context inside which a file's chunks are inserted (the warehouse's lowered memory limit, evalhouse.memory)
 
-_UD_NAME = re.compile(r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$")
+_UD_NAME = re.compile(
+    r"^(?P<treebank>(?P<language>[a-z]{2,3})_[a-z0-9]+)-ud-(?P<split>train|dev|test)(?:-[^.]*)?\.conllu$"
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +97,7 @@ def corpus_name_for(path: str | os.PathLike) -> CorpusName:
     m = _UD_NAME.match(base)
     if m:
         return CorpusName(f"{m['treebank']}-{m['split']}", m["language"], m["split"])
-    stem = base[:-len(".conllu")] if base.endswith(".conllu") else Path(base).stem
+    stem = base[: -len(".conllu")] if base.endswith(".conllu") else Path(base).stem
     return CorpusName(stem, None, None)
 
 
@@ -191,7 +210,7 @@ class _Checker(ProblemTally):
         n_words_tok = b.n_words[b.of_token]
 
         def field(k):
-            return lambda rows: (lambda i: c.field_text(int(rows[i]), k))
+            return lambda rows: lambda i: c.field_text(int(rows[i]), k)
 
         # 0: a block of comments only
         lonely = np.flatnonzero(b.token_lines == 0)
@@ -205,8 +224,9 @@ class _Checker(ProblemTally):
         self.pending_blank.extend(line_no[doubled[doubled > last_nonblank]].tolist())
         self.previous_blank = bool(blank[-1]) if c.n_lines else self.previous_blank
         # 2: a comment after the first token line of its block
-        late = comments[line_no[comments] > np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)[
-            b.of_line[comments]]]
+        late = comments[
+            line_no[comments] > np.where(b.token_lines > 0, b.first_token, np.iinfo(np.int64).max)[b.of_line[comments]]
+        ]
         self._add(2, line_no[late], lambda i: CHECKS[2])
         # 3: white space only
         first_byte = c.buf[np.minimum(c.start[c.line], len(c.buf) - 1)]
@@ -232,14 +252,16 @@ class _Checker(ProblemTally):
             m, o = int(c.major[out_of_order[i]]), int(c.ordinal[out_of_order[i]])
             duplicate, gap = CHECKS[7].split(" | ")
             return duplicate.format(id=m) if m < o else gap.format(id=m, ordinal=o)
+
         self._add(7, token_no[out_of_order], order_message)
         # 8: HEAD not an integer
         no_head = words[(c.n_fields[words] == 10) & (c.head[words] < 0)]
         self._add(8, token_no[no_head], lambda i: CHECKS[8].format(head=c.field_text(int(no_head[i]), 6)))
         # 9: HEAD beyond the sentence
         far = words[c.head[words] > n_words_tok[words]]
-        self._add(9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]),
-                                                               words=int(n_words_tok[far[i]])))
+        self._add(
+            9, token_no[far], lambda i: CHECKS[9].format(head=int(c.head[far[i]]), words=int(n_words_tok[far[i]]))
+        )
         # 10: own head
         own = words[c.head[words] == c.major[words]]
         self._add(10, token_no[own], lambda i: CHECKS[10].format(id=int(c.major[own[i]])))
@@ -254,22 +276,31 @@ class _Checker(ProblemTally):
         root_rank = in_block_rank(b.of_token[roots])
         first_root = c.major[roots][np.searchsorted(b.of_token[roots], b.of_token[roots], side="left")]
         second = np.flatnonzero(root_rank > 1)
-        self._add(12, token_no[roots[second]], lambda i: CHECKS[12].format(
-            first=int(first_root[second[i]]), id=int(c.major[roots[second[i]]])))
+        self._add(
+            12,
+            token_no[roots[second]],
+            lambda i: CHECKS[12].format(first=int(first_root[second[i]]), id=int(c.major[roots[second[i]]])),
+        )
         # 13-15: ranges
         short = ranges[c.minor[ranges] <= c.major[ranges]]
         self._add(13, token_no[short], lambda i: CHECKS[13].format(id=c.field_text(int(short[i]), 0)))
         beyond = ranges[c.minor[ranges] > n_words_tok[ranges]]
-        self._add(14, token_no[beyond], lambda i: CHECKS[14].format(id=c.field_text(int(beyond[i]), 0),
-                                                                    words=int(n_words_tok[beyond[i]])))
+        self._add(
+            14,
+            token_no[beyond],
+            lambda i: CHECKS[14].format(id=c.field_text(int(beyond[i]), 0), words=int(n_words_tok[beyond[i]])),
+        )
         same_block = np.r_[False, b.of_token[ranges][1:] == b.of_token[ranges][:-1]]
         previous_end = np.r_[0, c.minor[ranges][:-1]]
         overlap = ranges[same_block & (c.major[ranges] <= previous_end)]
         self._add(15, token_no[overlap], lambda i: CHECKS[15].format(id=c.field_text(int(overlap[i]), 0)))
         # 16-17: empty nodes
         after_end = empties[c.major[empties] > n_words_tok[empties]]
-        self._add(16, token_no[after_end], lambda i: CHECKS[16].format(id=c.field_text(int(after_end[i]), 0),
-                                                                       words=int(n_words_tok[after_end[i]])))
+        self._add(
+            16,
+            token_no[after_end],
+            lambda i: CHECKS[16].format(id=c.field_text(int(after_end[i]), 0), words=int(n_words_tok[after_end[i]])),
+        )
         if len(empties):
             key = b.of_token[empties] * (1 << 32) + c.major[empties]
             order = np.lexsort((empties, c.major[empties], b.of_token[empties]))
@@ -279,9 +310,15 @@ class _Checker(ProblemTally):
         else:
             expected = np.zeros(0, dtype=np.int64)
         wrong_sub = np.flatnonzero(c.minor[empties] != expected)
-        self._add(17, token_no[empties[wrong_sub]], lambda i: CHECKS[17].format(
-            id=c.field_text(int(empties[wrong_sub[i]]), 0), major=int(c.major[empties[wrong_sub[i]]]),
-            expected=int(expected[wrong_sub[i]])))
+        self._add(
+            17,
+            token_no[empties[wrong_sub]],
+            lambda i: CHECKS[17].format(
+                id=c.field_text(int(empties[wrong_sub[i]]), 0),
+                major=int(c.major[empties[wrong_sub[i]]]),
+                expected=int(expected[wrong_sub[i]]),
+            ),
+        )
         # 18: a range just before its first word; an empty node k.m after exactly k words
         good = np.flatnonzero(ids != BAD)
         g_block = b.of_token[good]
@@ -302,8 +339,12 @@ class _Checker(ProblemTally):
             before_word, between = CHECKS[18].split(" | ")
             m = int(c.major[t])
             text = c.field_text(t, 0)
-            return before_word.format(id=text, major=m) if ids[t] == RANGE else \
-                between.format(id=text, major=m, next=m + 1)
+            return (
+                before_word.format(id=text, major=m)
+                if ids[t] == RANGE
+                else between.format(id=text, major=m, next=m + 1)
+            )
+
         self._add(18, token_no[good[misplaced]], place_message)
         # 19: a second sent_id comment
         sid = comments[sent_id_comment]
@@ -335,19 +376,29 @@ class _Checker(ProblemTally):
         to_empty = np.flatnonzero(kind == EMPTY)
         if len(to_empty):
             empties = np.flatnonzero(c.id_kind == EMPTY)
-            exists[to_empty] = np.isin(_node_key(block[to_empty], major[to_empty], minor[to_empty]),
-                                       _node_key(b.of_token[empties], c.major[empties], c.minor[empties]))
+            exists[to_empty] = np.isin(
+                _node_key(block[to_empty], major[to_empty], minor[to_empty]),
+                _node_key(b.of_token[empties], c.major[empties], c.minor[empties]),
+            )
         unknown = np.flatnonzero(~exists)
-        self._add(21, token_no[tok[unknown]], lambda i: CHECKS[21].format(
-            id=ident(tok[unknown[i]]), head=_node_name(major[unknown[i]], minor[unknown[i]]),
-            words=int(n_words_tok[tok[unknown[i]]])))
+        self._add(
+            21,
+            token_no[tok[unknown]],
+            lambda i: CHECKS[21].format(
+                id=ident(tok[unknown[i]]),
+                head=_node_name(major[unknown[i]], minor[unknown[i]]),
+                words=int(n_words_tok[tok[unknown[i]]]),
+            ),
+        )
         own = (major == c.major[tok]) & (minor == np.where(c.id_kind[tok] == EMPTY, c.minor[tok], 0))
         looped = tok[own]  # in line order: one entry per node
         loops = looped[np.r_[True, looped[1:] != looped[:-1]]] if len(looped) else looped
         self._add(22, token_no[loops], lambda i: CHECKS[22].format(id=ident(loops[i]), deps=text(loops[i])))
         # adjacent pairs of one node: heads in order; with the same head, relations in order and not repeated
         same = np.flatnonzero(tok[1:] == tok[:-1])
-        back = same[(major[same + 1] < major[same]) | ((major[same + 1] == major[same]) & (minor[same + 1] < minor[same]))]
+        back = same[
+            (major[same + 1] < major[same]) | ((major[same + 1] == major[same]) & (minor[same + 1] < minor[same]))
+        ]
         tied = same[(major[same + 1] == major[same]) & (minor[same + 1] == minor[same])]
         unsorted, repeated = CHECKS[23].split(" | ")[0], CHECKS[23].split(" | ")[1:]
         disorder = {int(tok[k + 1]): unsorted.format(deps=text(tok[k + 1])) for k in back[::-1]}
@@ -401,7 +452,7 @@ class DepsPairs:
     invalid: np.ndarray
 
     def relation(self, c: Chunk, pair: int) -> str:
-        return c.data[int(self.relation_start[pair]):int(self.relation_end[pair])].decode("utf-8")
+        return c.data[int(self.relation_start[pair]) : int(self.relation_end[pair])].decode("utf-8")
 
 
 def deps_pairs(c: Chunk) -> DepsPairs:
@@ -543,27 +594,54 @@ class _Store:
         np.cumsum(counts, out=offsets[1:])
         sid = first_per_block(sent_id, is_sent_id, comment_block, n_blocks)
         txt = first_per_block(said, arrow_arrays.valid(said), comment_block, n_blocks)
-        self._insert("sentences", arrow_arrays.table({
-            "position": position, "sent_id": sid, "text": txt,
-            "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),
-            "first_line": b.first_line}))
+        self._insert(
+            "sentences",
+            arrow_arrays.table(
+                {
+                    "position": position,
+                    "sent_id": sid,
+                    "text": txt,
+                    "comments": pa.ListArray.from_arrays(arrow_arrays.numbers(offsets), text),
+                    "first_line": b.first_line,
+                }
+            ),
+        )
 
         ids = c.id_kind
         words = np.flatnonzero(ids == WORD)
         cols = {k: c.column(k, words) for k in (1, 2, 3, 4, 5, 7, 8, 9)}
         word_position = position[b.of_token[words]]
-        self._insert("nodes", arrow_arrays.table({
-            "position": word_position, "id": c.major[words].astype(np.int32), "form": cols[1], "lemma": cols[2],
-            "upos": cols[3], "xpos": cols[4], "feats": cols[5], "head": c.head[words].astype(np.int32),
-            "deprel": cols[7], "deps": cols[8], "misc": cols[9]}))
-        for kind, table, first, last in ((RANGE, "multiword_tokens", "first_id", "last_id"),
-                                         (EMPTY, "empty_nodes", "after_id", "sub_id")):
+        self._insert(
+            "nodes",
+            arrow_arrays.table(
+                {
+                    "position": word_position,
+                    "id": c.major[words].astype(np.int32),
+                    "form": cols[1],
+                    "lemma": cols[2],
+                    "upos": cols[3],
+                    "xpos": cols[4],
+                    "feats": cols[5],
+                    "head": c.head[words].astype(np.int32),
+                    "deprel": cols[7],
+                    "deps": cols[8],
+                    "misc": cols[9],
+                }
+            ),
+        )
+        for kind, table, first, last in (
+            (RANGE, "multiword_tokens", "first_id", "last_id"),
+            (EMPTY, "empty_nodes", "after_id", "sub_id"),
+        ):
             rows = np.flatnonzero(ids == kind)
             if not len(rows):
                 continue
             names = ("form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
-            table_rows = {"position": position[b.of_token[rows]], first: c.major[rows].astype(np.int32),
-                          last: c.minor[rows].astype(np.int32)}
+            table_rows = {
+                "position": position[b.of_token[rows]],
+                first: c.major[rows].astype(np.int32),
+                last: c.minor[rows].astype(np.int32),
+            }
             table_rows.update({name: c.column(k, rows) for k, name in enumerate(names, start=1)})
             self._insert(table, arrow_arrays.table(table_rows))
         ranges = np.flatnonzero(ids == RANGE)
@@ -576,8 +654,9 @@ class _Store:
         deprel = cols[7]
         start, end = c.fields[words, 7, 0], c.fields[words, 7, 1]
         punct_bytes = c.buf[np.minimum(start[:, None] + np.arange(6), len(c.buf) - 1)]
-        punct = (np.all(punct_bytes[:, :5] == np.frombuffer(b"punct", np.uint8), axis=1)
-                 & ((end - start == 5) | ((end - start > 5) & (punct_bytes[:, 5] == ord(":")))))
+        punct = np.all(punct_bytes[:, :5] == np.frombuffer(b"punct", np.uint8), axis=1) & (
+            (end - start == 5) | ((end - start > 5) & (punct_bytes[:, 5] == ord(":")))
+        )
         stripped = strip_punctuation(TreeBatch(c.head[words], lengths), punct)
         tree = stripped.batch()
         depth = tree_depths(tree)
@@ -589,20 +668,39 @@ class _Store:
         take_head = arrow_arrays.numbers(head_row, mask=stripped.head_id == 0)
         keys, missing = _word_keys(cols[2], cols[1])
         self.missing_lemmas += missing
-        self._insert("edges", arrow_arrays.table({
-            "position": position[kept_block], "dependent": stripped.dependent.astype(np.int32),
-            "head": stripped.head.astype(np.int32), "deprel": take(deprel, take_kept),
-            "dependent_lemma": take(cols[2], take_kept), "head_lemma": take(cols[2], take_head),
-            "dependent_upos": take(cols[3], take_kept), "head_upos": take(cols[3], take_head),
-            "dependent_id": stripped.dependent_id.astype(np.int32), "head_id": stripped.head_id.astype(np.int32),
-            "depth": depth.astype(np.int32), "dependent_key": take(keys, take_kept),
-            "head_key": take(keys, take_head)}))
+        self._insert(
+            "edges",
+            arrow_arrays.table(
+                {
+                    "position": position[kept_block],
+                    "dependent": stripped.dependent.astype(np.int32),
+                    "head": stripped.head.astype(np.int32),
+                    "deprel": take(deprel, take_kept),
+                    "dependent_lemma": take(cols[2], take_kept),
+                    "head_lemma": take(cols[2], take_head),
+                    "dependent_upos": take(cols[3], take_kept),
+                    "head_upos": take(cols[3], take_head),
+                    "dependent_id": stripped.dependent_id.astype(np.int32),
+                    "head_id": stripped.head_id.astype(np.int32),
+                    "depth": depth.astype(np.int32),
+                    "dependent_key": take(keys, take_kept),
+                    "head_key": take(keys, take_head),
+                }
+            ),
+        )
         nonempty = np.flatnonzero(stripped.lengths > 0)
         if len(nonempty):
             metrics = tree_metrics(TreeBatch(tree.heads, stripped.lengths[nonempty]))
-            self._insert("sentence_tree_metrics", arrow_arrays.table({
-                "position": position[nonempty], "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
-                "projective": metrics.projective.astype(bool)}))
+            self._insert(
+                "sentence_tree_metrics",
+                arrow_arrays.table(
+                    {
+                        "position": position[nonempty],
+                        "flux_weight_sum": metrics.flux_weight_sum.astype(np.int64),
+                        "projective": metrics.projective.astype(bool),
+                    }
+                ),
+            )
         self.sentences += n_blocks
         self.words += len(words)
         self.edges += len(kept)
@@ -613,11 +711,13 @@ def _word_keys(lemmas, forms):
     the folded form where the lemma is ``_``) as an Arrow string array, and how many words lack a lemma
     (LEMMA ``_`` and FORM not ``_``: an underscore word's lemma is itself). :func:`fold` runs once per
     distinct string of the chunk (a dictionary encoding), so Python and SQL never fold differently."""
-    lacking = kernel("is_in", lemmas, options=kernel_options(
-        "SetLookupOptions", arrow_arrays.strings(list(MISSING_LEMMAS))))
+    lacking = kernel(
+        "is_in", lemmas, options=kernel_options("SetLookupOptions", arrow_arrays.strings(list(MISSING_LEMMAS)))
+    )
     underscore = arrow_arrays.strings(["_"])[0]  # not the Python str: a scalar from it imports pandas
-    missing = int(kernel("sum", kernel("and", lacking, kernel("invert", kernel("equal", forms, underscore))))
-                  .as_py() or 0)
+    missing = int(
+        kernel("sum", kernel("and", lacking, kernel("invert", kernel("equal", forms, underscore)))).as_py() or 0
+    )
     chosen = kernel("dictionary_encode", kernel("if_else", lacking, forms, lemmas))
     return take(_folded(chosen.dictionary), chosen.indices), missing
 
@@ -631,8 +731,9 @@ def _folded(values):
     lowered = kernel("ascii_lower", values)
     if not len(other):
         return lowered
-    folded = arrow_arrays.strings([fold(v) for v in take(values, arrow_arrays.numbers(other)).to_pylist()],
-                                  has_nulls=False)
+    folded = arrow_arrays.strings(
+        [fold(v) for v in take(values, arrow_arrays.numbers(other)).to_pylist()], has_nulls=False
+    )
     # each string of ``other`` is replaced by its fold: the lowered strings and the folded ones side by side,
     # taken back in order
     import pyarrow as pa  # late: pyarrow costs start-up to commands that do not ingest
@@ -642,18 +743,23 @@ def _folded(values):
     return take(pa.concat_arrays([lowered, folded.cast(lowered.type)]), arrow_arrays.numbers(pick))
 
 
-def _duplicate_message(corpus: str, sent_id: str, first_line: int, same_file: bool, labelled: bool,
-                       first_labelled: bool) -> str:
+def _duplicate_message(
+    corpus: str, sent_id: str, first_line: int, same_file: bool, labelled: bool, first_labelled: bool
+) -> str:
     """What a duplicate sent_id is. A sentence without a ``# sent_id`` comment takes its position in the corpus
     as its sent_id (``sentences.sent_id``: judgements and outputs name sentences by either), so it can collide
     with a sentence whose comment gives that number; the message then says which one has no comment."""
     where = f"line {first_line}" if same_file else f"line {first_line} of an earlier file of corpus {corpus}"
     if not labelled:
-        return (f"this sentence has no sent_id comment, so its sent_id is its position in the corpus, '{sent_id}', "
-                f"which the sentence at {where} has as its sent_id; give every sentence a unique sent_id")
+        return (
+            f"this sentence has no sent_id comment, so its sent_id is its position in the corpus, '{sent_id}', "
+            f"which the sentence at {where} has as its sent_id; give every sentence a unique sent_id"
+        )
     if not first_labelled:
-        return (f"duplicate sent_id '{sent_id}': the sentence at {where} has no sent_id comment, so its position "
-                f"in the corpus, '{sent_id}', is its sent_id; give every sentence a unique sent_id")
+        return (
+            f"duplicate sent_id '{sent_id}': the sentence at {where} has no sent_id comment, so its position "
+            f"in the corpus, '{sent_id}', is its sent_id; give every sentence a unique sent_id"
+        )
     return f"duplicate sent_id '{sent_id}' (first used at {where})"
 
 
@@ -692,9 +798,18 @@ class TreebankReader:
             normalisations.append(f"{trailing - 1} blank line(s) at end of file dropped")
         elif trailing == 0:
             normalisations.append("blank line after the last sentence added")
-        return FileResult(stream.name, stream.sha256, store.sentences, store.words,
-                          store.words - store.in_ranges + store.ranges, store.ranges, store.empties, store.edges,
-                          normalisations, store.missing_lemmas)
+        return FileResult(
+            stream.name,
+            stream.sha256,
+            store.sentences,
+            store.words,
+            store.words - store.in_ranges + store.ranges,
+            store.ranges,
+            store.empties,
+            store.edges,
+            normalisations,
+            store.missing_lemmas,
+        )
 
 
 ProgressFn = Callable[[str, int, int], None]

@@ -24,9 +24,19 @@ import time
 
 import websocket
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--remote-debugging-port=0"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--remote-debugging-port=0",
+]
 
 
 def chromium() -> str | None:
@@ -53,12 +63,15 @@ class Page:
         self.send("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
         params = {"format": "png"}
         if selector:
-            box = self.evaluate(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
-                                "e.scrollIntoView();var r=e.getBoundingClientRect();"
-                                "return [r.left+window.scrollX,r.top+window.scrollY,r.width,r.height];})()")
+            box = self.evaluate(
+                f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+                "e.scrollIntoView();var r=e.getBoundingClientRect();"
+                "return [r.left+window.scrollX,r.top+window.scrollY,r.width,r.height];})()"
+            )
             x, y, w, h = box
-            params.update(clip={"x": x, "y": y, "width": w, "height": min(h, 4000), "scale": 1},
-                          captureBeyondViewport=True)
+            params.update(
+                clip={"x": x, "y": y, "width": w, "height": min(h, 4000), "scale": 1}, captureBeyondViewport=True
+            )
         data = self.send("Page.captureScreenshot", **params)["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
@@ -73,8 +86,12 @@ class Browser:
 
     def __enter__(self) -> "Browser":
         self.profile = tempfile.mkdtemp(prefix="evalhouse-chromium-")
-        self.process = subprocess.Popen([self.executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [self.executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + self.timeout
         url = None
         while url is None:
@@ -130,13 +147,25 @@ class Browser:
             details = params["exceptionDetails"]
             page.errors.append(f"exception: {details.get('exception', {}).get('description') or details.get('text')}")
         elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            page.errors.append("console." + params["type"] + ": " + " ".join(
-                str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+            page.errors.append(
+                "console."
+                + params["type"]
+                + ": "
+                + " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
+            )
         elif method == "Page.javascriptDialogOpening":
             page.errors.append(f"dialog: {params.get('type')} {params.get('message')}")
             self._id += 1
-            self.ws.send(json.dumps({"id": self._id, "sessionId": page.session, "method": "Page.handleJavaScriptDialog",
-                                     "params": {"accept": False}}))
+            self.ws.send(
+                json.dumps(
+                    {
+                        "id": self._id,
+                        "sessionId": page.session,
+                        "method": "Page.handleJavaScriptDialog",
+                        "params": {"accept": False},
+                    }
+                )
+            )
         elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
             page.errors.append(f"log: {params['entry'].get('text')} {params['entry'].get('url', '')}")
 

@@ -12,8 +12,29 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-RELATIONS = ["nsubj", "obj", "obl", "nmod", "amod", "advmod", "det", "case", "aux", "cop", "mark", "cc", "conj",
-             "compound", "punct", "acl:relcl", "nsubj:pass", "obl:tmod", "dep", "flat", "clf"]
+RELATIONS = [
+    "nsubj",
+    "obj",
+    "obl",
+    "nmod",
+    "amod",
+    "advmod",
+    "det",
+    "case",
+    "aux",
+    "cop",
+    "mark",
+    "cc",
+    "conj",
+    "compound",
+    "punct",
+    "acl:relcl",
+    "nsubj:pass",
+    "obl:tmod",
+    "dep",
+    "flat",
+    "clf",
+]
 UPOS = ["NOUN", "VERB", "ADJ", "ADP", "DET", "PRON", "AUX", "PUNCT", "X"]
 FEATS = ["_", "Number=Sing", "Number=Plur", "Gender=Fem|Number=Sing", "Case=Nom|Foo=Bar", "Foo=Bar"]
 SPACES = [" ", "\u00a0", "\u3000", "\u2009"]
@@ -64,8 +85,9 @@ def write(sentences: list[Sentence]) -> str:
             if i in starts:
                 a, b, f = starts[i]
                 lines.append(f"{a + 1}-{b + 1}\t{f}\t_\t_\t_\t_\t_\t_\t_\t_")
-            lines.append("\t".join([str(i + 1), w.form, w.lemma, w.upos, w.xpos, w.feats, str(w.head + 1), w.deprel,
-                                    "_", "_"]))
+            lines.append(
+                "\t".join([str(i + 1), w.form, w.lemma, w.upos, w.xpos, w.feats, str(w.head + 1), w.deprel, "_", "_"])
+            )
             for k in [k for k in s.empty_after if k == i]:
                 lines.append(f"{i + 1}.1\t_\t_\t_\t_\t_\t_\t_\t{i + 1}:dep\t_")
         lines.append("")
@@ -89,12 +111,14 @@ def _descends(s: Sentence, k: int, h: int) -> bool:
 
 def _renumber(s: Sentence, removed: int | None = None, inserted: int | None = None) -> None:
     """Heads and ranges after removing word ``removed`` (heads already moved off it) or inserting at ``inserted``."""
+
     def move(k: int) -> int:
         if removed is not None and k > removed:
             return k - 1
         if inserted is not None and k >= inserted:
             return k + 1
         return k
+
     for w in s.words:
         if w.head >= 0:
             w.head = move(w.head)
@@ -125,8 +149,11 @@ def noise(s: Sentence, rng: random.Random) -> None:
 
 def merge_tokens(s: Sentence, rng: random.Random) -> None:
     """Contract an arc between two adjacent words outside multiword tokens into one word."""
-    pairs = [i for i in range(len(s.words) - 1) if not _in_range(s, i) and not _in_range(s, i + 1)
-             and (s.words[i].head == i + 1 or s.words[i + 1].head == i)]
+    pairs = [
+        i
+        for i in range(len(s.words) - 1)
+        if not _in_range(s, i) and not _in_range(s, i + 1) and (s.words[i].head == i + 1 or s.words[i + 1].head == i)
+    ]
     if not pairs:
         return
     i = rng.choice(pairs)
@@ -157,8 +184,9 @@ def split_token(s: Sentence, rng: random.Random) -> None:
 
 def make_range(s: Sentence, rng: random.Random) -> None:
     """Two adjacent words outside multiword tokens become a multiword token (its words' case changed now and then)."""
-    options = [i for i in range(len(s.words) - 1) if not _in_range(s, i) and not _in_range(s, i + 1)
-               and i not in s.empty_after]
+    options = [
+        i for i in range(len(s.words) - 1) if not _in_range(s, i) and not _in_range(s, i + 1) and i not in s.empty_after
+    ]
     if not options:
         return
     i = rng.choice(options)
@@ -179,7 +207,7 @@ def undo_range(s: Sentence, rng: random.Random) -> None:
         s.ranges.append((a, b, form))
         s.ranges.sort()
         return
-    pieces = [form[:len(form) - n + 1]] + list(form[len(form) - n + 1:])
+    pieces = [form[: len(form) - n + 1]] + list(form[len(form) - n + 1 :])
     for k, piece in zip(range(a, b + 1), pieces):
         s.words[k].form = piece
 
@@ -207,8 +235,11 @@ def merge_sentences(a: Sentence, b: Sentence) -> Sentence:
     for w in b.words:
         if w.head == root_a and w.deprel == "root":
             w.deprel = "parataxis"
-    return Sentence(a.words + b.words, a.ranges + [(x + n, y + n, f) for x, y, f in b.ranges],
-                    a.empty_after + [k + n for k in b.empty_after])
+    return Sentence(
+        a.words + b.words,
+        a.ranges + [(x + n, y + n, f) for x, y, f in b.ranges],
+        a.empty_after + [k + n for k in b.empty_after],
+    )
 
 
 def split_sentence(s: Sentence, rng: random.Random) -> list[Sentence]:
@@ -226,13 +257,19 @@ def split_sentence(s: Sentence, rng: random.Random) -> list[Sentence]:
             while s.words[j].head >= 0:
                 j, d = s.words[j].head, d + 1
             return d
+
         root = min(inside, key=depth)
         new = []
         for j, w in zip(range(lo, hi), words):
             head = -1 if j == root else (w.head - lo if w.head in inside else root - lo)
             new.append(Word(w.form, w.lemma, w.upos, w.xpos, w.feats, head, "root" if j == root else w.deprel))
-        parts.append(Sentence(new, [(a - lo, b - lo, f) for a, b, f in s.ranges if lo <= a and b < hi],
-                              [e - lo for e in s.empty_after if lo <= e < hi]))
+        parts.append(
+            Sentence(
+                new,
+                [(a - lo, b - lo, f) for a, b, f in s.ranges if lo <= a and b < hi],
+                [e - lo for e in s.empty_after if lo <= e < hi],
+            )
+        )
     return parts
 
 

@@ -77,7 +77,7 @@ def _clean_case(i: int) -> bytes:
     rng = random.Random(i)
     blocks = SAMPLE.read_text(encoding="utf-8").split("\n\n")[:-1]
     start = rng.randrange(len(blocks))
-    chosen = [b.split("\n") for b in blocks[start:start + rng.randrange(1, 12)]]
+    chosen = [b.split("\n") for b in blocks[start : start + rng.randrange(1, 12)]]
     for _ in range(rng.randrange(0, 4)):
         lines = rng.choice(chosen)
         words = [k for k, line in enumerate(lines) if line.split("\t")[0].isdigit()]
@@ -122,6 +122,7 @@ def outcome(path: Path):
         # official script does: tests/test_conll18_metrics.py)
         fields["form"] = [_no_spaces(f) for f in fields["form"]]
         return fields
+
     return _outcome(path, words)
 
 
@@ -132,6 +133,7 @@ def realiser_outcome(path: Path):
     def sentences():
         out = read_output_file(path, format="conllu")
         return [out.sha256, out.format, out.normalisations, [asdict(s) for s in out.sentences]]
+
     return _outcome(path, sentences)
 
 

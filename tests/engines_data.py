@@ -40,8 +40,11 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
     ref = head_sentences(shared("ud-v2.3", "en_ewt-ud-test.conllu"), tmp / "en_ewt-ud-test.conllu", sentences)
     out_dir = shared("sr-outputs", "adapt-ewt-test", "ewt_only_test_set_13-Oct_11-27")
     out = head_sentences(out_dir / "en_out.txt", tmp / "en_out.txt", sentences)
-    fr = head_sentences(shared("ud", "UD_French-GSD") / next(
-        p.name for p in shared("ud", "UD_French-GSD").glob("*.conllu")), tmp / "fr_gsd-ud-test.conllu", sentences // 2)
+    fr = head_sentences(
+        shared("ud", "UD_French-GSD") / next(p.name for p in shared("ud", "UD_French-GSD").glob("*.conllu")),
+        tmp / "fr_gsd-ud-test.conllu",
+        sentences // 2,
+    )
     wsj = shared("constituency", "parser-outputs-wsj-sample")
     conll = shared("parsing", "conll2018")
     from evalhouse.ingest.dependency_runs import ingest_dependency_run
@@ -54,12 +57,21 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
         ingest_parses(wh, wsj / "wsj01.mrg", "wsj01", gold=True)
         for name in ("berkeley", "collins.1"):
             ingest_parses(wh, wsj / f"{name}.mrg", "wsj01", team=name, run="1")
-        ingest_dependency_run(wh, conll / "UDPipe-Future" / "fr_gsd.conllu", conll / "gold" / "fr_gsd.conllu",
-                              "fr_gsd", "UDPipe-Future", "1")
+        ingest_dependency_run(
+            wh,
+            conll / "UDPipe-Future" / "fr_gsd.conllu",
+            conll / "gold" / "fr_gsd.conllu",
+            "fr_gsd",
+            "UDPipe-Future",
+            "1",
+        )
         ingest_fixture(wh, "tiny")
         # statistics views (issue 4): a second real run and a baseline, then a light analyze
-        out2 = head_sentences(shared("sr-outputs", "adapt-ewt-test", "augmented_and_ewt_test_set_13-Oct_12-07")
-                              / "en_out.txt", tmp / "en_out_augmented.txt", sentences)
+        out2 = head_sentences(
+            shared("sr-outputs", "adapt-ewt-test", "augmented_and_ewt_test_set_13-Oct_12-07") / "en_out.txt",
+            tmp / "en_out_augmented.txt",
+            sentences,
+        )
         wh.ingest_outputs(out2, reference="en_ewt-test", team="adapt", run="augmented")
         from evalhouse.statistics.analyze import AnalysisConfig, analyze
         from evalhouse.ingest.baselines import run_baseline
@@ -68,10 +80,13 @@ def build(db: Path, tmp: Path, sentences: int = SENTENCES) -> Path:
         # synthetic human judgements of the first run (no public SR'18/19 judgements exist): deterministic
         # scores from the sentence position, so that judgement_z and the judgement correlations have rows
         lines = ["team,run,corpus,sent_id,annotator,criterion,score"]
-        for sent_id, position in wh.sql("select sent_id, position from sentences where corpus = 'en_ewt-test' "
-                                        "order by position").fetchall():
-            lines += [f"adapt,ewt_only,en_ewt-test,{sent_id},a1,fluency,{(position * 7) % 6}",
-                      f"adapt,ewt_only,en_ewt-test,{sent_id},a2,adequacy,{(position * 5) % 4 + 1}"]
+        for sent_id, position in wh.sql(
+            "select sent_id, position from sentences where corpus = 'en_ewt-test' order by position"
+        ).fetchall():
+            lines += [
+                f"adapt,ewt_only,en_ewt-test,{sent_id},a1,fluency,{(position * 7) % 6}",
+                f"adapt,ewt_only,en_ewt-test,{sent_id},a2,adequacy,{(position * 5) % 4 + 1}",
+            ]
         judgements = tmp / "synthetic-judgements.csv"
         judgements.write_text("\n".join(lines) + "\n", encoding="utf-8")
         wh.ingest_judgements(judgements)

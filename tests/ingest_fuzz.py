@@ -24,8 +24,35 @@ CASES = 600
 OUTCOMES = Path(__file__).resolve().parent / "data" / "ingest_fuzz_outcomes.json"
 _SAMPLE = Path(__file__).resolve().parent.parent / "evalhouse" / "sample" / "sample.conllu"
 
-_VALUES = ["", "x", "0", "01", "-1", "99", "1", "2", "3", "3-4", "1-2", "2-2", "5-3", "1.1", "0.1", "2.1", "1.2",
-           " ", "_", "punct", "root", "1a", "١", "4294967297", "1.1.1", "-", "."]
+_VALUES = [
+    "",
+    "x",
+    "0",
+    "01",
+    "-1",
+    "99",
+    "1",
+    "2",
+    "3",
+    "3-4",
+    "1-2",
+    "2-2",
+    "5-3",
+    "1.1",
+    "0.1",
+    "2.1",
+    "1.2",
+    " ",
+    "_",
+    "punct",
+    "root",
+    "1a",
+    "١",
+    "4294967297",
+    "1.1.1",
+    "-",
+    ".",
+]
 _COMMENTS = ["# sent_id = sample-001", "# sent_id = other", "# text = x", "# note", "#", "#sent_id=dup"]
 
 
@@ -81,7 +108,7 @@ def make_case(i: int) -> bytes:
     rng = random.Random(i)
     lines = _SAMPLE.read_text(encoding="utf-8").split("\n")[:-1]
     start = rng.randrange(0, len(lines) - 60)
-    window = lines[start:start + rng.randrange(20, 120)]
+    window = lines[start : start + rng.randrange(20, 120)]
     # start at a sentence's first line, end after a blank line (mostly)
     while window and window[0] != "" and not window[0].startswith("# newdoc") and start > 0 and lines[start - 1] != "":
         window.pop(0)

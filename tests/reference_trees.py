@@ -78,8 +78,7 @@ def tree_metrics(batch: TreeBatch) -> TreeMetrics:
     flux_weights = np.zeros(n_gaps, dtype=np.int64)
     row_depth = depth[row_child]
     order = np.argsort(-row_depth, kind="stable")
-    row_gap, row_child, row_parent, row_depth = (
-        row_gap[order], row_child[order], row_parent[order], row_depth[order])
+    row_gap, row_child, row_parent, row_depth = (row_gap[order], row_child[order], row_parent[order], row_depth[order])
     level_bounds = np.flatnonzero(np.diff(row_depth)) + 1
     taken_parents = np.empty(0, dtype=np.int64)  # keys gap * n_total + node matched one level below
     for rows in np.split(np.arange(len(row_depth)), level_bounds):
@@ -92,7 +91,9 @@ def tree_metrics(batch: TreeBatch) -> TreeMetrics:
             np.add.at(flux_weights, parent_keys // n_total, 1)
         taken_parents = parent_keys
 
-    flux_weight_sum = np.add.reduceat(np.append(flux_weights, 0), gap_offsets[:-1]) if n_trees else np.zeros(0, np.int64)
+    flux_weight_sum = (
+        np.add.reduceat(np.append(flux_weights, 0), gap_offsets[:-1]) if n_trees else np.zeros(0, np.int64)
+    )
     flux_weight_sum = np.where(gaps_per_tree > 0, flux_weight_sum, 0)
 
     # --- projectivity: every node's yield is a contiguous span ---------------------------

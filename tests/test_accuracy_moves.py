@@ -73,6 +73,7 @@ def brute_force(ref, out):
 
 # --- strings ---------------------------------------------------------------------------------------
 
+
 def test_adjacent_swap_is_one_move():
     ref = "the big red dog barked".split()
     out = "the red big dog barked".split()
@@ -96,19 +97,22 @@ def test_paper_example_string_counts_and_analysis():
     assert accuracy.edit_operations(REF, LR, method="integer-programme").counts() == c
 
 
-@pytest.mark.parametrize("ref, out, expected", [
-    # a token moved across a block of two: one move (cost 2); substitutions would cost 3
-    ("a b c d", "b c a d", (1, 1, 0, 1)),
-    # two adjacent swaps
-    ("a b c d e f", "b a c d f e", (2, 2, 0, 2)),
-    # a block of two moved across one token: one deletion and insertion of the single token
-    ("a b c", "b c a", (1, 1, 0, 1)),
-    # no shared token: cost ties between substitutions and deletion+insertion are broken towards
-    # the most matched tokens ("a" stays matched: delete x, insert y)
-    ("x a", "a y", (1, 1, 0, 0)),
-    # a genuine substitution stays one
-    ("a b c", "a z c", (0, 0, 1, 0)),
-])
+@pytest.mark.parametrize(
+    "ref, out, expected",
+    [
+        # a token moved across a block of two: one move (cost 2); substitutions would cost 3
+        ("a b c d", "b c a d", (1, 1, 0, 1)),
+        # two adjacent swaps
+        ("a b c d e f", "b a c d f e", (2, 2, 0, 2)),
+        # a block of two moved across one token: one deletion and insertion of the single token
+        ("a b c", "b c a", (1, 1, 0, 1)),
+        # no shared token: cost ties between substitutions and deletion+insertion are broken towards
+        # the most matched tokens ("a" stays matched: delete x, insert y)
+        ("x a", "a y", (1, 1, 0, 0)),
+        # a genuine substitution stays one
+        ("a b c", "a z c", (0, 0, 1, 0)),
+    ],
+)
 def test_small_cases(ref, out, expected):
     c = accuracy.edit_counts(ref.split(), out.split())
     assert (c.insertions, c.deletions, c.substitutions, c.moves) == expected
@@ -128,8 +132,10 @@ def test_counts_equal_an_exhaustive_search(ref, out):
 
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None)
-@given(ref=st.lists(st.sampled_from("abcdef"), min_size=1, max_size=14),
-       out=st.lists(st.sampled_from("abcdefg"), max_size=14))
+@given(
+    ref=st.lists(st.sampled_from("abcdef"), min_size=1, max_size=14),
+    out=st.lists(st.sampled_from("abcdefg"), max_size=14),
+)
 def test_both_searches_agree(ref, out):
     a = accuracy.edit_operations(ref, out, method="states").counts()
     b = accuracy.edit_operations(ref, out, method="integer-programme").counts()
@@ -179,6 +185,7 @@ def test_unknown_method_is_refused():
 
 # --- trees -----------------------------------------------------------------------------------------
 
+
 def test_paper_tree_no_cost_block_is_two_moves():
     """Treelets of Figure 2 against the LR output "There was estimate for phase the second no cost":
     {There was no cost estimate for} -> There was estimate for no cost: "no" and "cost" each deleted
@@ -219,7 +226,7 @@ def test_tree_metrics_see_projectivity_where_string_metrics_do_not():
 
 
 def test_unlinked_words_are_in_no_treelet_unless_the_variant_counts_them():
-    """"indeed blah foo" appended to a perfect output. The string: I = 3, SSA = GSA = 1 - 3/9. Seed 003's
+    """ "indeed blah foo" appended to a perfect output. The string: I = 3, SSA = GSA = 1 - 3/9. Seed 003's
     tree: the three words realise no reference word, so they are in no treelet: STA = GTA = 1 (issue 36).
     The variant (issue 16 point 2, output_length given): three insertions; with R = 9 its tree metrics
     equal the string metrics here."""
@@ -250,11 +257,14 @@ def test_unknown_denominator_is_refused():
     with pytest.raises(ValueError, match="valid: reference, treelets"):
         accuracy.tree_counts([0], [1], denominator="words")
     assert "R:treelets" in accuracy.signature("treelets") and accuracy.signature() == accuracy.SIGNATURE
-    assert accuracy.signature(insertions=True) == accuracy.LEMMA_SIGNATURE and "unlinked-insertions" not in \
-        accuracy.SIGNATURE
+    assert (
+        accuracy.signature(insertions=True) == accuracy.LEMMA_SIGNATURE
+        and "unlinked-insertions" not in accuracy.SIGNATURE
+    )
 
 
 # --- understandability and quality accuracy ---------------------------------------------------------
+
 
 def test_perfect_sentence_scores_exactly_one():
     """Seeds README: 1.3147 - 0.4458 = 0.8689 and 1.0192 - 0.3553 = 0.6639."""

@@ -55,8 +55,9 @@ def test_shape_end_to_end(tmp_path, name, n):
     write_sentence(path, heads, punct)
     with evalhouse.connect(":memory:", memory_limit="500MB") as wh:
         wh.ingest_treebank([str(path)], corpus="s")
-        got = wh.sql("SELECT length, depth, mean_dependency_distance, mean_flux_weight, projective "
-                     "FROM sentence_complexity").fetchone()
+        got = wh.sql(
+            "SELECT length, depth, mean_dependency_distance, mean_flux_weight, projective FROM sentence_complexity"
+        ).fetchone()
         edges = wh.sql("SELECT count(*) FROM edges").fetchone()[0]
     want = _expected(heads, punct)
     assert got[:2] == want[:2] and got[4] == want[4]
@@ -73,12 +74,14 @@ def test_flux_weight_sum_beyond_32_bits(tmp_path):
 
     heads, punct = shape("rainbow", 93_000)
     expected = int(tree_metrics(TreeBatch.from_lists([heads])).flux_weight_sum[0])
-    assert expected > 2 ** 31
+    assert expected > 2**31
     path = tmp_path / "rainbow.conllu"
     write_sentence(path, heads, punct)
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([str(path)], corpus="r")
-        stored, mfw = wh.sql("SELECT flux_weight_sum, mean_flux_weight FROM sentence_tree_metrics "
-                             "JOIN sentence_complexity USING (corpus, position)").fetchone()
+        stored, mfw = wh.sql(
+            "SELECT flux_weight_sum, mean_flux_weight FROM sentence_tree_metrics "
+            "JOIN sentence_complexity USING (corpus, position)"
+        ).fetchone()
     assert stored == expected
     assert mfw == pytest.approx(expected / (93_000 - 1), rel=1e-12)

@@ -71,8 +71,14 @@ def test_portuguese_contraction_keeps_every_word_on_its_own_word(text):
 
 def test_multiword_methods():
     ref = sentence(PT)
-    assert [t.method for t in align(["ir", "ao", "ar", "a", "emissora"], ref)] == \
-        ["exact", "multiword", "multiword", "exact", "exact", "exact"]
+    assert [t.method for t in align(["ir", "ao", "ar", "a", "emissora"], ref)] == [
+        "exact",
+        "multiword",
+        "multiword",
+        "exact",
+        "exact",
+        "exact",
+    ]
     # the syntactic words written separately link to the words inside the multiword token
     assert [t.method for t in align(["ir", "a", "o", "ar", "a", "emissora"], ref)] == ["exact"] * 6
 
@@ -89,12 +95,15 @@ FR_DES = """
 """
 
 
-@pytest.mark.parametrize("text, ids", [
-    ("Il mange des pommes des voisins", [1, 2, 3, 4, 5, 6, 7]),           # article, then de + les
-    ("Il mange des pommes de les voisins", [1, 2, 3, 4, 5, 6, 7]),
-    ("des voisins Il mange des pommes", [5, 6, 7, 1, 2, 3, 4]),           # reordered: readings swap
-    ("de les voisins des Il mange pommes", [5, 6, 7, 3, 1, 2, 4]),        # shuffled words
-])
+@pytest.mark.parametrize(
+    "text, ids",
+    [
+        ("Il mange des pommes des voisins", [1, 2, 3, 4, 5, 6, 7]),  # article, then de + les
+        ("Il mange des pommes de les voisins", [1, 2, 3, 4, 5, 6, 7]),
+        ("des voisins Il mange des pommes", [5, 6, 7, 1, 2, 3, 4]),  # reordered: readings swap
+        ("de les voisins des Il mange pommes", [5, 6, 7, 3, 1, 2, 4]),  # shuffled words
+    ],
+)
 def test_a_surface_that_is_also_a_word_gets_the_better_reading(text, ids):
     ref = sentence(FR_DES)
     out = align(tokenise(text, ref), ref)
@@ -102,7 +111,7 @@ def test_a_surface_that_is_also_a_word_gets_the_better_reading(text, ids):
 
 
 def test_lowercased_multiword_surface_does_not_cross():
-    """"google's" lower-cased: its "'s" is spelled as the reference's, so it must not prefer the "'s" of
+    """ "google's" lower-cased: its "'s" is spelled as the reference's, so it must not prefer the "'s" of
     another multiword token (EWT test sentence 5, "Google's ... it's")."""
     ref = sentence("""
 1-2 Google's
@@ -115,14 +124,31 @@ def test_lowercased_multiword_surface_does_not_cross():
 """)
     out = align(["google's", "rush", "it's"], ref)
     assert [(t.form, t.reference_id, t.method) for t in out] == [
-        ("Google", 1, "multiword"), ("'s", 2, "multiword"), ("rush", 3, "exact"), ("it", 4, "multiword"),
-        ("'s", 5, "multiword")]
+        ("Google", 1, "multiword"),
+        ("'s", 2, "multiword"),
+        ("rush", 3, "exact"),
+        ("it", 4, "multiword"),
+        ("'s", 5, "multiword"),
+    ]
     assert [t.lemma for t in out] == ["Google", "'s", "rush", "it", "be"]
 
 
-LEX = LemmaLexicon.from_pairs([("was", "be", 950), ("were", "be", 300), ("is", "be", 1400), ("'s", "be", 500),
-                               ("'s", "have", 40), ("'s", "'s", 800), ("saw", "see", 31), ("saw", "saw", 4),
-                               ("done", "do", 60), ("did", "do", 80), ("x", "_", 3)], corpora=["toy"])
+LEX = LemmaLexicon.from_pairs(
+    [
+        ("was", "be", 950),
+        ("were", "be", 300),
+        ("is", "be", 1400),
+        ("'s", "be", 500),
+        ("'s", "have", 40),
+        ("'s", "'s", 800),
+        ("saw", "see", 31),
+        ("saw", "saw", 4),
+        ("done", "do", 60),
+        ("did", "do", 80),
+        ("x", "_", 3),
+    ],
+    corpora=["toy"],
+)
 
 
 def test_lexicon_links_inflected_forms_to_their_lemma():
@@ -131,15 +157,18 @@ def test_lexicon_links_inflected_forms_to_their_lemma():
 2 were be cop
 3 happy happy root
 """)
-    assert links(align(["They", "was", "happy"], ref)) == [("They", 1, "exact"), ("was", None, "unaligned"),
-                                                           ("happy", 3, "exact")]
+    assert links(align(["They", "was", "happy"], ref)) == [
+        ("They", 1, "exact"),
+        ("was", None, "unaligned"),
+        ("happy", 3, "exact"),
+    ]
     out = align(["They", "was", "happy"], ref, lexicon=LEX)
     assert links(out) == [("They", 1, "exact"), ("was", 2, "lexicon"), ("happy", 3, "exact")]
     assert [t.lemma for t in out] == ["they", "be", "happy"]
 
 
 def test_ambiguous_form_takes_any_attested_lemma():
-    """"'s" is be, have or 's in the treebanks: it links to "has" (have) as the issue asks; "saw"
+    """ "'s" is be, have or 's in the treebanks: it links to "has" (have) as the issue asks; "saw"
     (see or saw) links to "seen"."""
     ref = sentence("""
 1 he he
@@ -163,8 +192,9 @@ def test_lexicon_never_learns_or_matches_missing_lemmas():
 
 def test_lexicon_signature_records_what_it_was_learned_from():
     assert LEX.signature == "lexicon:corpora=toy,forms=7,pairs=10,min-count=1,fold:nfd-casefold-nfc"
-    strict = LemmaLexicon.from_pairs([("saw", "see", 31), ("saw", "saw", 4), ("Saw", "saw", 1)], min_count=5,
-                                     corpora=["b", "a"])
+    strict = LemmaLexicon.from_pairs(
+        [("saw", "see", 31), ("saw", "saw", 4), ("Saw", "saw", 1)], min_count=5, corpora=["b", "a"]
+    )
     assert strict.lemmas_of("saw") == {"see", "saw"}  # 4 + 1 folded together
     assert strict.signature.startswith("lexicon:corpora=a+b,forms=1,pairs=2,min-count=5")
     with pytest.raises(ValueError):
@@ -184,8 +214,13 @@ def test_weaker_links_never_displace_an_exact_one():
 6 deal deal obj
 """)
     out = align(["don't", "buy", "a", "done", "deal"], ref, lexicon=LEX)
-    assert links(out) == [("don't", None, "unaligned"), ("buy", 3, "exact"), ("a", 4, "exact"),
-                          ("done", 5, "exact"), ("deal", 6, "exact")]
+    assert links(out) == [
+        ("don't", None, "unaligned"),
+        ("buy", 3, "exact"),
+        ("a", 4, "exact"),
+        ("done", 5, "exact"),
+        ("deal", 6, "exact"),
+    ]
     # with the English rules, "don't" is the contraction of "do" and "not": it takes "do"
     out = align(["don't", "buy", "a", "done", "deal"], ref, lexicon=LEX, rules=inflection.for_language("en"))
     assert links(out)[0] == ("don't", 1, "contraction") and links(out)[3] == ("done", 5, "exact")
@@ -195,65 +230,99 @@ def test_a_shared_prefix_is_no_link():
     """Issue 36: "the catalogue sat" against "the cat sat" scored 1.0 on every metric (fuzzy prefix
     "cat"). "catalogue" is no form of "cat": with the lexicon and the English rules it stays unlinked,
     while "cats" (a regular plural of the noun) links."""
-    ref = ReferenceSentence([1, 2, 3], ["the", "cat", "sat"], ["the", "cat", "sit"], ["det", "nsubj", "root"],
-                            [True, True, True], [], ["DET", "NOUN", "VERB"])
+    ref = ReferenceSentence(
+        [1, 2, 3],
+        ["the", "cat", "sat"],
+        ["the", "cat", "sit"],
+        ["det", "nsubj", "root"],
+        [True, True, True],
+        [],
+        ["DET", "NOUN", "VERB"],
+    )
     lexicon = LemmaLexicon.from_pairs([("the", "the", 9), ("cat", "cat", 2), ("sat", "sit", 1)])
     rules = inflection.for_language("en")
     assert links(align(["the", "catalogue", "sat"], ref, lexicon=lexicon, rules=rules)) == [
-        ("the", 1, "exact"), ("catalogue", None, "unaligned"), ("sat", 3, "exact")]
+        ("the", 1, "exact"),
+        ("catalogue", None, "unaligned"),
+        ("sat", 3, "exact"),
+    ]
     assert links(align(["the", "cats", "sits"], ref, lexicon=lexicon, rules=rules)) == [
-        ("the", 1, "exact"), ("cats", 2, "inflection"), ("sits", 3, "inflection")]
+        ("the", 1, "exact"),
+        ("cats", 2, "inflection"),
+        ("sits", 3, "inflection"),
+    ]
     # no rules for the language, or no parts of speech: no inflection links
     assert links(align(["the", "cats"], ref))[1] == ("cats", None, "unaligned")
     bare = ReferenceSentence([1, 2], ["the", "cat"], ["the", "cat"], ["det", "root"], [True, True])
     assert links(align(["the", "cats"], bare, rules=rules))[1] == ("cats", None, "unaligned")
 
 
-@pytest.mark.parametrize("lemma, upos, forms, not_forms", [
-    # hand-written from the English spelling rules (Quirk et al. 1985, appendix I)
-    ("cat", "NOUN", ["cats"], ["catalogue", "cated", "catting"]),
-    ("box", "NOUN", ["boxes"], ["boxs"]),
-    ("city", "NOUN", ["cities"], ["citys"]),
-    ("day", "NOUN", ["days"], ["daies"]),
-    ("zero", "NOUN", ["zeros", "zeroes"], []),
-    ("try", "VERB", ["tries", "tried", "trying"], ["tryed", "triing"]),
-    ("bake", "VERB", ["bakes", "baked", "baking"], ["bakeed", "bakeing"]),
-    ("see", "VERB", ["sees", "seeing"], ["seing"]),
-    ("lie", "VERB", ["lies", "lied", "lying"], ["lieing"]),
-    ("stop", "VERB", ["stops", "stopped", "stopping"], []),
-    ("travel", "VERB", ["travels", "traveled", "travelled", "traveling", "travelling"], []),
-    ("enjoy", "VERB", ["enjoys", "enjoyed", "enjoying"], ["enjoied"]),
-    ("push", "VERB", ["pushes", "pushed", "pushing"], []),
-    ("big", "ADJ", ["bigger", "biggest"], ["bigs"]),
-    ("nice", "ADJ", ["nicer", "nicest"], ["nices"]),
-    ("happy", "ADJ", ["happier", "happiest"], []),
-    ("new", "ADJ", ["newer", "newest"], ["news"]),       # "news" is no form of the adjective
-    ("love", "VERB", ["loves", "loved", "loving"], ["lover"]),
-    ("the", "DET", [], ["thes"]),                         # closed classes are not inflected by rule
-])
+@pytest.mark.parametrize(
+    "lemma, upos, forms, not_forms",
+    [
+        # hand-written from the English spelling rules (Quirk et al. 1985, appendix I)
+        ("cat", "NOUN", ["cats"], ["catalogue", "cated", "catting"]),
+        ("box", "NOUN", ["boxes"], ["boxs"]),
+        ("city", "NOUN", ["cities"], ["citys"]),
+        ("day", "NOUN", ["days"], ["daies"]),
+        ("zero", "NOUN", ["zeros", "zeroes"], []),
+        ("try", "VERB", ["tries", "tried", "trying"], ["tryed", "triing"]),
+        ("bake", "VERB", ["bakes", "baked", "baking"], ["bakeed", "bakeing"]),
+        ("see", "VERB", ["sees", "seeing"], ["seing"]),
+        ("lie", "VERB", ["lies", "lied", "lying"], ["lieing"]),
+        ("stop", "VERB", ["stops", "stopped", "stopping"], []),
+        ("travel", "VERB", ["travels", "traveled", "travelled", "traveling", "travelling"], []),
+        ("enjoy", "VERB", ["enjoys", "enjoyed", "enjoying"], ["enjoied"]),
+        ("push", "VERB", ["pushes", "pushed", "pushing"], []),
+        ("big", "ADJ", ["bigger", "biggest"], ["bigs"]),
+        ("nice", "ADJ", ["nicer", "nicest"], ["nices"]),
+        ("happy", "ADJ", ["happier", "happiest"], []),
+        ("new", "ADJ", ["newer", "newest"], ["news"]),  # "news" is no form of the adjective
+        ("love", "VERB", ["loves", "loved", "loving"], ["lover"]),
+        ("the", "DET", [], ["thes"]),  # closed classes are not inflected by rule
+    ],
+)
 def test_english_regular_inflection(lemma, upos, forms, not_forms):
     got = inflection.for_language("en").inflections(lemma, upos)
     assert set(forms) <= got and not (set(not_forms) & got)
 
 
 def test_a_contraction_links_to_its_host_by_form_or_lemma():
-    """"can't" against the reference's "I cant" (ca + nt, lemma can + not): the host of the contraction is
+    """ "can't" against the reference's "I cant" (ca + nt, lemma can + not): the host of the contraction is
     the lemma of "ca"; "wasn't" against "was not": the host is the form."""
     rules = inflection.for_language("en")
-    ref = ReferenceSentence([1, 2, 3, 4], ["I", "ca", "nt", "go"], ["I", "can", "not", "go"],
-                            ["nsubj", "aux", "advmod", "root"], [True, False, True, True], [], ["PRON", "AUX", "PART", "VERB"])
+    ref = ReferenceSentence(
+        [1, 2, 3, 4],
+        ["I", "ca", "nt", "go"],
+        ["I", "can", "not", "go"],
+        ["nsubj", "aux", "advmod", "root"],
+        [True, False, True, True],
+        [],
+        ["PRON", "AUX", "PART", "VERB"],
+    )
     assert tokenise("I can't go", ref) == ["I", "can't", "go"]
     assert links(align(tokenise("I can't go", ref), ref, rules=rules)) == [
-        ("I", 1, "exact"), ("can't", 2, "contraction"), ("go", 4, "exact")]
-    ref = ReferenceSentence([1, 2, 3], ["It", "was", "not"], ["it", "be", "not"], ["nsubj", "cop", "root"],
-                            [True, True, True], [], ["PRON", "AUX", "PART"])
+        ("I", 1, "exact"),
+        ("can't", 2, "contraction"),
+        ("go", 4, "exact"),
+    ]
+    ref = ReferenceSentence(
+        [1, 2, 3],
+        ["It", "was", "not"],
+        ["it", "be", "not"],
+        ["nsubj", "cop", "root"],
+        [True, True, True],
+        [],
+        ["PRON", "AUX", "PART"],
+    )
     assert links(align(["It", "wasn't"], ref, rules=rules)) == [("It", 1, "exact"), ("wasn't", 2, "contraction")]
 
 
 def test_english_negative_contractions():
     en = inflection.for_language("en")
-    assert [en.contraction_host(f) for f in ("wasn't", "doesn\u2019t", "won't", "can't", "cannot", "ain't", "n't",
-                                             "don")] == ["was", "does", "will", "can", "can", None, None, None]
+    assert [
+        en.contraction_host(f) for f in ("wasn't", "doesn\u2019t", "won't", "can't", "cannot", "ain't", "n't", "don")
+    ] == ["was", "does", "will", "can", "can", None, None, None]
     assert inflection.for_language("fr") is None and inflection.for_language("en_ewt") is en
     assert inflection.signature(None) == "inflection:none" and "en-regular" in inflection.signature(en)
 
@@ -276,7 +345,7 @@ def test_many_contested_surfaces_use_steepest_ascent():
         k += 4
     ref = sentence("\n".join(rows))
     text = " ".join(["des pommes des"] * 4)
-    assert 2 ** 8 > alignment.MAX_BRANCHES
+    assert 2**8 > alignment.MAX_BRANCHES
     out = align(tokenise(text, ref), ref)
     assert [t.reference_id for t in out] == list(range(1, 17))
 
@@ -285,29 +354,45 @@ def test_given_lemmas_are_kept_and_multiword_surfaces_not_split():
     ref = sentence(PT)
     out = align(["ir", "a", "o", "ar", "a", "emissora"], ref, lemmas=["ir", "a", "o", "ar", "o", None])
     assert [(t.reference_id, t.lemma, t.lemma_source) for t in out] == [
-        (1, "ir", "given"), (2, "a", "given"), (3, "o", "given"), (4, "ar", "given"), (5, "o", "given"),
-        (6, "emissora", "reference")]
+        (1, "ir", "given"),
+        (2, "a", "given"),
+        (3, "o", "given"),
+        (4, "ar", "given"),
+        (5, "o", "given"),
+        (6, "emissora", "reference"),
+    ]
 
 
 # --- the reference realised as itself, in every tokenisation (issue 36) ------------------------------
 
-def glued(words: list[str], spaces: list[bool] | None = None,
-          multiword: list[tuple[int, int, str, bool]] = ()) -> ReferenceSentence:
+
+def glued(
+    words: list[str], spaces: list[bool] | None = None, multiword: list[tuple[int, int, str, bool]] = ()
+) -> ReferenceSentence:
     """Words (lemma = form) written without spaces unless ``spaces`` says otherwise."""
     n = len(words)
-    return ReferenceSentence(list(range(1, n + 1)), list(words), list(words), ["dep"] * n,
-                             list(spaces) if spaces is not None else [False] * n, list(multiword))
+    return ReferenceSentence(
+        list(range(1, n + 1)),
+        list(words),
+        list(words),
+        ["dep"] * n,
+        list(spaces) if spaces is not None else [False] * n,
+        list(multiword),
+    )
 
 
-@pytest.mark.parametrize("words", [
-    # the issue's three ja_gsd patterns: the reference writes the pieces apart at one place and the
-    # longer form at another; "fewest pieces" read the first place as the longer form too
-    ["これ", "は", "連続", "で", "ある", "が", "、", "それ", "である", "。"],
-    ["雨", "でし", "た", "が", "、", "晴れ", "でした", "。"],
-    ["それ", "で", "も", "、", "雨", "でも", "いい", "。"],
-    # the longer form first
-    ["それ", "である", "が", "、", "これ", "は", "連続", "で", "ある", "。"],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        # the issue's three ja_gsd patterns: the reference writes the pieces apart at one place and the
+        # longer form at another; "fewest pieces" read the first place as the longer form too
+        ["これ", "は", "連続", "で", "ある", "が", "、", "それ", "である", "。"],
+        ["雨", "でし", "た", "が", "、", "晴れ", "でした", "。"],
+        ["それ", "で", "も", "、", "雨", "でも", "いい", "。"],
+        # the longer form first
+        ["それ", "である", "が", "、", "これ", "は", "連続", "で", "ある", "。"],
+    ],
+)
 def test_spaceless_text_keeps_the_references_segmentation(words):
     ref = glued(words)
     text = "".join(words)
@@ -329,16 +414,31 @@ def test_glued_words_are_not_read_as_a_later_multiword_token():
 
 
 def test_one_surface_with_two_analyses_reads_each_as_its_own():
-    """"I'm" is I + am at one place and I + 'm at another: each output "I'm" may take either analysis."""
-    ref = glued(["I", "am", "so", "I", "'m", "well"], [False, True, True, False, True, True],
-                [(1, 2, "I'm", True), (4, 5, "I'm", True)])
+    """ "I'm" is I + am at one place and I + 'm at another: each output "I'm" may take either analysis."""
+    ref = glued(
+        ["I", "am", "so", "I", "'m", "well"],
+        [False, True, True, False, True, True],
+        [(1, 2, "I'm", True), (4, 5, "I'm", True)],
+    )
     out = align(tokenise("I'm so I'm well", ref), ref)
-    assert links(out) == [("I", 1, "multiword"), ("am", 2, "multiword"), ("so", 3, "exact"),
-                          ("I", 4, "multiword"), ("'m", 5, "multiword"), ("well", 6, "exact")]
+    assert links(out) == [
+        ("I", 1, "multiword"),
+        ("am", 2, "multiword"),
+        ("so", 3, "exact"),
+        ("I", 4, "multiword"),
+        ("'m", 5, "multiword"),
+        ("well", 6, "exact"),
+    ]
 
 
-_UNITS = [("I'm", ("I", "'m")), ("I'm", ("I", "am")), ("its", ("it", "s")), ("don't", ("do", "n't")),
-          ("cannot", ("can", "not")), ("des", ("de", "les"))]
+_UNITS = [
+    ("I'm", ("I", "'m")),
+    ("I'm", ("I", "am")),
+    ("its", ("it", "s")),
+    ("don't", ("do", "n't")),
+    ("cannot", ("can", "not")),
+    ("des", ("de", "les")),
+]
 _WORDS = ["I", "i", "am", "'m", "it", "its", "s", "do", "n't", "not", "can", "des", "de", "les", ",", "."]
 
 
@@ -368,8 +468,12 @@ def self_realisations(draw):
     ref = ReferenceSentence(ids, forms, [fold(f) for f in forms], ["dep"] * len(ids), spaces, mwt)
     text = "".join(s + (" " if sp else "") for s, sp in surfaces).strip()
     kind = draw(st.sampled_from(["text", "words", "surfaces", "lower"]))
-    realised = {"text": text, "words": " ".join(forms), "surfaces": " ".join(s for s, _ in surfaces),
-                "lower": text.lower()}[kind]
+    realised = {
+        "text": text,
+        "words": " ".join(forms),
+        "surfaces": " ".join(s for s, _ in surfaces),
+        "lower": text.lower(),
+    }[kind]
     return ref, realised
 
 
@@ -382,6 +486,7 @@ def test_the_reference_realised_as_itself_links_every_word_to_itself(case):
 
 
 # --- an independent brute-force oracle ------------------------------------------------------------
+
 
 class Oracle:
     """Every alignment of a small case, scored by the objective of the module docstring.
@@ -398,15 +503,40 @@ class Oracle:
 
     TIERS = ("exact", "casefold", "lemma", "lexicon")
     # every (form, lemma, part of speech) of the vocabulary below that is a regular English inflection
-    INFLECTED = {("des", "de", "NOUN"), ("des", "de", "VERB"), ("les", "le", "NOUN"), ("les", "le", "VERB"),
-                 ("enjoys", "enjoy", "NOUN"), ("enjoys", "enjoy", "VERB"), ("enjoyed", "enjoy", "VERB"),
-                 ("enjoying", "enjoy", "VERB"), ("cats", "cat", "NOUN"), ("cats", "cat", "VERB"),
-                 ("be", "be", "VERB"), ("de", "de", "VERB"), ("de", "de", "NOUN"), ("le", "le", "NOUN"),
-                 ("le", "le", "VERB"), ("enjoy", "enjoy", "VERB"), ("enjoy", "enjoy", "NOUN"),
-                 ("be", "be", "NOUN"), ("cat", "cat", "NOUN"), ("cat", "cat", "VERB"), ("un", "un", "NOUN"),
-                 ("un", "un", "VERB"), ("the", "the", "NOUN"), ("the", "the", "VERB"), ("be", "be", "ADJ"),
-                 ("the", "the", "ADJ"), ("de", "de", "ADJ"), ("le", "le", "ADJ"), ("un", "un", "ADJ"),
-                 ("enjoy", "enjoy", "ADJ"), ("cat", "cat", "ADJ"), ("best", "be", "ADJ")}
+    INFLECTED = {
+        ("des", "de", "NOUN"),
+        ("des", "de", "VERB"),
+        ("les", "le", "NOUN"),
+        ("les", "le", "VERB"),
+        ("enjoys", "enjoy", "NOUN"),
+        ("enjoys", "enjoy", "VERB"),
+        ("enjoyed", "enjoy", "VERB"),
+        ("enjoying", "enjoy", "VERB"),
+        ("cats", "cat", "NOUN"),
+        ("cats", "cat", "VERB"),
+        ("be", "be", "VERB"),
+        ("de", "de", "VERB"),
+        ("de", "de", "NOUN"),
+        ("le", "le", "NOUN"),
+        ("le", "le", "VERB"),
+        ("enjoy", "enjoy", "VERB"),
+        ("enjoy", "enjoy", "NOUN"),
+        ("be", "be", "NOUN"),
+        ("cat", "cat", "NOUN"),
+        ("cat", "cat", "VERB"),
+        ("un", "un", "NOUN"),
+        ("un", "un", "VERB"),
+        ("the", "the", "NOUN"),
+        ("the", "the", "VERB"),
+        ("be", "be", "ADJ"),
+        ("the", "the", "ADJ"),
+        ("de", "de", "ADJ"),
+        ("le", "le", "ADJ"),
+        ("un", "un", "ADJ"),
+        ("enjoy", "enjoy", "ADJ"),
+        ("cat", "cat", "ADJ"),
+        ("best", "be", "ADJ"),
+    }
     CONTRACTED = {"wasn't": "was", "isn't": "is", "cannot": "can"}  # host: the word's form or lemma
 
     def __init__(self, tokens, ref: ReferenceSentence, lexicon=None, rules=None):
@@ -435,7 +565,7 @@ class Oracle:
                 analyses.append(words)
                 if len("".join(words)) == len(t) and fold("".join(words)) == fold(t):
                     cut = [sum(map(len, words[:q])) for q in range(len(words) + 1)]
-                    written = [t[cut[q]:cut[q + 1]] for q in range(len(words))]
+                    written = [t[cut[q] : cut[q + 1]] for q in range(len(words))]
                 else:
                     written = words if t == surface else [fold(w) for w in words]
                 alternatives.append([(words[q], written[q], fold(t), q) for q in range(len(words))])
@@ -490,15 +620,19 @@ class Oracle:
         """(pieces, edges, links) of every alignment of every reading."""
         for choice in product(*[range(len(r)) for r in self.readings]):
             pieces = [p for r, c in zip(self.readings, choice) for p in r[c]]
-            edges = {(i, p): e for i, piece in enumerate(pieces) for p in range(len(self.ref.ids))
-                     if (e := self.link(piece, p)) is not None}
+            edges = {
+                (i, p): e
+                for i, piece in enumerate(pieces)
+                for p in range(len(self.ref.ids))
+                if (e := self.link(piece, p)) is not None
+            }
 
             def extend(i, used, linked):
                 if i == len(pieces):
                     yield list(linked)
                     return
                 yield from extend(i + 1, used, linked)
-                for (a, p) in edges:
+                for a, p in edges:
                     if a == i and p not in used:
                         yield from extend(i + 1, used | {p}, linked + [(i, p)])
 
@@ -524,19 +658,43 @@ class Oracle:
                 linked.append((i, p))
             assert len({p for _, p in linked}) == len(linked)
             # every possible link of these pieces, for the local-optimality check
-            all_edges = {(i, p): e for i, piece in enumerate(pieces) for p in range(len(self.ref.ids))
-                         if (e := self.link(piece, p)) is not None}
+            all_edges = {
+                (i, p): e
+                for i, piece in enumerate(pieces)
+                for p in range(len(self.ref.ids))
+                if (e := self.link(piece, p)) is not None
+            }
             return pieces, all_edges, linked
         raise AssertionError("the output's words are no reading of the tokens")
 
 
-FORMS = ["a", "A", "o", "ao", "the", "The", "them", "was", "is", "be", "enjoy", "enjoys", "enjoyed", "de", "les",
-         "des", "_", "cat", "cats"]
+FORMS = [
+    "a",
+    "A",
+    "o",
+    "ao",
+    "the",
+    "The",
+    "them",
+    "was",
+    "is",
+    "be",
+    "enjoy",
+    "enjoys",
+    "enjoyed",
+    "de",
+    "les",
+    "des",
+    "_",
+    "cat",
+    "cats",
+]
 LEMMAS = ["a", "o", "the", "be", "enjoy", "de", "le", "un", "_", "cat"]
 UPOS = ["NOUN", "VERB", "ADJ", "DET"]
 EN = inflection.for_language("en")
-TOY = LemmaLexicon.from_pairs([("was", "be", 1), ("is", "be", 1), ("were", "be", 1), ("des", "un", 1),
-                               ("des", "de", 1), ("them", "the", 1)])
+TOY = LemmaLexicon.from_pairs(
+    [("was", "be", 1), ("is", "be", 1), ("were", "be", 1), ("des", "un", 1), ("des", "de", 1), ("them", "the", 1)]
+)
 
 
 @st.composite
@@ -564,8 +722,9 @@ def small_cases(draw):
 def shuffled_cases(draw):
     """The reference's words shuffled, with up to two words dropped, doubled or replaced."""
     n = draw(st.integers(2, 7))
-    forms = draw(st.lists(st.sampled_from(["a", "A", "b", "the", "The", "them", "was", "is", "enjoys"]),
-                          min_size=n, max_size=n))
+    forms = draw(
+        st.lists(st.sampled_from(["a", "A", "b", "the", "The", "them", "was", "is", "enjoys"]), min_size=n, max_size=n)
+    )
     lemmas = draw(st.lists(st.sampled_from(["a", "b", "the", "be", "enjoy", "_"]), min_size=n, max_size=n))
     upos = draw(st.lists(st.sampled_from(UPOS), min_size=n, max_size=n))
     ref = ReferenceSentence(list(range(1, n + 1)), forms, lemmas, ["dep"] * n, [True] * n, [], upos)
@@ -600,13 +759,15 @@ def check_against_oracle(tokens, ref, lexicon, rules):
     for a, (i, p) in enumerate(linked):
         for q in free:
             if (i, q) in edges:
-                moved = linked[:a] + [(i, q)] + linked[a + 1:]
+                moved = linked[:a] + [(i, q)] + linked[a + 1 :]
                 assert not (oracle.score(moved, edges, pieces) == got[0] and oracle.crossings(moved) < -got[1]), moved
         for b in range(a + 1, len(linked)):
             k, q = linked[b]
             if (i, q) in edges and (k, p) in edges:
                 swapped = [x for c, x in enumerate(linked) if c not in (a, b)] + [(i, q), (k, p)]
-                assert not (oracle.score(swapped, edges, pieces) == got[0] and oracle.crossings(swapped) < -got[1]), swapped
+                assert not (oracle.score(swapped, edges, pieces) == got[0] and oracle.crossings(swapped) < -got[1]), (
+                    swapped
+                )
     return out
 
 
@@ -652,8 +813,15 @@ def _run_ref() -> ReferenceSentence:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.one_of(st.sampled_from(_RUN_REF_FORMS + ["-", "'", " "]),
-                          st.text(alphabet="aeiostndIA猫で-'", min_size=1, max_size=12)), max_size=12))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_RUN_REF_FORMS + ["-", "'", " "]),
+            st.text(alphabet="aeiostndIA猫で-'", min_size=1, max_size=12),
+        ),
+        max_size=12,
+    )
+)
 def test_segment_skipping_uncovered_runs_changes_nothing(parts):
     ref = _run_ref()
     d = ref.dictionary

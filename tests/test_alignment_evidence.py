@@ -63,8 +63,9 @@ def _plain(form: str) -> bool:
 def _linked_to(text: str, s: dict, p: int, lexicon, rules) -> bool:
     """Is reference word p (0-based) linked to any output token of ``text``?"""
     ref = reference(s)
-    return any(t.reference_id == s["words"][p][0] for t in align(tokenise(text, ref, rules), ref, lexicon=lexicon,
-                                                                   rules=rules))
+    return any(
+        t.reference_id == s["words"][p][0] for t in align(tokenise(text, ref, rules), ref, lexicon=lexicon, rules=rules)
+    )
 
 
 def false_links(name: str, seed: int = 36) -> tuple[int, int, list]:
@@ -125,7 +126,9 @@ def true_links(name: str, lexicon_from: str | None = "self", rules: bool = True,
         options = []
         for p, (w, tag) in enumerate(zip(words, s["upos"])):
             if tag in CONTENT and w[2] != "_" and keys.count(keys[p]) == 1:
-                other = sorted(f for f in forms.get((fold(w[2]), tag), ()) if fold(f) != keys[p] and fold(f) not in keys)
+                other = sorted(
+                    f for f in forms.get((fold(w[2]), tag), ()) if fold(f) != keys[p] and fold(f) not in keys
+                )
                 if other:
                     options.append((p, other))
         if not options:
@@ -165,12 +168,18 @@ def main() -> None:
     print("| treebank | lexicon | rules | be/have/do linked | other forms linked |")
     print("|---|---|---|---|---|")
     for name in ENGLISH:
-        other = "ud/UD_English-GUM/en_gum-ud-test.conllu" if "GUM" not in name else "ud/UD_English-EWT/en_ewt-ud-test.conllu"
+        other = (
+            "ud/UD_English-GUM/en_gum-ud-test.conllu"
+            if "GUM" not in name
+            else "ud/UD_English-EWT/en_ewt-ud-test.conllu"
+        )
         for lexicon_from, rules in (("self", True), (other, True), (None, True), ("self", False), (None, False)):
             c = true_links(name, lexicon_from, rules)
             label = {"self": "the treebank's", None: "none"}.get(lexicon_from) or lexicon_from.split("/")[-1]
-            print(f"| {name} | {label} | {'English' if rules else 'none'} | "
-                  f"{c['be/have/do'][1]:,} of {c['be/have/do'][0]:,} | {c['other'][1]:,} of {c['other'][0]:,} |")
+            print(
+                f"| {name} | {label} | {'English' if rules else 'none'} | "
+                f"{c['be/have/do'][1]:,} of {c['be/have/do'][0]:,} | {c['other'][1]:,} of {c['other'][0]:,} |"
+            )
 
 
 if __name__ == "__main__":

@@ -53,13 +53,19 @@ from tests.test_outputs_metrics import nltk_bleu, reference_sentences
 pytestmark = pytest.mark.realdata
 
 TREEBANKS = [
-    "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu", "ud/UD_English-EWT/en_ewt-ud-test.conllu",
-    "ud/UD_English-GUM/en_gum-ud-test.conllu", "ud/UD_French-GSD/fr_gsd-ud-test.conllu",
-    "ud/UD_Indonesian-GSD/id_gsd-ud-test.conllu", "ud/UD_Japanese-GSD/ja_gsd-ud-test.conllu",
-    "ud/UD_Korean-GSD/ko_gsd-ud-test.conllu", "ud/UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
-    "ud/UD_Russian-GSD/ru_gsd-ud-test.conllu", "ud/UD_Spanish-GSD/es_gsd-ud-test.conllu",
+    "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu",
+    "ud/UD_English-EWT/en_ewt-ud-test.conllu",
+    "ud/UD_English-GUM/en_gum-ud-test.conllu",
+    "ud/UD_French-GSD/fr_gsd-ud-test.conllu",
+    "ud/UD_Indonesian-GSD/id_gsd-ud-test.conllu",
+    "ud/UD_Japanese-GSD/ja_gsd-ud-test.conllu",
+    "ud/UD_Korean-GSD/ko_gsd-ud-test.conllu",
+    "ud/UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
+    "ud/UD_Russian-GSD/ru_gsd-ud-test.conllu",
+    "ud/UD_Spanish-GSD/es_gsd-ud-test.conllu",
     "ud-v2.3/en_ewt-ud-test.conllu",
-    "parsing/conll2018/gold/en_ewt.conllu", "parsing/conll2018/gold/fr_gsd.conllu",
+    "parsing/conll2018/gold/en_ewt.conllu",
+    "parsing/conll2018/gold/fr_gsd.conllu",
     "parsing/conll2018/gold/zh_gsd.conllu",
 ]
 REALISATIONS = "abcde"
@@ -69,9 +75,11 @@ VARIANTS = ("as-is", "contracted")
 def test_every_treebank_is_tested():
     """A treebank added to ../shared/data must be added to TREEBANKS."""
     shared("ud")
-    found = {str(p.relative_to(SHARED_DATA)) for pattern in ("ud/*/*.conllu", "ud-v2.3/*.conllu",
-                                                            "parsing/conll2018/gold/*.conllu")
-             for p in SHARED_DATA.glob(pattern)}
+    found = {
+        str(p.relative_to(SHARED_DATA))
+        for pattern in ("ud/*/*.conllu", "ud-v2.3/*.conllu", "parsing/conll2018/gold/*.conllu")
+        for p in SHARED_DATA.glob(pattern)
+    }
     assert found == set(TREEBANKS)
 
 
@@ -80,8 +88,12 @@ def language(treebank: str) -> str:
 
 
 def _glued(form: str, following: str) -> bool:
-    return bool(form) and bool(following) and unicodedata.category(form[-1])[0] in "LMN" and \
-        (unicodedata.category(following[0])[0] in "LMN" or following[0] in "'\u2019")
+    return (
+        bool(form)
+        and bool(following)
+        and unicodedata.category(form[-1])[0] in "LMN"
+        and (unicodedata.category(following[0])[0] in "LMN" or following[0] in "'\u2019")
+    )
 
 
 def contract(text: str) -> str:
@@ -91,8 +103,11 @@ def contract(text: str) -> str:
     out = []
     for block in text.split("\n\n"):
         lines = block.split("\n")
-        words = [(k, line.split("\t")) for k, line in enumerate(lines)
-                 if line and not line.startswith("#") and line.split("\t")[0].isdigit()]
+        words = [
+            (k, line.split("\t"))
+            for k, line in enumerate(lines)
+            if line and not line.startswith("#") and line.split("\t")[0].isdigit()
+        ]
         inside = set()
         for line in lines:
             cols = line.split("\t")
@@ -104,8 +119,13 @@ def contract(text: str) -> str:
             run = [k]
             while len(run) < 3 and run[-1] + 1 < len(words):
                 last, nxt = words[run[-1]][1], words[run[-1] + 1][1]
-                if int(last[0]) in inside or int(nxt[0]) in inside or int(nxt[0]) != int(last[0]) + 1 or \
-                        "SpaceAfter=No" not in last[9].split("|") or not _glued(last[1], nxt[1]):
+                if (
+                    int(last[0]) in inside
+                    or int(nxt[0]) in inside
+                    or int(nxt[0]) != int(last[0]) + 1
+                    or "SpaceAfter=No" not in last[9].split("|")
+                    or not _glued(last[1], nxt[1])
+                ):
                     break
                 run.append(run[-1] + 1)
             if len(run) > 1:
@@ -175,8 +195,15 @@ def upos_of(text: str) -> list[list[str]]:
 
 def reference(s: dict) -> ReferenceSentence:
     w = s["words"]
-    return ReferenceSentence([x[0] for x in w], [x[1] for x in w], [x[2] for x in w], [x[4] for x in w],
-                             [x[5] for x in w], multiword=list(s["mwt"]), upos=s.get("upos"))
+    return ReferenceSentence(
+        [x[0] for x in w],
+        [x[1] for x in w],
+        [x[2] for x in w],
+        [x[4] for x in w],
+        [x[5] for x in w],
+        multiword=list(s["mwt"]),
+        upos=s.get("upos"),
+    )
 
 
 def surface_tokens(s: dict) -> list[tuple[str, bool, bool]]:
@@ -231,8 +258,9 @@ CASES = [(t, v) for t in TREEBANKS for v in VARIANTS]
 
 
 def test_generated_contractions():
-    """"do" + "n't" glued in UD v2.3 EWT become the multiword token "don't"; Japanese runs of two or three
+    """ "do" + "n't" glued in UD v2.3 EWT become the multiword token "don't"; Japanese runs of two or three
     glued words become tokens; a treebank that glues words only to punctuation (Russian) gets none."""
+
     def tokens(treebank, variant):
         return [m for s in treebank_sentences(treebank, variant) for m in s["mwt"]]
 
@@ -306,7 +334,11 @@ def test_realisations_score_one_through_the_warehouse(treebank, variant, tmp_pat
     for run, position, edges, dea, bleu, accuracies, lemmas in rows:
         if len(lemmas) not in identical:
             identical[len(lemmas)] = nltk_bleu(lemmas, lemmas)
-        if (edges and dea != 1) or abs(bleu - identical[len(lemmas)]) > 1e-12 or \
-                any(a is not None and a != 1 for a in accuracies) or accuracies[0] is None:
+        if (
+            (edges and dea != 1)
+            or abs(bleu - identical[len(lemmas)]) > 1e-12
+            or any(a is not None and a != 1 for a in accuracies)
+            or accuracies[0] is None
+        ):
             wrong[run].append(position)
     assert {k: sorted(v)[:10] for k, v in wrong.items() if v} == {}

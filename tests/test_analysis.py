@@ -51,21 +51,36 @@ def test_failure_mask_ties_broken_by_position():
 
 def test_forms_are_canonical_and_unordered():
     # 1 VERB root, 2 ADV advmod (of 1), 3 VERB conj (of 1), 4 ADV advmod (of 3), 5 ADV advmod (of 3)
-    forms = mining.sentence_forms([0, 1, 1, 3, 3], ["root", "advmod", "conj", "advmod", "advmod"],
-                                  ["VERB", "ADV", "VERB", "ADV", "ADV"], ["go", "so", "run", "fast", "far"])
-    assert forms["dep"] == {"(root (advmod))", "(root (conj))", "(root (advmod conj))", "(conj (advmod))",
-                            "(conj (advmod advmod))", "(root ((conj (advmod))))"}
+    forms = mining.sentence_forms(
+        [0, 1, 1, 3, 3],
+        ["root", "advmod", "conj", "advmod", "advmod"],
+        ["VERB", "ADV", "VERB", "ADV", "ADV"],
+        ["go", "so", "run", "fast", "far"],
+    )
+    assert forms["dep"] == {
+        "(root (advmod))",
+        "(root (conj))",
+        "(root (advmod conj))",
+        "(conj (advmod))",
+        "(conj (advmod advmod))",
+        "(root ((conj (advmod))))",
+    }
     assert "(VERB~conj (ADV~advmod))" in forms["pos-dep"]
     assert "(VERB~conj (ADV~advmod ADV~advmod))" in forms["pos-dep"]
     assert "(VERB (ADV VERB))" in forms["pos"]
     assert "(run (far fast))" in forms["lemma"]
     # the same tree with the dependents in the other order gives the same forms
-    swapped = mining.sentence_forms([0, 3, 1, 1, 3], ["root", "advmod", "conj", "advmod", "advmod"],
-                                    ["VERB", "ADV", "VERB", "ADV", "ADV"], ["go", "fast", "run", "so", "far"])
+    swapped = mining.sentence_forms(
+        [0, 3, 1, 1, 3],
+        ["root", "advmod", "conj", "advmod", "advmod"],
+        ["VERB", "ADV", "VERB", "ADV", "ADV"],
+        ["go", "fast", "run", "so", "far"],
+    )
     assert swapped["dep"] == forms["dep"]
     # max size 2: only head + one dependent
-    assert mining.sentence_forms([0, 1, 1], ["root", "a", "b"], ["X"] * 3, ["x"] * 3, views=("dep",),
-                                 max_size=2)["dep"] == {"(root (a))", "(root (b))"}
+    assert mining.sentence_forms([0, 1, 1], ["root", "a", "b"], ["X"] * 3, ["x"] * 3, views=("dep",), max_size=2)[
+        "dep"
+    ] == {"(root (a))", "(root (b))"}
 
 
 def test_suspicion_worked_example():
@@ -88,8 +103,10 @@ def test_approximate_randomisation_matches_exact_permutation_test():
     b = np.array([0.7, 0.85, 0.5, 0.9, 0.4, 0.8, 0.55, 0.6, 0.7, 0.6])
     d = a - b
     observed = abs(d.mean())
-    extreme = sum(abs(sum(s * x for s, x in zip(signs, d)) / len(d)) >= observed - 1e-15
-                  for signs in __import__("itertools").product((1, -1), repeat=len(d)))
+    extreme = sum(
+        abs(sum(s * x for s, x in zip(signs, d)) / len(d)) >= observed - 1e-15
+        for signs in __import__("itertools").product((1, -1), repeat=len(d))
+    )
     exact = extreme / 2 ** len(d)
     _, _, delta, p = approximate_randomisation(a, b, np.ones(10), resamples=20000, seed=7)
     assert delta == pytest.approx(d.mean())
@@ -109,6 +126,7 @@ def test_paired_bootstrap_identical_systems_and_clear_difference():
 
 # --- the warehouse --------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def analysed(tmp_path_factory):
     import evalhouse
@@ -123,8 +141,11 @@ def analysed(tmp_path_factory):
     # human judgements on 12 sentences of lr, 2 annotators per criterion (z-scores per annotator)
     lines = ["team,run,corpus,sent_id,annotator,criterion,score"]
     for k in range(1, 13):
-        for annotator, criterion, score in (("a1", "fluency", (k * 37) % 11), ("a2", "fluency", (k * 5) % 7),
-                                            ("a3", "adequacy", (k * 13) % 9 + k % 2)):
+        for annotator, criterion, score in (
+            ("a1", "fluency", (k * 37) % 11),
+            ("a2", "fluency", (k * 5) % 7),
+            ("a3", "adequacy", (k * 13) % 9 + k % 2),
+        ):
             lines.append(f"baseline,lr,sample,{k},{annotator},{criterion},{score}")
     wh.ingest_judgements(write(tmp, "j.csv", "\n".join(lines) + "\n"))
     analyze(wh, AnalysisConfig(resamples=200, seed=5))
@@ -136,8 +157,19 @@ def analysed(tmp_path_factory):
 def test_metric_correlations_against_scipy_and_independent_holm(analysed):
     wh = analysed
     table = wh.sql("select * from metric_correlations order by team, run, metric_a, metric_b").df()
-    assert set(table.columns) >= {"team", "run", "corpus", "metric_a", "metric_b", "n", "rho", "p", "p_holm",
-                                  "significant", "configuration"}
+    assert set(table.columns) >= {
+        "team",
+        "run",
+        "corpus",
+        "metric_a",
+        "metric_b",
+        "n",
+        "rho",
+        "p",
+        "p_holm",
+        "significant",
+        "configuration",
+    }
     data = wh.sql("""select s.team, s.run, s.bleu, s.dea, s.fluency_z, s.adequacy_z, c.depth, c.length,
                             c.mean_dependency_distance, c.mean_flux_size, c.mean_flux_weight, c.mean_arity
                      from sentence_scores s join sentence_complexity c using (corpus, position)""").df()
@@ -226,30 +258,58 @@ def test_judgement_correlations_against_scipy_and_independent_holm(analysed):
             assert (row.p_r_holm, row.p_rho_holm) == (pytest.approx(hr, rel=1e-9), pytest.approx(hs, rel=1e-9))
             assert (row.significant_r, row.significant_rho) == (hr < 0.05, hs < 0.05)
     assert table.configuration.str.contains("pearson").all() and table.configuration.str.contains("holm").all()
-    summary = wh.sql("select metric, judgement, submissions, mean_r, median_r, mean_rho from "
-                     "judgement_correlation_summary where scope = 'all'").fetchall()
+    summary = wh.sql(
+        "select metric, judgement, submissions, mean_r, median_r, mean_rho from "
+        "judgement_correlation_summary where scope = 'all'"
+    ).fetchall()
     assert len(summary) == 2 * len(ACCURACIES)  # each accuracy against fluency and adequacy
     for metric, judgement, n, mean_r, median_r, mean_rho in summary:
         row = table[(table.metric == metric) & (table.judgement == judgement)]
-        assert n == 1 and mean_r == median_r == pytest.approx(row.r.iloc[0]) and mean_rho == pytest.approx(row.rho.iloc[0])
+        assert (
+            n == 1 and mean_r == median_r == pytest.approx(row.r.iloc[0]) and mean_rho == pytest.approx(row.rho.iloc[0])
+        )
 
 
 def test_judgement_correlation_summary_given_expect(wh):
     # GIVEN three submissions of two teams on two corpora, gta against fluency_z
-    rows = [("t", "1", "c", 0.2, 0.1, True, False), ("t", "2", "c", 0.6, 0.5, True, True),
-            ("u", "1", "d", 0.4, -0.3, False, False)]
+    rows = [
+        ("t", "1", "c", 0.2, 0.1, True, False),
+        ("t", "2", "c", 0.6, 0.5, True, True),
+        ("u", "1", "d", 0.4, -0.3, False, False),
+    ]
     for team, run, corpus, r, rho, sig_r, sig_rho in rows:
-        wh.sql("insert into judgement_correlations values ($1, $2, $3, 'gta', 'fluency_z', 24, $4, 0.01, 0.02, $6, "
-               "$5, 0.03, 0.04, $7, 'cfg')", [team, run, corpus, r, rho, sig_r, sig_rho])
-    got = {(scope, value): rest for scope, value, *rest in wh.sql(
-        "select scope, scope_value, submissions, mean_r, median_r, mean_rho, median_rho, significant_share_r, "
-        "significant_share_rho from judgement_correlation_summary order by all").fetchall()}
+        wh.sql(
+            "insert into judgement_correlations values ($1, $2, $3, 'gta', 'fluency_z', 24, $4, 0.01, 0.02, $6, "
+            "$5, 0.03, 0.04, $7, 'cfg')",
+            [team, run, corpus, r, rho, sig_r, sig_rho],
+        )
+    got = {
+        (scope, value): rest
+        for scope, value, *rest in wh.sql(
+            "select scope, scope_value, submissions, mean_r, median_r, mean_rho, median_rho, significant_share_r, "
+            "significant_share_rho from judgement_correlation_summary order by all"
+        ).fetchall()
+    }
     # EXPECT all: 3 submissions, mean r 0.4, median r 0.4, mean rho 0.1, median rho 0.1, 2/3 and 1/3
     # significant; corpus c: mean r 0.4 (median of two: 0.4), rho 0.3; team u: the one row
-    assert got[("all", "all")] == [3, pytest.approx(0.4), pytest.approx(0.4), pytest.approx(0.1), pytest.approx(0.1),
-                                   pytest.approx(2 / 3), pytest.approx(1 / 3)]
-    assert got[("corpus", "c")] == [2, pytest.approx(0.4), pytest.approx(0.4), pytest.approx(0.3), pytest.approx(0.3),
-                                    1.0, 0.5]
+    assert got[("all", "all")] == [
+        3,
+        pytest.approx(0.4),
+        pytest.approx(0.4),
+        pytest.approx(0.1),
+        pytest.approx(0.1),
+        pytest.approx(2 / 3),
+        pytest.approx(1 / 3),
+    ]
+    assert got[("corpus", "c")] == [
+        2,
+        pytest.approx(0.4),
+        pytest.approx(0.4),
+        pytest.approx(0.3),
+        pytest.approx(0.3),
+        1.0,
+        0.5,
+    ]
     assert got[("team", "u")] == [1, 0.4, 0.4, -0.3, -0.3, 0.0, 0.0]
     assert len(got) == 5  # all, corpus c, corpus d, team t, team u
 
@@ -275,13 +335,17 @@ def test_judgement_correlations_on_a_real_run_with_synthetic_judgements(tmp_path
             for annotator in ("a1", "a2"):
                 fluency = int(np.clip(round(5 * gta + rng.normal(0, 0.5)), 0, 5))
                 adequacy = int(np.clip(round(5 * ssa + rng.normal(0, 0.5)), 0, 5))
-                lines += [f"adapt,ewt_only,ewt,{sent_id},{annotator},fluency,{fluency}",
-                          f"adapt,ewt_only,ewt,{sent_id},{annotator}b,adequacy,{adequacy}"]
+                lines += [
+                    f"adapt,ewt_only,ewt,{sent_id},{annotator},fluency,{fluency}",
+                    f"adapt,ewt_only,ewt,{sent_id},{annotator}b,adequacy,{adequacy}",
+                ]
         wh.ingest_judgements(write(tmp_path, "synthetic.csv", "\n".join(lines) + "\n"))
         analyze(wh, AnalysisConfig(resamples=5, views=("dep",)))
         data = wh.sql(f"select {', '.join(ACCURACIES)}, fluency_z, adequacy_z from sentence_scores").df()
-        got = {(m, j): (n, r, rho) for m, j, n, r, rho in wh.sql(
-            "select metric, judgement, n, r, rho from judgement_correlations").fetchall()}
+        got = {
+            (m, j): (n, r, rho)
+            for m, j, n, r, rho in wh.sql("select metric, judgement, n, r, rho from judgement_correlations").fetchall()
+        }
     assert len(got) == 12
     for (metric, judgement), (n, r, rho) in got.items():
         pair = data[[metric, judgement]].astype(float).dropna()
@@ -296,13 +360,17 @@ def test_correlation_summary_medians(analysed):
     wh = analysed
     rows = wh.sql("""select metric_a, metric_b, list(rho order by run) from metric_correlations
                      where metric_a = 'bleu' and metric_b = 'depth' group by all""").fetchall()
-    (_, _, rhos), = rows
+    ((_, _, rhos),) = rows
     got = wh.sql("""select submissions, mean_rho, median_rho from correlation_summary
                     where scope = 'all' and metric_a = 'bleu' and metric_b = 'depth'""").fetchone()
     assert got[0] == 3
     assert got[1] == pytest.approx(sum(rhos) / 3) and got[2] == pytest.approx(sorted(rhos)[1])
-    assert wh.sql("select count(*) from correlation_summary where scope = 'team' and scope_value = 'baseline'"
-                  ).fetchone()[0] == wh.sql("select count(distinct (metric_a, metric_b)) from metric_correlations").fetchone()[0]
+    assert (
+        wh.sql("select count(*) from correlation_summary where scope = 'team' and scope_value = 'baseline'").fetchone()[
+            0
+        ]
+        == wh.sql("select count(distinct (metric_a, metric_b)) from metric_correlations").fetchone()[0]
+    )
 
 
 @pytest.mark.slow
@@ -332,8 +400,11 @@ def test_projectivity_tests_against_scipy_and_pair_counting(analysed):
 def test_entropy_dea_correlation_against_scipy(analysed):
     wh = analysed
     for team, run, n, rho, p in wh.sql("select team, run, relations, rho, p from entropy_dea_correlation").fetchall():
-        pairs = wh.sql("""select e.entropy, d.accuracy from dea_by_relation d join relation_entropy e
-                          using (corpus, relation) where d.team = $t and d.run = $r""", {"t": team, "r": run}).fetchall()
+        pairs = wh.sql(
+            """select e.entropy, d.accuracy from dea_by_relation d join relation_entropy e
+                          using (corpus, relation) where d.team = $t and d.run = $r""",
+            {"t": team, "r": run},
+        ).fetchall()
         r = sps.spearmanr([a for a, _ in pairs], [b for _, b in pairs])
         assert n == len(pairs) and rho == pytest.approx(r.statistic) and p == pytest.approx(r.pvalue)
     assert wh.sql("select count(*) from entropy_dea_correlation").fetchone()[0] == 3
@@ -351,14 +422,26 @@ def test_suspicious_subtrees_counts_are_sentence_counts(analysed):
     assert scores == sorted(scores, reverse=True)
     # recount the top form from the edges table and sentence BLEU, independently
     bleu = wh.sql("select position, bleu from sentence_scores where run = 'random' order by bleu, position").fetchall()
-    failures = {p for p, _ in bleu[:math.ceil(0.25 * len(bleu))]}
+    failures = {p for p, _ in bleu[: math.ceil(0.25 * len(bleu))]}
     top = rows[0]
     containing = set()
     for (position,) in wh.sql("select distinct position from edges where corpus = 'sample'").fetchall():
-        e = wh.sql("select head, relation, dependent_upos, dependent_lemma from edges where corpus = 'sample' "
-                   "and position = $p order by dependent", {"p": position}).fetchall()
-        if top[3] in mining.sentence_forms([r[0] for r in e], [r[1] for r in e], [r[2] for r in e],
-                                           [r[3] for r in e], views=("dep",), exclude_root=True)["dep"]:
+        e = wh.sql(
+            "select head, relation, dependent_upos, dependent_lemma from edges where corpus = 'sample' "
+            "and position = $p order by dependent",
+            {"p": position},
+        ).fetchall()
+        if (
+            top[3]
+            in mining.sentence_forms(
+                [r[0] for r in e],
+                [r[1] for r in e],
+                [r[2] for r in e],
+                [r[3] for r in e],
+                views=("dep",),
+                exclude_root=True,
+            )["dep"]
+        ):
             containing.add(position)
     assert top[4] == len(containing) and top[5] == len(containing & failures)
     assert top[6] == 42 - len(containing) and top[7] == 42 - len(containing | failures)
@@ -369,7 +452,9 @@ def test_paired_significance_values_reuse_the_views(analysed):
     wh = analysed
     table = wh.sql("select * from score_significance where kind = 'submission' and metric in ('dea', 'mean_bleu')").df()
     assert len(table) == 3 * 2 * 2  # 3 pairs x 2 metrics x 2 tests
-    scores = {(t, r): (b, d) for t, r, b, d in wh.sql("select team, run, mean_bleu, dea from submission_scores").fetchall()}
+    scores = {
+        (t, r): (b, d) for t, r, b, d in wh.sql("select team, run, mean_bleu, dea from submission_scores").fetchall()
+    }
     for row in table.itertuples():
         want = scores[(row.team_a, row.run_a)][0 if row.metric == "mean_bleu" else 1]
         assert row.value_a == pytest.approx(want)
@@ -406,8 +491,12 @@ def test_ensemble_choice_matches_an_independent_computation(analysed):
         if not rels:
             assert choice[position] == runs[0]
             continue
-        means = {k: np.mean([acc[(acc.team == k[0]) & (acc.run == k[1]) & (acc.relation == r)].accuracy.iloc[0]
-                             for r in rels]) for k in runs}
+        means = {
+            k: np.mean(
+                [acc[(acc.team == k[0]) & (acc.run == k[1]) & (acc.relation == r)].accuracy.iloc[0] for r in rels]
+            )
+            for k in runs
+        }
         best = max(means.values())
         assert choice[position] == next(k for k in runs if means[k] >= best - 1e-12)
     scores = dict((s, (b, d)) for s, b, d in wh.sql("select system, mean_bleu, dea from ensemble_scores").fetchall())
@@ -431,9 +520,27 @@ def test_analyze_cli_and_filters(tmp_path):
         run_baseline(wh, "random", "sample")
     runner = CliRunner()
     # evalhouse's reading before issue 16, kept as options: every form, the root's too, top 3 suspicious
-    result = runner.invoke(app, ["--db", str(db), "analyze", "--resamples", "50", "--view", "dep", "--top-k", "3",
-                                 "--score", "printed", "--suspicious", "top-k", "--include-root",
-                                 "--representatives", "all"])
+    result = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "analyze",
+            "--resamples",
+            "50",
+            "--view",
+            "dep",
+            "--top-k",
+            "3",
+            "--score",
+            "printed",
+            "--suspicious",
+            "top-k",
+            "--include-root",
+            "--representatives",
+            "all",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "analysed 2 submission(s)" in result.output
     with evalhouse.connect(db, read_only=True) as wh:
@@ -449,13 +556,21 @@ def test_analyze_cli_and_filters(tmp_path):
     assert result.exit_code == 0, result.output
     with evalhouse.connect(db, read_only=True) as wh:
         configuration = wh.sql("select any_value(configuration) from suspicious_subtrees").fetchone()[0]
-        assert ("root:excluded|representatives:largest|suspicious:non-null|score:narayan-gardent|max_size:3"
-                in configuration)
+        assert (
+            "root:excluded|representatives:largest|suspicious:non-null|score:narayan-gardent|max_size:3"
+            in configuration
+        )
         assert wh.sql("select count(*) from suspicious_subtrees where form like '(root %'").fetchone()[0] == 0
-        stored = dict(((t, r), n) for t, r, n in wh.sql(
-            "select team, run, count(*) from suspicious_subtrees where selected and c_f_fail > 0 group by all").fetchall())
-        assert stored == dict(((t, r), n) for t, r, n in wh.sql(
-            "select team, run, suspicious from suspicious_subtree_submissions").fetchall())
+        stored = dict(
+            ((t, r), n)
+            for t, r, n in wh.sql(
+                "select team, run, count(*) from suspicious_subtrees where selected and c_f_fail > 0 group by all"
+            ).fetchall()
+        )
+        assert stored == dict(
+            ((t, r), n)
+            for t, r, n in wh.sql("select team, run, suspicious from suspicious_subtree_submissions").fetchall()
+        )
         assert min(stored.values()) > 1  # --keep 1 does not drop a suspicious form
         assert wh.sql("select count(*) from suspicious_subtrees where not selected").fetchone()[0] == 0
     result = runner.invoke(app, ["--db", str(db), "analyze", "--failure-share", "1.5"])
@@ -466,11 +581,13 @@ def test_analyze_cli_and_filters(tmp_path):
 
 # --- planted fault on the real EWT test set -------------------------------------------------------
 
+
 def _perturbed_outputs(wh, corpus: str, move_conj: bool) -> str:
     """SR-format output: the reference words in order, or with every conj dependent's subtree moved to
     just before its head's subtree (coordination mis-ordered, nothing else touched)."""
-    nodes = wh.sql("select position, id, form, head, deprel from nodes where corpus = $c order by position, id",
-                   {"c": corpus}).df()
+    nodes = wh.sql(
+        "select position, id, form, head, deprel from nodes where corpus = $c order by position, id", {"c": corpus}
+    ).df()
     out = []
     for position, g in nodes.groupby("position", sort=True):
         ids = g["id"].tolist()
@@ -513,18 +630,31 @@ def test_planted_coordination_fault_is_found(tmp_path):
             out = write(tmp_path, f"{run}.txt", _perturbed_outputs(wh, "en_ewt-test", move))
             wh.ingest_outputs(out, reference="en_ewt-test", team="planted", run=run)
         analyze(wh, AnalysisConfig(resamples=20, views=("dep",)))
-        top = dict((run, [f for (f,) in wh.sql(
-            "select form from suspicious_subtrees where run = $r and view = 'dep' order by rank limit 5",
-            {"r": run}).fetchall()]) for run in ("conj-moved", "clean"))
+        top = dict(
+            (
+                run,
+                [
+                    f
+                    for (f,) in wh.sql(
+                        "select form from suspicious_subtrees where run = $r and view = 'dep' order by rank limit 5",
+                        {"r": run},
+                    ).fetchall()
+                ],
+            )
+            for run in ("conj-moved", "clean")
+        )
         assert all("conj" in form for form in top["conj-moved"][:3]), top
         assert not any("conj" in form for form in top["clean"][:3]), top
         # the printed score puts singletons on top instead
         analyze(wh, AnalysisConfig(resamples=20, views=("dep",), score_form="printed"), team="planted")
-        printed = wh.sql("select c_f from suspicious_subtrees where run = 'conj-moved' order by rank limit 3").fetchall()
+        printed = wh.sql(
+            "select c_f from suspicious_subtrees where run = 'conj-moved' order by rank limit 3"
+        ).fetchall()
         assert [c for (c,) in printed] == [1, 1, 1]
 
 
 # --- augment and report ---------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 def test_augment_writes_valid_conllu_with_reasons(analysed, tmp_path):
@@ -554,8 +684,10 @@ def test_augment_writes_valid_conllu_with_reasons(analysed, tmp_path):
     for s in sentences:
         stated = int(s.metadata["evalhouse_augment"].split(":")[0].split()[1])
         assert stated >= richness[s.metadata["sent_id"]]
-    assert min(int(s.metadata["evalhouse_augment"].split(":")[0].split()[1]) for s in sentences) >= \
-        sorted(richness.values(), reverse=True)[len(richness) - 1]
+    assert (
+        min(int(s.metadata["evalhouse_augment"].split(":")[0].split()[1]) for s in sentences)
+        >= sorted(richness.values(), reverse=True)[len(richness) - 1]
+    )
     assert len(chosen) == 5
 
 
@@ -583,8 +715,11 @@ def independent_complexity(path) -> dict[str, tuple[int, int, float | None]]:
             return 0 if head[i] == 0 else 1 + depth(head[i])
 
         distances = [abs(position[i] - position[h]) for i, h in head.items() if h != 0]
-        out[sentence.metadata["sent_id"]] = (max(depth(t["id"]) for t in words) if words else None, len(words),
-                                             sum(distances) / len(distances) if distances else None)
+        out[sentence.metadata["sent_id"]] = (
+            max(depth(t["id"]) for t in words) if words else None,
+            len(words),
+            sum(distances) / len(distances) if distances else None,
+        )
     return out
 
 
@@ -616,8 +751,14 @@ def test_augment_selects_by_complexity(augment_wh, tmp_path):
     eligible = {k for k, (d, n, m) in measured.items() if d is not None and d >= 3 and n >= 8 and m >= 2.2}
     assert len(eligible) == 6  # of 42 sentences
     out = tmp_path / "complex.conllu"
-    summary = augment(augment_wh, "baseline/random", "train", 1000, out,
-                      complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2})
+    summary = augment(
+        augment_wh,
+        "baseline/random",
+        "train",
+        1000,
+        out,
+        complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2},
+    )
     chosen = conllu.parse(out.read_text(encoding="utf-8"))
     assert summary.written == len(chosen) == len(eligible)
     assert {s.metadata["sent_id"] for s in chosen} == eligible
@@ -628,17 +769,35 @@ def test_augment_selects_by_complexity(augment_wh, tmp_path):
         assert f"{m:.4f}".rstrip("0") + " >= 2.2 (for baseline/random on sample)" in reason
     # the top 2 are the richest of the eligible (richness as stated, ties to the earlier sentence)
     stated = {x.metadata["sent_id"]: int(x.metadata["evalhouse_augment"].split(":")[0].split()[1]) for x in chosen}
-    augment(augment_wh, "baseline/random", "train", 2, tmp_path / "two.conllu",
-            complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2})
+    augment(
+        augment_wh,
+        "baseline/random",
+        "train",
+        2,
+        tmp_path / "two.conllu",
+        complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2},
+    )
     two = [x.metadata["sent_id"] for x in conllu.parse((tmp_path / "two.conllu").read_text(encoding="utf-8"))]
     assert sorted(two) == sorted(sorted(stated, key=lambda k: (-stated[k], k))[:2])
     # with complexity criteria a sentence is chosen for its complexity even at richness 0 (no weak relation,
     # no suspicious form targeted); without them, richness 0 is never chosen
-    none = augment(augment_wh, "baseline/random", "train", 1000, tmp_path / "none.conllu", weak_relations=0,
-                   forms=0, complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2})
+    none = augment(
+        augment_wh,
+        "baseline/random",
+        "train",
+        1000,
+        tmp_path / "none.conllu",
+        weak_relations=0,
+        forms=0,
+        complexity={"depth": 3, "length": 8, "mean_dependency_distance": 2.2},
+    )
     assert none.written == len(eligible)
-    assert augment(augment_wh, "baseline/random", "train", 1000, tmp_path / "zero.conllu", weak_relations=0,
-                   forms=0).written == 0
+    assert (
+        augment(
+            augment_wh, "baseline/random", "train", 1000, tmp_path / "zero.conllu", weak_relations=0, forms=0
+        ).written
+        == 0
+    )
 
 
 @pytest.mark.slow
@@ -661,8 +820,10 @@ def test_augment_refuses_the_reference_corpus(augment_wh, tmp_path):
     with pytest.raises(OptionError, match=r"holds the sentences of 'sample'.*corpus_inputs"):
         augment(augment_wh, "baseline/random", "input", 5, out)
     assert augment(augment_wh, "baseline/random", "train", 5, out).written == 5
-    assert parse_complexity(["depth=8", "mean_dependency_distance=2.5"]) == {"depth": 8.0,
-                                                                            "mean_dependency_distance": 2.5}
+    assert parse_complexity(["depth=8", "mean_dependency_distance=2.5"]) == {
+        "depth": 8.0,
+        "mean_dependency_distance": 2.5,
+    }
     for bad in ("depth", "width=3", "depth=deep"):
         with pytest.raises(OptionError, match="complexity"):
             parse_complexity([bad])
@@ -674,7 +835,10 @@ def test_all_pairs_resampling_equals_pair_by_pair():
     rng = np.random.default_rng(3)
     nums = rng.integers(0, 5, size=(4, 30)).astype(float)
     den = np.full(30, 5.0)
-    for test, single in (("paired-bootstrap", paired_bootstrap), ("approximate-randomisation", approximate_randomisation)):
+    for test, single in (
+        ("paired-bootstrap", paired_bootstrap),
+        ("approximate-randomisation", approximate_randomisation),
+    ):
         for a, b, va, vb, delta, p in paired_tests_all(nums, den, 300, 11, test):
             assert (va, vb, delta, p) == pytest.approx(single(nums[a], nums[b], den, 300, 11))
 
@@ -690,24 +854,35 @@ def test_suspicious_subtrees_coverage_given_expect(wh):
         ("u", "1", "c", "pos", "(NOUN (DET))", 2.5, 1, True),
     ]
     for team, run, corpus, view, form, score, rank, selected in rows:
-        wh.sql("""insert into suspicious_subtrees (team, run, corpus, view, form, c_f, c_f_fail, c_notf, c_notf_pass,
+        wh.sql(
+            """insert into suspicious_subtrees (team, run, corpus, view, form, c_f, c_f_fail, c_notf, c_notf_pass,
                   score, rank, selected, configuration, size, represents)
                   values ($1, $2, $3, $4, $5, 1, 1, 1, 1, $6, $7, $8, 'cfg', 2, [])""",
-               [team, run, corpus, view, form, score, rank, selected])
+            [team, run, corpus, view, form, score, rank, selected],
+        )
     # every submission mined, by view: v/1 was mined in dep and none of its forms is suspicious (no row above)
-    for team, run, view in (("t", "1", "dep"), ("t", "2", "dep"), ("u", "1", "dep"), ("v", "1", "dep"),
-                            ("u", "1", "pos")):
-        wh.sql("insert into suspicious_subtree_submissions values ($1, $2, 'c', $3, 10, 3, 5, 5, 2, 2, 'cfg')",
-               [team, run, view])
+    for team, run, view in (
+        ("t", "1", "dep"),
+        ("t", "2", "dep"),
+        ("u", "1", "dep"),
+        ("v", "1", "dep"),
+        ("u", "1", "pos"),
+    ):
+        wh.sql(
+            "insert into suspicious_subtree_submissions values ($1, $2, 'c', $3, 10, 3, 5, 5, 2, 2, 'cfg')",
+            [team, run, view],
+        )
     got = wh.sql("""select view, form, submissions, selected_in, coverage, mss, best_rank
                     from suspicious_subtrees_coverage order by view, form""").fetchall()
     # EXPECT dep: 4 submissions mined (v/1 counts although it has no suspicious form); (conj (cc))
     # selected in 2 -> 2/4, mss (3 + 1) / 2 = 2; (obj (det)) selected only in t/1 -> 1/4, mss 2 (the
     # unselected 0.5 is not averaged); pos: 1 submission
-    assert got == [("dep", "(conj (cc))", 4, 2, 0.5, 2.0, 1),
-                   ("dep", "(nsubj (det))", 4, 1, 0.25, 4.0, 3),
-                   ("dep", "(obj (det))", 4, 1, 0.25, 2.0, 2),
-                   ("pos", "(NOUN (DET))", 1, 1, 1.0, 2.5, 1)]
+    assert got == [
+        ("dep", "(conj (cc))", 4, 2, 0.5, 2.0, 1),
+        ("dep", "(nsubj (det))", 4, 1, 0.25, 4.0, 3),
+        ("dep", "(obj (det))", 4, 1, 0.25, 2.0, 2),
+        ("pos", "(NOUN (DET))", 1, 1, 1.0, 2.5, 1),
+    ]
 
 
 TABLE_GRAINS = {
@@ -757,21 +932,59 @@ def test_augment_cli(tmp_path):
     runner = CliRunner()
     out = tmp_path / "a.conllu"
     # before analyze: weak relations only
-    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "baseline/random", "--from", "sample",
-                                 "--top", "4", "--out", str(out), "--weak-relations", "2", "--min-edges", "3"])
+    result = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "augment",
+            "--submission",
+            "baseline/random",
+            "--from",
+            "sample",
+            "--top",
+            "4",
+            "--out",
+            str(out),
+            "--weak-relations",
+            "2",
+            "--min-edges",
+            "3",
+        ],
+    )
     assert result.exit_code == 2 and "leaks the test set into training" in result.output
     assert "--allow-reference" in result.output and not out.exists()
-    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "baseline/random", "--from", "sample",
-                                 "--top", "4", "--out", str(out), "--weak-relations", "2", "--min-edges", "3",
-                                 "--allow-reference"])
+    result = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "augment",
+            "--submission",
+            "baseline/random",
+            "--from",
+            "sample",
+            "--top",
+            "4",
+            "--out",
+            str(out),
+            "--weak-relations",
+            "2",
+            "--min-edges",
+            "3",
+            "--allow-reference",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "wrote 4 sentence(s)" in result.output and "suspicious forms: 0" in result.output
     assert len(conllu.parse(out.read_text(encoding="utf-8"))) == 4
-    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "baseline", "--from", "sample",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        app, ["--db", str(db), "augment", "--submission", "baseline", "--from", "sample", "--out", str(out)]
+    )
     assert result.exit_code == 2
-    result = runner.invoke(app, ["--db", str(db), "augment", "--submission", "x/y", "--from", "sample",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        app, ["--db", str(db), "augment", "--submission", "x/y", "--from", "sample", "--out", str(out)]
+    )
     assert result.exit_code == 3
 
 
@@ -786,14 +999,22 @@ def summary_wh():
 # median aggregate). Against statistics.median for any number of submissions, odd or even, with ties.
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.3, 0.7, 1.0]), min_size=1, max_size=8),
-                min_size=1, max_size=3))
+@given(
+    st.lists(
+        st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.3, 0.7, 1.0]), min_size=1, max_size=8),
+        min_size=1,
+        max_size=3,
+    )
+)
 def test_correlation_summary_median_from_ranks(summary_wh, groups):
     import statistics
 
     wh = empty(summary_wh)
-    rows = [("t", f"r{i}", "c", f"m{g}", "z", 10, rho, 0.5, 0.5, False, "cfg")
-            for g, rhos in enumerate(groups) for i, rho in enumerate(rhos)]
+    rows = [
+        ("t", f"r{i}", "c", f"m{g}", "z", 10, rho, 0.5, 0.5, False, "cfg")
+        for g, rhos in enumerate(groups)
+        for i, rho in enumerate(rhos)
+    ]
     wh.con.executemany("INSERT INTO metric_correlations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     got = dict(wh.sql("SELECT metric_a, median_rho FROM correlation_summary WHERE scope = 'all'").fetchall())
     n = dict(wh.sql("SELECT metric_a, submissions FROM correlation_summary WHERE scope = 'all'").fetchall())

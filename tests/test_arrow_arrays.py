@@ -41,7 +41,7 @@ def random_strings(rng: random.Random, n: int, alphabet: str) -> list[str | None
 
 
 # ASCII, other text, and other text with line feeds and carriage returns in it
-@pytest.mark.parametrize("alphabet", ["abc xyz", "aé漢\u00a0\U0001F600\t", "aé\n漢\r\U0001F600"])
+@pytest.mark.parametrize("alphabet", ["abc xyz", "aé漢\u00a0\U0001f600\t", "aé\n漢\r\U0001f600"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 8, 9, 1000])
 def test_strings_are_pa_array_of_the_same_strings(alphabet, n):
     rng = random.Random(n)
@@ -52,26 +52,33 @@ def test_strings_are_pa_array_of_the_same_strings(alphabet, n):
     same(arrow_arrays.strings(no_nulls, has_nulls=False), no_nulls, pa.string())
 
 
-@pytest.mark.parametrize("values", [
-    [1, 2, None, -3, 2**63 - 1, -2**63],
-    [0.5, None, float("inf"), -0.0, 1e300],
-    [1, 2.5, None],  # ints and floats: double, as pyarrow infers it
-    [True, None, False, True, True, False, False, False, True],
-    [None, None, None],
-    [dt.datetime(2026, 11, 24, 22, 1, 2, 345678, tzinfo=UTC), None, dt.datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC)],
-    [dt.datetime(2026, 11, 24, 22, 1, 2, 345678), None, dt.datetime(1900, 1, 1)],
-    [["a", "é"], None, [], ["x"]],
-    [[], []],
-    [[], None],
-    # not built here, handed to pa.array: the same array or the same error
-    [dt.datetime(2026, 1, 1, tzinfo=zoneinfo.ZoneInfo("Europe/Paris"))],
-    [dt.datetime(2026, 1, 1, tzinfo=dt.timezone(dt.timedelta(0), "Z"))],  # equal to UTC, named otherwise
-    [0.5, 2**53, -2**53],
-    [{"a": 1}, None],
-    [[1, 2], [3]],
-    [b"bytes", None],
-    [np.int64(3), 4],
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1, 2, None, -3, 2**63 - 1, -(2**63)],
+        [0.5, None, float("inf"), -0.0, 1e300],
+        [1, 2.5, None],  # ints and floats: double, as pyarrow infers it
+        [True, None, False, True, True, False, False, False, True],
+        [None, None, None],
+        [
+            dt.datetime(2026, 11, 24, 22, 1, 2, 345678, tzinfo=UTC),
+            None,
+            dt.datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC),
+        ],
+        [dt.datetime(2026, 11, 24, 22, 1, 2, 345678), None, dt.datetime(1900, 1, 1)],
+        [["a", "é"], None, [], ["x"]],
+        [[], []],
+        [[], None],
+        # not built here, handed to pa.array: the same array or the same error
+        [dt.datetime(2026, 1, 1, tzinfo=zoneinfo.ZoneInfo("Europe/Paris"))],
+        [dt.datetime(2026, 1, 1, tzinfo=dt.timezone(dt.timedelta(0), "Z"))],  # equal to UTC, named otherwise
+        [0.5, 2**53, -(2**53)],
+        [{"a": 1}, None],
+        [[1, 2], [3]],
+        [b"bytes", None],
+        [np.int64(3), 4],
+    ],
+)
 def test_python_lists_are_pa_array_of_the_same_values(values):
     same(arrow_arrays.column(values), values)
 
@@ -85,8 +92,9 @@ def test_what_pa_array_refuses_is_refused(values):
     assert isinstance(ours.value, (type(theirs.value), UnicodeEncodeError))
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64,
-                                   np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64, np.float32, np.float64, np.bool_]
+)
 def test_numpy_numbers_with_and_without_a_mask(dtype):
     rng = np.random.default_rng(7)
     values = (rng.integers(0, 100, 1001) % 2 == 0) if dtype is np.bool_ else rng.integers(0, 100, 1001).astype(dtype)
@@ -129,9 +137,14 @@ def test_ranges_tuples_and_unicode_numpy_arrays():
 
 def test_tables_of_columns_and_of_rows():
     columns = {"a": [1, None], "b": np.array([1.5, 2.5]), "c": ("x", "y"), "d": range(2)}
-    assert arrow_arrays.table(columns).equals(pa.table({k: list(v) if isinstance(v, (tuple, range)) else v
-                                                        for k, v in columns.items()}))
-    rows = [{"a": 1, "b": "x"}, {"b": None, "c": [ "l" ]}, {"a": None, "c": None, "d": dt.datetime(2026, 1, 1, tzinfo=UTC)}]
+    assert arrow_arrays.table(columns).equals(
+        pa.table({k: list(v) if isinstance(v, (tuple, range)) else v for k, v in columns.items()})
+    )
+    rows = [
+        {"a": 1, "b": "x"},
+        {"b": None, "c": ["l"]},
+        {"a": None, "c": None, "d": dt.datetime(2026, 1, 1, tzinfo=UTC)},
+    ]
     # every key of every row (pa.Table.from_pylist alone would keep only the first row's keys)
     assert arrow_arrays.table_of_rows(rows).equals(pa.Table.from_pylist([{k: r.get(k) for k in "abcd"} for r in rows]))
     assert arrow_arrays.table_of_rows([]).num_rows == 0
@@ -146,7 +159,8 @@ def test_a_repeated_string_is_a_one_entry_dictionary(n):
     con = duckdb.connect()  # DuckDB reads it as the strings themselves
     con.register("t", pa.table({"v": built}))
     assert con.execute("SELECT count(*), min(v), typeof(min(v)) FROM t").fetchall() == [
-        (n, "team é" if n else None, "VARCHAR")]
+        (n, "team é" if n else None, "VARCHAR")
+    ]
 
 
 def test_dictionaries_and_string_arrays():
@@ -218,8 +232,9 @@ NO_PANDAS = textwrap.dedent("""
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(int(duckdb.__version__.split(".")[0]) < 2,
-                    reason="duckdb 1.x imports pandas to bind any query parameter")
+@pytest.mark.skipif(
+    int(duckdb.__version__.split(".")[0]) < 2, reason="duckdb 1.x imports pandas to bind any query parameter"
+)
 def test_a_treebank_ingest_a_dependency_run_and_an_output_do_not_import_pandas(tmp_path):
     """The 0.2 s pandas import is no longer part of these commands (issue 18's fixed cost; for an output, of every
     process that scores one, which held 30 MB in each of a campaign's workers): the test fails when a
@@ -227,11 +242,16 @@ def test_a_treebank_ingest_a_dependency_run_and_an_output_do_not_import_pandas(t
     loaders call its kernels through arrow_arrays.kernel; Array.take, is_valid and dictionary_encode import it)
     or numpy.ma (0.01 s)."""
     one = tmp_path / "one.conllu"  # a sentence with a multiword token (the gold words read them too)
-    with_range = next(b for b in sample_path().read_text(encoding="utf-8").split("\n\n")
-                      if re.search(r"^[0-9]+-[0-9]+\t", b, re.M))
+    with_range = next(
+        b for b in sample_path().read_text(encoding="utf-8").split("\n\n") if re.search(r"^[0-9]+-[0-9]+\t", b, re.M)
+    )
     one.write_text(with_range + "\n\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-c", NO_PANDAS, str(tmp_path / "w.duckdb"), str(one), str(one), str(one)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", NO_PANDAS, str(tmp_path / "w.duckdb"), str(one), str(one), str(one)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.split("\n")[-2] == "[]"
 
 
@@ -242,9 +262,13 @@ def test_kernels_equal_pyarrow_compute():
 
     lines = pa.array(["# sent_id = a-1 ", "# text = Hello  world", "#sent_id=b", None, "# text =", "# other"])
     for pattern in (r"^#\s*sent_id\s*=\s*(?P<v>.*?)\s*$", r"^#\s*text\s*=\s?(?P<v>.*)$"):
-        got = arrow_arrays.kernel("struct_field", arrow_arrays.kernel(
-            "extract_regex", lines, options=arrow_arrays.kernel_options("ExtractRegexOptions", pattern)),
-            options=arrow_arrays.kernel_options("StructFieldOptions", [0]))
+        got = arrow_arrays.kernel(
+            "struct_field",
+            arrow_arrays.kernel(
+                "extract_regex", lines, options=arrow_arrays.kernel_options("ExtractRegexOptions", pattern)
+            ),
+            options=arrow_arrays.kernel_options("StructFieldOptions", [0]),
+        )
         assert got.equals(pc.struct_field(pc.extract_regex(lines, pattern), [0]))
         assert got.to_pylist() != [None] * len(lines)
     values = pa.array(["x", None, "y", "z"])
@@ -253,13 +277,18 @@ def test_kernels_equal_pyarrow_compute():
     assert arrow_arrays.take(values, indices).to_pylist() == ["z", None, "x", None, "z"]
     assert arrow_arrays.valid(values).tolist() == [True, False, True, True]
     lemmas, forms = pa.array(["_", "go", "_", "Ø"]), pa.array(["_", "went", "runs", "x"])
-    lacking = arrow_arrays.kernel("is_in", lemmas, options=arrow_arrays.kernel_options(
-        "SetLookupOptions", pa.array(["_", "Ø"])))
+    lacking = arrow_arrays.kernel(
+        "is_in", lemmas, options=arrow_arrays.kernel_options("SetLookupOptions", pa.array(["_", "Ø"]))
+    )
     assert lacking.equals(pc.is_in(lemmas, value_set=pa.array(["_", "Ø"])))
     chosen = arrow_arrays.kernel("dictionary_encode", arrow_arrays.kernel("if_else", lacking, forms, lemmas))
     assert chosen.equals(pc.if_else(lacking, forms, lemmas).dictionary_encode())
-    missing = arrow_arrays.kernel("sum", arrow_arrays.kernel("and", lacking, arrow_arrays.kernel(
-        "invert", arrow_arrays.kernel("equal", forms, pa.scalar("_")))))
+    missing = arrow_arrays.kernel(
+        "sum",
+        arrow_arrays.kernel(
+            "and", lacking, arrow_arrays.kernel("invert", arrow_arrays.kernel("equal", forms, pa.scalar("_")))
+        ),
+    )
     assert missing.as_py() == 2 == pc.sum(pc.and_(lacking, pc.invert(pc.equal(forms, "_")))).as_py()
 
 
@@ -272,8 +301,10 @@ def test_concatenate_map_distinct_and_shared_codes():
     def upper(x):
         calls.append(x)
         return x.upper()
+
     assert arrow_arrays.map_distinct(arrow_arrays.concatenate([a, b]), upper).to_pylist() == [
-        x.upper() for x in a.to_pylist() + b.to_pylist()]
+        x.upper() for x in a.to_pylist() + b.to_pylist()
+    ]
     assert sorted(calls) == sorted(set(a.to_pylist() + b.to_pylist()))  # once per distinct value
     (ca, cb), names = arrow_arrays.shared_codes(a, b)
     assert [names[c] for c in ca] == a.to_pylist() and [names[c] for c in cb] == b.to_pylist()

@@ -17,8 +17,7 @@ from evalhouse.ingest.writer import execute_on_rows
 
 
 def big_table(n: int = 200_000) -> pa.Table:
-    return pa.table({"a": pa.array(np.arange(n, dtype=np.int64)),
-                     "b": pa.array([f"word-{i:09d}" for i in range(n)])})
+    return pa.table({"a": pa.array(np.arange(n, dtype=np.int64)), "b": pa.array([f"word-{i:09d}" for i in range(n)])})
 
 
 def open_transaction_with_rows():

@@ -58,14 +58,39 @@ def outputs(fmt):
 
 
 def translations_system():
-    return ["ingest", "translations", "--corpus", "tiny", "--team", "mt", "--run", "9", "--output",
-            str(P / "output.fr"), "--source-output-alignment", "{file}"]
+    return [
+        "ingest",
+        "translations",
+        "--corpus",
+        "tiny",
+        "--team",
+        "mt",
+        "--run",
+        "9",
+        "--output",
+        str(P / "output.fr"),
+        "--source-output-alignment",
+        "{file}",
+    ]
 
 
 def translations_corpus():
-    return ["ingest", "translations", "--corpus", "new", "--source", str(P / "source.en"), "--reference",
-            str(P / "reference.fr"), "--source-reference-alignment", str(P / "source-reference.alig"),
-            "--pronouns", "en-fr", "--documents", "{file}"]
+    return [
+        "ingest",
+        "translations",
+        "--corpus",
+        "new",
+        "--source",
+        str(P / "source.en"),
+        "--reference",
+        str(P / "reference.fr"),
+        "--source-reference-alignment",
+        str(P / "source-reference.alig"),
+        "--pronouns",
+        "en-fr",
+        "--documents",
+        "{file}",
+    ]
 
 
 ALIGN = (P / "source-output.alig").read_text(encoding="utf-8")
@@ -78,33 +103,98 @@ CASES = [
     ("conllu-sent-id-superscript", outputs("conllu"), conllu(SUP), 1, f"unknown sent_id '{SUP}'"),
     ("conllu-sent-id-5000-digits", outputs("conllu"), conllu(BIG), 1, "(5,000 characters)"),
     ("conllu-sent-id-arabic-one", outputs("conllu"), conllu(ARABIC_ONE), 1, "unknown sent_id"),
-    ("judgement-sent-id-superscript", ["ingest", "judgements", "{file}"],
-     J_HEADER + f"baseline,lr,sample,{SUP},a,fluency,3\n", 2, f"unknown sent_id '{SUP}'"),
-    ("judgement-sent-id-5000-digits", ["ingest", "judgements", "{file}"],
-     J_HEADER + f"baseline,lr,sample,{BIG},a,fluency,3\n", 2, "(5,000 characters)"),
-    ("judgement-sent-id-arabic-one", ["ingest", "judgements", "{file}"],
-     J_HEADER + f"baseline,lr,sample,{ARABIC_ONE},a,fluency,3\n", 2, "unknown sent_id"),
-    ("judgement-field-over-128-KiB", ["ingest", "judgements", "{file}"],
-     J_HEADER + f"baseline,lr,sample,1,a,fluency,{FIELD}\n", 2, "a field longer than 131,072 characters"),
+    (
+        "judgement-sent-id-superscript",
+        ["ingest", "judgements", "{file}"],
+        J_HEADER + f"baseline,lr,sample,{SUP},a,fluency,3\n",
+        2,
+        f"unknown sent_id '{SUP}'",
+    ),
+    (
+        "judgement-sent-id-5000-digits",
+        ["ingest", "judgements", "{file}"],
+        J_HEADER + f"baseline,lr,sample,{BIG},a,fluency,3\n",
+        2,
+        "(5,000 characters)",
+    ),
+    (
+        "judgement-sent-id-arabic-one",
+        ["ingest", "judgements", "{file}"],
+        J_HEADER + f"baseline,lr,sample,{ARABIC_ONE},a,fluency,3\n",
+        2,
+        "unknown sent_id",
+    ),
+    (
+        "judgement-field-over-128-KiB",
+        ["ingest", "judgements", "{file}"],
+        J_HEADER + f"baseline,lr,sample,1,a,fluency,{FIELD}\n",
+        2,
+        "a field longer than 131,072 characters",
+    ),
     ("judgement-header-only", ["ingest", "judgements", "{file}"], J_HEADER, 1, "no judgements"),
-    ("judgement-score-in-other-digits", ["ingest", "judgements", "{file}"],
-     J_HEADER + f"baseline,lr,sample,1,a,fluency,{ARABIC_ONE}\n", 2, "is not a number"),
-    ("manifest-field-over-128-KiB", ["ingest", "outputs", "--manifest", "{file}", "--reference", "sample"],
-     f"path,team,run\n{FIELD},t,r\n", 2, "a field longer than"),
-    ("pronoun-judgements-header-only", ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny", "--replace"],
-     PJ_HEADER, 1, "no judgements: the file has its header only"),
-    ("pronoun-judgement-position-superscript", ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
-     PJ_HEADER + f"mt,1,{SUP},1,x,correct\n", 2, "position must be a 1-based integer"),
-    ("pronoun-judgement-position-5000-digits", ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
-     PJ_HEADER + f"mt,1,{BIG},1,x,correct\n", 2, "(5,000 characters)"),
-    ("pronoun-judgement-position-arabic-one", ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
-     PJ_HEADER + f"mt,1,{ARABIC_ONE},1,x,correct\n", 2, "position must be a 1-based integer"),
-    ("pronoun-judgement-field-over-128-KiB", ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
-     PJ_HEADER + f"mt,1,1,1,{FIELD},correct\n", 2, "a field longer than"),
-    ("alignment-index-5000-digits", translations_system(), ALIGN.replace("0-0", f"{BIG}-0", 1), 1,
-     "is not an alignment link"),
-    ("alignment-index-arabic-one", translations_system(), ALIGN.replace("0-0", f"{ARABIC_ONE}-0", 1), 1,
-     "is not an alignment link"),
+    (
+        "judgement-score-in-other-digits",
+        ["ingest", "judgements", "{file}"],
+        J_HEADER + f"baseline,lr,sample,1,a,fluency,{ARABIC_ONE}\n",
+        2,
+        "is not a number",
+    ),
+    (
+        "manifest-field-over-128-KiB",
+        ["ingest", "outputs", "--manifest", "{file}", "--reference", "sample"],
+        f"path,team,run\n{FIELD},t,r\n",
+        2,
+        "a field longer than",
+    ),
+    (
+        "pronoun-judgements-header-only",
+        ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny", "--replace"],
+        PJ_HEADER,
+        1,
+        "no judgements: the file has its header only",
+    ),
+    (
+        "pronoun-judgement-position-superscript",
+        ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
+        PJ_HEADER + f"mt,1,{SUP},1,x,correct\n",
+        2,
+        "position must be a 1-based integer",
+    ),
+    (
+        "pronoun-judgement-position-5000-digits",
+        ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
+        PJ_HEADER + f"mt,1,{BIG},1,x,correct\n",
+        2,
+        "(5,000 characters)",
+    ),
+    (
+        "pronoun-judgement-position-arabic-one",
+        ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
+        PJ_HEADER + f"mt,1,{ARABIC_ONE},1,x,correct\n",
+        2,
+        "position must be a 1-based integer",
+    ),
+    (
+        "pronoun-judgement-field-over-128-KiB",
+        ["ingest", "pronoun-judgements", "{file}", "--corpus", "tiny"],
+        PJ_HEADER + f"mt,1,1,1,{FIELD},correct\n",
+        2,
+        "a field longer than",
+    ),
+    (
+        "alignment-index-5000-digits",
+        translations_system(),
+        ALIGN.replace("0-0", f"{BIG}-0", 1),
+        1,
+        "is not an alignment link",
+    ),
+    (
+        "alignment-index-arabic-one",
+        translations_system(),
+        ALIGN.replace("0-0", f"{ARABIC_ONE}-0", 1),
+        1,
+        "is not an alignment link",
+    ),
     ("documents-superscript", translations_corpus(), "0 d1\n\u00b2 d2\n", 2, "expected 'FIRST_SEGMENT"),
     ("documents-arabic-two", translations_corpus(), "0 d1\n\u0662 d2\n", 2, "expected 'FIRST_SEGMENT"),
     ("documents-5000-digits", translations_corpus(), f"0 d1\n{BIG} d2\n", 2, "... (5,003 characters)"),
@@ -175,8 +265,9 @@ def test_evalb_with_no_sentence_within_cutoff_prints_evalb_zero_summary(tmp_path
     r = runner.invoke(app, ["evalb", str(evalb / "sample.gld"), str(evalb / "sample.tst"), "--prm", str(prm)])
     assert r.exit_code == 0, r.output
     tail = r.stdout.split("-- len<=1 --\n")[1].splitlines()
-    assert tail[:4] == [f"Number of {w:<16s}=      0" for w in ("sentence", "Error sentence", "Skip  sentence",
-                                                             "Valid sentence")]
+    assert tail[:4] == [
+        f"Number of {w:<16s}=      0" for w in ("sentence", "Error sentence", "Skip  sentence", "Valid sentence")
+    ]
     # the C release also prints 2*p*r/(p+r) = 0/0 there, a NaN: "-nan" from glibc on x86-64 (tests/test_evalb_c.py
     # compares with the program)
     assert tail[6].startswith("Bracketing FMeasure       =   ") and tail[6].endswith("nan")
@@ -185,9 +276,28 @@ def test_evalb_with_no_sentence_within_cutoff_prints_evalb_zero_summary(tmp_path
 
 
 def test_strict_numbers():
-    assert [integer(t) for t in ("0", "42", "007", SUP, ARABIC_ONE, "+1", "-1", "1_0", " 1", BIG, "")] == \
-        [0, 42, 7, None, None, None, None, None, None, None, None]
+    assert [integer(t) for t in ("0", "42", "007", SUP, ARABIC_ONE, "+1", "-1", "1_0", " 1", BIG, "")] == [
+        0,
+        42,
+        7,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
     assert integer("-3", signed=True) == -3
-    assert [decimal(t) for t in ("0.5", "1", ".25", "1e-3", "nan", "inf", "1_0", f"0.{ARABIC_ONE}")] == \
-        [0.5, 1.0, 0.25, 0.001, None, None, None, None]
+    assert [decimal(t) for t in ("0.5", "1", ".25", "1e-3", "nan", "inf", "1_0", f"0.{ARABIC_ONE}")] == [
+        0.5,
+        1.0,
+        0.25,
+        0.001,
+        None,
+        None,
+        None,
+        None,
+    ]
     assert shown(BIG).endswith("... (5,000 characters)") and len(shown(BIG)) < 80

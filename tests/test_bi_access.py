@@ -35,13 +35,30 @@ def test_readers_share_a_warehouse_while_an_ingest_writes_another_file(tmp_path)
     shared_db = tmp_path / "published.duckdb"
     with evalhouse.connect(shared_db) as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
-        expected = sorted({wh.sql("SELECT count(*), sum(sentences) FROM corpus_complexity").fetchone(),
-                           wh.sql("SELECT count(*) FROM dea_by_relation_pooled").fetchone()}, key=str)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path / "staging.duckdb"), str(SAMPLE), "8"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(shared_db), "200"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
-               for _ in range(3)]
+        expected = sorted(
+            {
+                wh.sql("SELECT count(*), sum(sentences) FROM corpus_complexity").fetchone(),
+                wh.sql("SELECT count(*) FROM dea_by_relation_pooled").fetchone(),
+            },
+            key=str,
+        )
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(tmp_path / "staging.duckdb"), str(SAMPLE), "8"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", READER, str(shared_db), "200"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+        )
+        for _ in range(3)
+    ]
     outputs = [r.communicate(timeout=300) for r in readers]
     w_out, w_err = writer.communicate(timeout=300)
     for (out, err), r in zip(outputs, readers):
@@ -60,7 +77,11 @@ def test_a_file_held_for_writing_cannot_be_opened_by_another_process(tmp_path):
     db = tmp_path / "w.duckdb"
     with evalhouse.connect(db) as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
-        r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(db), "sql", "select 1"],
-                           capture_output=True, text=True, cwd=REPO)
+        r = subprocess.run(
+            [sys.executable, "-m", "evalhouse", "--db", str(db), "sql", "select 1"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        )
     assert r.returncode == 3
     assert "database is locked" in r.stderr and "Traceback" not in r.stderr

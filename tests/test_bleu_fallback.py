@@ -74,8 +74,11 @@ def test_fallback_equals_the_kernel_on_real_pairs():
     path = shared("sr-outputs", "adapt-ewt-test")
     run = sorted(path.glob("*/en_out.txt"))[0]
     hyps = run.read_text(encoding="utf-8").splitlines()[:400]
-    refs = [x[9:] for x in shared("ud-v2.3", "en_ewt-ud-test.conllu").read_text(encoding="utf-8").splitlines()
-            if x.startswith("# text = ")][:len(hyps)]
+    refs = [
+        x[9:]
+        for x in shared("ud-v2.3", "en_ewt-ud-test.conllu").read_text(encoding="utf-8").splitlines()
+        if x.startswith("# text = ")
+    ][: len(hyps)]
     for name, width in (("matches_of_texts", 6), ("edit_distances_of_texts", 4)):
         c, py = _both(name, [h.lower() for h in hyps], [r.lower() for r in refs], width=width)
         assert (c == py).all(), name

@@ -156,12 +156,19 @@ def test_sql_function_over_a_table_spanning_many_vectors():
     """More rows than one DuckDB vector (2,048), so the function is called on several chunks."""
     rng = np.random.default_rng(3)
     vocab = ["the", "cat", "sat", "on", "mat", "猫", "€"]
-    rows = [([vocab[i] for i in rng.integers(0, 7, rng.integers(0, 9))],
-             [vocab[i] for i in rng.integers(0, 7, rng.integers(1, 9))]) for _ in range(5000)]
+    rows = [
+        (
+            [vocab[i] for i in rng.integers(0, 7, rng.integers(0, 9))],
+            [vocab[i] for i in rng.integers(0, 7, rng.integers(1, 9))],
+        )
+        for _ in range(5000)
+    ]
     with evalhouse.connect(":memory:") as wh:
-        got = wh.con.execute("select sentence_bleu(h, r) from (select unnest($h) as h, unnest($r) as r, "
-                             "unnest(range(5000)) as k) order by k",
-                             {"h": [h for h, _ in rows], "r": [r for _, r in rows]}).fetchall()
+        got = wh.con.execute(
+            "select sentence_bleu(h, r) from (select unnest($h) as h, unnest($r) as r, "
+            "unnest(range(5000)) as k) order by k",
+            {"h": [h for h, _ in rows], "r": [r for _, r in rows]},
+        ).fetchall()
     for (h, r), (s,) in zip(rows, got):
         assert abs(s - nltk_bleu(h, r)) <= 1e-12
 
@@ -195,8 +202,9 @@ def test_every_distinct_real_pair_equals_nltk():
     assert np.abs(texts - want).max() <= 1e-12
     assert np.abs(lists - want).max() <= 1e-12
     with evalhouse.connect(":memory:") as wh:
-        sql = wh.con.execute("select sentence_bleu(h, r) as s from (select unnest($h) as h, unnest($r) as r, "
-                             "unnest(range($n)) as k) order by k",
-                             {"h": [h.split() for h, _ in pairs], "r": [r.split() for _, r in pairs],
-                              "n": len(pairs)}).fetchnumpy()["s"]
+        sql = wh.con.execute(
+            "select sentence_bleu(h, r) as s from (select unnest($h) as h, unnest($r) as r, "
+            "unnest(range($n)) as k) order by k",
+            {"h": [h.split() for h, _ in pairs], "r": [r.split() for _, r in pairs], "n": len(pairs)},
+        ).fetchnumpy()["s"]
     assert np.abs(sql - want).max() <= 1e-12

@@ -1,6 +1,7 @@
 """BLEU-4's combination is written once, as the DuckDB macro ``bleu_from_statistics`` (sql/macros/), which every
 view calls; the numpy kernel :func:`evalhouse.analysis.bleu.bleu_from_statistics` (the bootstrap's loop) must
 equal it, and both must equal NLTK's ``sentence_bleu`` and ``corpus_bleu`` with smoothing method 2, the peer."""
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,9 @@ METHOD2 = SmoothingFunction().method2
 
 
 def macro(wh, h, r, m, t) -> float:
-    return wh.sql("SELECT bleu_from_statistics($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                  params=[h, r, *m, *t]).fetchone()[0]
+    return wh.sql(
+        "SELECT bleu_from_statistics($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", params=[h, r, *m, *t]
+    ).fetchone()[0]
 
 
 def pairs(seed: int, k: int):
@@ -39,8 +41,9 @@ def test_the_macro_equals_nltk_sentence_bleu_and_the_numpy_kernel(wh):
     zeros = 0
     for i, (hyp, ref) in enumerate(data):
         expected = sentence_bleu([ref], hyp, smoothing_function=METHOD2)
-        got = macro(wh, int(s.hyp_len[i]), int(s.ref_len[i]), [int(x) for x in s.matches[i]],
-                    [int(x) for x in s.totals[i]])
+        got = macro(
+            wh, int(s.hyp_len[i]), int(s.ref_len[i]), [int(x) for x in s.matches[i]], [int(x) for x in s.totals[i]]
+        )
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
         assert kernel[i] == pytest.approx(got, rel=1e-12, abs=1e-15)
         zeros += got == 0
@@ -52,8 +55,13 @@ def test_the_macro_over_summed_statistics_equals_nltk_corpus_bleu(wh):
     s = bleu_statistics([h for h, _ in data], [r for _, r in data])
     # NLTK's corpus_bleu: every sentence counts at least 1 in each n-gram total
     totals = np.maximum(s.totals, 1).sum(axis=0)
-    got = macro(wh, int(s.hyp_len.sum()), int(s.ref_len.sum()), [int(x) for x in s.matches.sum(axis=0)],
-                [int(x) for x in totals])
+    got = macro(
+        wh,
+        int(s.hyp_len.sum()),
+        int(s.ref_len.sum()),
+        [int(x) for x in s.matches.sum(axis=0)],
+        [int(x) for x in totals],
+    )
     expected = corpus_bleu([[r] for _, r in data], [h for h, _ in data], smoothing_function=METHOD2)
     assert got == pytest.approx(expected, rel=1e-12)
     kernel = bleu_from_statistics(s.hyp_len.sum(), s.ref_len.sum(), s.matches.sum(axis=0), totals)

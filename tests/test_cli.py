@@ -40,7 +40,7 @@ def _section(path: tuple[str, ...]) -> str:
     end = USAGE.find("\n### ", start)
     end2 = USAGE.find("\n## ", start)
     ends = [e for e in (end, end2) if e != -1]
-    return USAGE[start:min(ends) if ends else len(USAGE)]
+    return USAGE[start : min(ends) if ends else len(USAGE)]
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
@@ -66,10 +66,12 @@ def test_every_command_help_shows_an_example():
 
 def test_readme_set_up_is_exactly_two_commands():
     start = README.index("## Set-up")
-    setup = README[start:README.index("\n## ", start + 1)]
+    setup = README[start : README.index("\n## ", start + 1)]
     blocks = re.findall(r"```console\n(.*?)```", setup, flags=re.S)
-    assert [b.strip() for b in blocks] == ['python -m pip install -e . && evalhouse demo',
-                                          'python -m pip install -e ".[test]" && python -m pytest']
+    assert [b.strip() for b in blocks] == [
+        "python -m pip install -e . && evalhouse demo",
+        'python -m pip install -e ".[test]" && python -m pytest',
+    ]
     ci = (REPO / ".ci" / "run").read_text()
     assert blocks[1].strip() in ci
 
@@ -82,8 +84,17 @@ def test_ingest_sql_export_round_trip(tmp_path):
     assert "s: 42 sentences" in r.output
     r = runner.invoke(app, ["--db", db, "sql", "select corpus, sentences from corpus_complexity", "--format", "json"])
     assert json.loads(r.output) == [{"corpus": "s", "sentences": 42}]
-    r = runner.invoke(app, ["--db", db, "sql", "select position, length from sentence_complexity where position <= 2 order by 1",
-                            "--format", "csv"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "sql",
+            "select position, length from sentence_complexity where position <= 2 order by 1",
+            "--format",
+            "csv",
+        ],
+    )
     assert r.output.splitlines() == ["position,length", "1,8", "2,8"]
     out = tmp_path / "s.conllu"
     r = runner.invoke(app, ["--db", db, "export-conllu", "s", "--out", str(out)])
@@ -104,8 +115,11 @@ def test_sql_csv_quotes_a_bare_carriage_return(tmp_path):
     import io
 
     values = ["a\rb", "c\r\nd", "e\nf", "plain", '"q"']
-    query = "select * from (values " + ", ".join(
-        f"({k}, '{v}', {k}.5)" for k, v in enumerate(values)) + ") t(k, v, x) order by k"
+    query = (
+        "select * from (values "
+        + ", ".join(f"({k}, '{v}', {k}.5)" for k, v in enumerate(values))
+        + ") t(k, v, x) order by k"
+    )
     r = runner.invoke(app, ["--db", ":memory:", "sql", query, "--format", "csv"])
     assert r.exit_code == 0, r.output
     text = r.stdout_bytes.decode("utf-8")  # r.output turns "\r\n" into "\n" (click)
@@ -146,8 +160,11 @@ def test_export_filter_is_data_not_sql(tmp_path):
 @pytest.mark.slow
 def test_bad_input_is_one_line_with_file_and_line_and_exit_1(tmp_path):
     bad = write(tmp_path, "bad.conllu", "# sent_id = 1\n1\tA\ta\tX\t_\t_\t0\troot\t_\n\n")
-    r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(tmp_path / "w.duckdb"), "ingest", "treebank",
-                        str(bad)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "evalhouse", "--db", str(tmp_path / "w.duckdb"), "ingest", "treebank", str(bad)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 1
     assert r.stderr.strip() == f"evalhouse: {bad}:2: expected 10 tab-separated columns, found 9"
     assert "Traceback" not in r.stderr
@@ -171,16 +188,21 @@ def test_locked_database_is_a_clear_message(tmp_path):
 
     db = tmp_path / "w.duckdb"
     with evalhouse.connect(db):
-        r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(db), "ingest", "treebank", str(SAMPLE)],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [sys.executable, "-m", "evalhouse", "--db", str(db), "ingest", "treebank", str(SAMPLE)],
+            capture_output=True,
+            text=True,
+        )
     assert r.returncode == 3
     assert "database is locked" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_help_does_not_import_heavy_libraries():
-    code = ("import sys; from evalhouse.cli import app; from typer.testing import CliRunner; "
-            "CliRunner().invoke(app, ['--help']); "
-            "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy') if m in sys.modules))")
+    code = (
+        "import sys; from evalhouse.cli import app; from typer.testing import CliRunner; "
+        "CliRunner().invoke(app, ['--help']); "
+        "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy') if m in sys.modules))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[]"
 
@@ -209,15 +231,27 @@ def test_memory_limit_reaches_duckdb_and_a_bad_one_is_a_usage_error(tmp_path):
     db = str(tmp_path / "w.duckdb")
     evalhouse.connect(db).close()
     before = sorted(p.name for p in tmp_path.iterdir())
-    r = runner.invoke(app, ["--db", db, "--memory-limit", "300MB", "sql",
-                            "select current_setting('memory_limit') as m", "--format", "csv"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "--memory-limit",
+            "300MB",
+            "sql",
+            "select current_setting('memory_limit') as m",
+            "--format",
+            "csv",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "286.1 MiB" in r.output  # 300 MB = 286.1 MiB, as DuckDB prints it
     r = runner.invoke(app, ["--db", db, "--memory-limit", "lots", "sql", "select 1"])
     assert r.exit_code == 2
     assert "--memory-limit 'lots'" in r.output and "Traceback" not in r.output
-    r = runner.invoke(app, ["--db", str(tmp_path / "new.duckdb"), "--memory-limit", "lots", "ingest", "treebank",
-                            str(SAMPLE)])
+    r = runner.invoke(
+        app, ["--db", str(tmp_path / "new.duckdb"), "--memory-limit", "lots", "ingest", "treebank", str(SAMPLE)]
+    )
     assert r.exit_code == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # the bad runs created nothing
 
@@ -246,8 +280,19 @@ def test_a_run_that_names_its_command_builds_that_command_alone_with_the_same_he
     assert (mine.exit_code, mine.output) == (full.exit_code, full.output) and full.exit_code == 0
 
 
-@pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["--db"], ["--db", "w.duckdb"], ["evalbb"],
-                                  ["-x", "evalb"], ["--memory-limit=1GB", "--frobnicate", "sql"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--help"],
+        ["--version"],
+        ["--db"],
+        ["--db", "w.duckdb"],
+        ["evalbb"],
+        ["-x", "evalb"],
+        ["--memory-limit=1GB", "--frobnicate", "sql"],
+    ],
+)
 def test_help_version_and_unknown_commands_build_the_whole_app(args):
     from evalhouse.cli.common import app_for
 
@@ -262,11 +307,13 @@ def test_global_options_and_their_values_are_not_taken_for_the_command():
     assert command_name(["ingest", "treebank"]) == "ingest"
 
 
-BLAS_PROBE = ("import os, sys; sys.argv = ['evalhouse', '--version']\n"
-              "from evalhouse.cli.common import main\n"
-              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-              "import numpy\n"  # OpenBLAS reads its settings when numpy is imported, after main() set them
-              "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")
+BLAS_PROBE = (
+    "import os, sys; sys.argv = ['evalhouse', '--version']\n"
+    "from evalhouse.cli.common import main\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "import numpy\n"  # OpenBLAS reads its settings when numpy is imported, after main() set them
+    "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"
+)
 
 
 @pytest.mark.slow
@@ -281,11 +328,23 @@ def test_the_command_lets_idle_blas_threads_sleep_unless_the_user_says_otherwise
         env["OPENBLAS_THREAD_TIMEOUT"] = given
     out = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.split()[-1] == kept
-    library = subprocess.run([sys.executable, "-c", ("import os, evalhouse; "
-                              "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")],
-                             capture_output=True, text=True, env=env, check=True)
+    library = subprocess.run(
+        [sys.executable, "-c", ("import os, evalhouse; print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert library.stdout.split()[-1] == kept
-    untouched = subprocess.run([sys.executable, "-c", ("import os, numpy, evalhouse, evalhouse.cli; "
-                                "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))")],
-                               capture_output=True, text=True, env=env, check=True)
+    untouched = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            ("import os, numpy, evalhouse, evalhouse.cli; print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert untouched.stdout.split()[-1] == str(given)

@@ -40,24 +40,29 @@ def _probe_app() -> typer.Typer:
     probe = typer.Typer()
 
     @probe.command()
-    def files(existing: Annotated[Path, typer.Argument(exists=True)],
-              file_only: Annotated[Optional[Path], typer.Option(dir_okay=False)] = None,
-              dir_only: Annotated[Optional[Path], typer.Option(file_okay=False, exists=True)] = None,
-              resolved: Annotated[Optional[Path], typer.Option(resolve_path=True)] = None,
-              dash: Annotated[Optional[Path], typer.Option(allow_dash=True)] = None,
-              as_str: Annotated[Optional[str], typer.Option(path_type=str)] = None,
-              path_as_str: Annotated[Optional[Path], typer.Option(path_type=str)] = None,
-              paths: Annotated[Optional[list[Path]], typer.Option()] = None):
+    def files(
+        existing: Annotated[Path, typer.Argument(exists=True)],
+        file_only: Annotated[Optional[Path], typer.Option(dir_okay=False)] = None,
+        dir_only: Annotated[Optional[Path], typer.Option(file_okay=False, exists=True)] = None,
+        resolved: Annotated[Optional[Path], typer.Option(resolve_path=True)] = None,
+        dash: Annotated[Optional[Path], typer.Option(allow_dash=True)] = None,
+        as_str: Annotated[Optional[str], typer.Option(path_type=str)] = None,
+        path_as_str: Annotated[Optional[Path], typer.Option(path_type=str)] = None,
+        paths: Annotated[Optional[list[Path]], typer.Option()] = None,
+    ):
         pass
 
     @probe.command()
-    def numbers(count: Annotated[int, typer.Option(min=1, max=9)] = 1,
-                at_least: Annotated[int, typer.Option(min=-3)] = 1,
-                share: Annotated[float, typer.Option(min=0, max=0.5)] = 0.5,
-                clamped: Annotated[float, typer.Option(min=0, max=1, clamp=True)] = 0.5,
-                ratio: float = 1, colour: Colour = Colour.red,
-                loose: Annotated[Colour, typer.Option(case_sensitive=False)] = Colour.red,
-                counts: Annotated[Optional[list[int]], typer.Option()] = None):
+    def numbers(
+        count: Annotated[int, typer.Option(min=1, max=9)] = 1,
+        at_least: Annotated[int, typer.Option(min=-3)] = 1,
+        share: Annotated[float, typer.Option(min=0, max=0.5)] = 0.5,
+        clamped: Annotated[float, typer.Option(min=0, max=1, clamp=True)] = 0.5,
+        ratio: float = 1,
+        colour: Colour = Colour.red,
+        loose: Annotated[Colour, typer.Option(case_sensitive=False)] = Colour.red,
+        counts: Annotated[Optional[list[int]], typer.Option()] = None,
+    ):
         pass
 
     return probe
@@ -87,12 +92,63 @@ def _atoms(tmp: Path) -> list:
     a_file.write_text("x\n")
     a_dir = tmp / "a dir"
     a_dir.mkdir()
-    strings = ["", "x", " 5", "5 ", "5", "+5", "-5", "007", "0", "-0", "1_000", "5.0", "5.", ".5", "-.5", "+0.25",
-               "1e3", "1E-2", "inf", "-inf", "nan", "NaN", "٥", "١٢", "１２", "12345678901234567", "123456789012345678",
-               "1234567890123456789", "99999999999999999999", "0.1234567890123456", "0.12345678901234567", "a b",
-               "täst", "/", "-", "~", "None", "true", "false", "yes", "no", "on", "off", "1", "YES", "True", "t",
-               "0x10", "--", str(a_file), str(a_file) + "/", str(a_dir), str(a_dir) + "//",
-               str(tmp / "missing" / "x"), "./" + a_file.name]
+    strings = [
+        "",
+        "x",
+        " 5",
+        "5 ",
+        "5",
+        "+5",
+        "-5",
+        "007",
+        "0",
+        "-0",
+        "1_000",
+        "5.0",
+        "5.",
+        ".5",
+        "-.5",
+        "+0.25",
+        "1e3",
+        "1E-2",
+        "inf",
+        "-inf",
+        "nan",
+        "NaN",
+        "٥",
+        "١٢",
+        "１２",
+        "12345678901234567",
+        "123456789012345678",
+        "1234567890123456789",
+        "99999999999999999999",
+        "0.1234567890123456",
+        "0.12345678901234567",
+        "a b",
+        "täst",
+        "/",
+        "-",
+        "~",
+        "None",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "1",
+        "YES",
+        "True",
+        "t",
+        "0x10",
+        "--",
+        str(a_file),
+        str(a_file) + "/",
+        str(a_dir),
+        str(a_dir) + "//",
+        str(tmp / "missing" / "x"),
+        "./" + a_file.name,
+    ]
     return strings + [None, 0, 5, -1, 5.0, 0.5, True, False, Path("x"), a_file, ("a", "b")]
 
 
@@ -104,7 +160,8 @@ def _values(parameter, atoms: list) -> list:
             atoms += [member, str(member.value), str(member.value).upper(), str(member.value).title()]
     if parameter.multiple or parameter.nargs == -1:
         return [None, (), ("x",), ("a", "b", ""), ("5", "x"), ["a"], "a", (5,), (Path("x"),)] + [
-            (a,) for a in atoms if isinstance(a, str)]
+            (a,) for a in atoms if isinstance(a, str)
+        ]
     return atoms
 
 
@@ -124,8 +181,14 @@ def test_every_parameter_of_every_command_gets_typers_value_or_typers_error(tmp_
 
     parameters = _parameters()
     kinds = {repr(p.type_descriptor.annotation) for _, p in parameters}
-    assert {"<class 'str'>", "<class 'int'>", "<class 'float'>", "<class 'bool'>", "<class 'pathlib.Path'>",
-            "list[str]"} <= kinds
+    assert {
+        "<class 'str'>",
+        "<class 'int'>",
+        "<class 'float'>",
+        "<class 'bool'>",
+        "<class 'pathlib.Path'>",
+        "list[str]",
+    } <= kinds
     compared, answered = 0, {}
     atoms = _atoms(tmp_path)
     for path, p in parameters:
@@ -138,13 +201,21 @@ def test_every_parameter_of_every_command_gets_typers_value_or_typers_error(tmp_
             got = _outcome(mine, value, p, ctx)
             assert got == expected, (path, p.name, d.annotation, value)
             compared += 1
-            if value is not None and coercion._plain(value, d.annotation, d.parameter_info, p, ctx) \
-                    is not coercion._ASK_TYPER:
+            if (
+                value is not None
+                and coercion._plain(value, d.annotation, d.parameter_info, p, ctx) is not coercion._ASK_TYPER
+            ):
                 answered[repr(d.annotation)] = answered.get(repr(d.annotation), 0) + 1
     assert compared > 5000
     # the fast path answered for every kind of parameter (else the comparison above proves nothing of it)
-    for kind in ("<class 'str'>", "<class 'int'>", "<class 'float'>", "<class 'bool'>", "<class 'pathlib.Path'>",
-                 "list[str]"):
+    for kind in (
+        "<class 'str'>",
+        "<class 'int'>",
+        "<class 'float'>",
+        "<class 'bool'>",
+        "<class 'pathlib.Path'>",
+        "list[str]",
+    ):
         assert answered.get(kind, 0) > 0, kind
     assert any(k.startswith("<enum") for k in answered)
 
@@ -182,8 +253,11 @@ def test_whatever_the_fast_path_raises_typer_answers(tmp_path):
         return token
 
     command = typer.main.get_command(_probe_app())
-    cases = [("files", "file_only", "a\x00b", None), ("numbers", "colour", "boom", normalise),
-             ("numbers", "colour", "red", normalise)]
+    cases = [
+        ("files", "file_only", "a\x00b", None),
+        ("numbers", "colour", "boom", normalise),
+        ("numbers", "colour", "red", normalise),
+    ]
     outcomes = []
     for sub, name, value, normalise_token in cases:
         p = next(q for q in command.commands[sub].params if q.name == name)
@@ -210,8 +284,13 @@ print("pydantic" in sys.modules, code, file=sys.stderr)
 
 
 def _run(*args: str, cwd: Path, **env: str) -> tuple[str, str, str]:
-    out = subprocess.run([sys.executable, "-c", COMMAND, *args], capture_output=True, text=True, cwd=cwd,
-                         env={**os.environ, "EVALHOUSE_TRACEBACK": "", **env})
+    out = subprocess.run(
+        [sys.executable, "-c", COMMAND, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "EVALHOUSE_TRACEBACK": "", **env},
+    )
     *_, last = out.stderr.strip().splitlines()
     imported, code = last.split()
     return imported, code, out.stdout
@@ -226,16 +305,36 @@ def test_commands_run_without_pydantic_where_it_applies(tmp_path):
     expected = "False" if coercion.applies() else None
     imported, code, _ = _run("--db", db, "ingest", "treebank", str(treebank), "--corpus", "c", cwd=tmp_path)
     assert code == "0" and imported == (expected or imported)
-    imported, code, out = _run("--db", db, "sql", "select count(*) as n from corpora", "--format", "csv",
-                               cwd=tmp_path)
+    imported, code, out = _run("--db", db, "sql", "select count(*) as n from corpora", "--format", "csv", cwd=tmp_path)
     assert (code, out.split()) == ("0", ["n", "1"]) and imported == (expected or imported)
     # a number with a range (--lexicon-min-count, default 1), and a flag from the environment
     lines = tmp_path / "out.txt"
-    lines.write_text("".join(line[len("# text = "):] + "\n" for line in treebank.read_text().splitlines()
-                             if line.startswith("# text = ")), encoding="utf-8")
-    imported, code, out = _run("--db", db, "ingest", "outputs", str(lines), "--format", "lines", "--reference", "c",
-                               "--team", "t", "--run", "1", "--no-sacrebleu", cwd=tmp_path,
-                               EVALHOUSE_TRACEBACK="1")
+    lines.write_text(
+        "".join(
+            line[len("# text = ") :] + "\n"
+            for line in treebank.read_text().splitlines()
+            if line.startswith("# text = ")
+        ),
+        encoding="utf-8",
+    )
+    imported, code, out = _run(
+        "--db",
+        db,
+        "ingest",
+        "outputs",
+        str(lines),
+        "--format",
+        "lines",
+        "--reference",
+        "c",
+        "--team",
+        "t",
+        "--run",
+        "1",
+        "--no-sacrebleu",
+        cwd=tmp_path,
+        EVALHOUSE_TRACEBACK="1",
+    )
     assert code == "0" and imported == (expected or imported)
     imported, code, out = _run("--db", db, "sql", "select 1", "--format", "yaml", cwd=tmp_path)
     assert code == "2"  # a bad choice: typer's own message, through typer's coercion
@@ -246,5 +345,7 @@ def test_the_benchmarks_say_whether_it_applies():
     (on a typer release it was not checked against, every command is 0.06-0.08 s slower)."""
     from benchmarks.process import typer_coercion
 
-    assert typer_coercion() == (f"typer {typer.__version__}, evalhouse's own coercion of plain option values "
-                                f"{'on' if coercion.applies() else 'off'}")
+    assert typer_coercion() == (
+        f"typer {typer.__version__}, evalhouse's own coercion of plain option values "
+        f"{'on' if coercion.applies() else 'off'}"
+    )

@@ -27,8 +27,13 @@ runner = CliRunner()
 def _on_a_terminal(args: list[str], cwd) -> tuple[int, str, str]:
     """Run evalhouse with stderr on a pseudo-terminal; returns (exit code, stdout, what the terminal got)."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "evalhouse", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=slave)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evalhouse", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+    )
     os.close(slave)
     seen = b""
     while True:
@@ -64,11 +69,13 @@ def test_progress_bars_on_a_terminal_and_nothing_elsewhere(tmp_path):
     assert "[1/1]" not in terminal
     # stdout keeps the summary only
     assert out.count("sentences") == 3 and "━" not in out
-    code, out, terminal = _on_a_terminal(["--db", db, "baseline", "lr", "--corpus", "c0-ud-test", "--out", "lr.txt"],
-                                         tmp_path)
+    code, out, terminal = _on_a_terminal(
+        ["--db", db, "baseline", "lr", "--corpus", "c0-ud-test", "--out", "lr.txt"], tmp_path
+    )
     assert code == 0
-    code, out, terminal = _on_a_terminal(["--db", db, "ingest", "outputs", "lr.txt", "--team", "t", "--run", "1",
-                                          "--reference", "c0-ud-test"], tmp_path)
+    code, out, terminal = _on_a_terminal(
+        ["--db", db, "ingest", "outputs", "lr.txt", "--team", "t", "--run", "1", "--reference", "c0-ud-test"], tmp_path
+    )
     assert code == 0 and "scoring" in terminal and "42/42" in terminal and "sentences" in terminal
     code, out, terminal = _on_a_terminal(["--db", db, "analyze", "--resamples", "20"], tmp_path)
     assert code == 0 and "analysing" in terminal and "steps" in terminal
@@ -76,17 +83,26 @@ def test_progress_bars_on_a_terminal_and_nothing_elsewhere(tmp_path):
     assert code == 0 and "exporting" in terminal and "relations" in terminal
     # --quiet: nothing on the terminal (a file no other corpus holds: the same bytes again would be warned about)
     text = SAMPLE.read_text(encoding="utf-8")
-    (tmp_path / "first.conllu").write_text(text[:text.index("\n\n") + 2], encoding="utf-8")
-    code, out, terminal = _on_a_terminal(["--db", db, "ingest", "treebank", "first.conllu", "--corpus", "q", "--quiet"],
-                                         tmp_path)
+    (tmp_path / "first.conllu").write_text(text[: text.index("\n\n") + 2], encoding="utf-8")
+    code, out, terminal = _on_a_terminal(
+        ["--db", db, "ingest", "treebank", "first.conllu", "--corpus", "q", "--quiet"], tmp_path
+    )
     assert code == 0 and terminal == "" and out == ""
     # stderr not a terminal (a pipe): no bar, no escape sequence; only the warning that c0-ud-test holds these bytes
-    r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", db, "ingest", "treebank", str(SAMPLE),
-                        "--corpus", "piped"], capture_output=True, text=True, cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "evalhouse", "--db", db, "ingest", "treebank", str(SAMPLE), "--corpus", "piped"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0 and "\x1b" not in r.stderr and "━" not in r.stderr
     assert [line.split(": ")[1] for line in r.stderr.splitlines()] == ["warning"] * 3
-    r = subprocess.run([sys.executable, "-m", "evalhouse", "--db", db, "analyze", "--resamples", "20"],
-                       capture_output=True, text=True, cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "evalhouse", "--db", db, "analyze", "--resamples", "20"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0 and r.stderr == ""
 
 
@@ -112,7 +128,9 @@ def test_the_older_progress_callback_still_works(tmp_path):
     calls = []
     assert isinstance(as_progress(lambda *a: calls.append(a)), CallbackProgress)
     with evalhouse.connect(":memory:") as wh:
-        wh.ingest_treebank([SAMPLE, SAMPLE.parent / "sample.conllu"][:1], corpus="s", progress=lambda *a: calls.append(a))
+        wh.ingest_treebank(
+            [SAMPLE, SAMPLE.parent / "sample.conllu"][:1], corpus="s", progress=lambda *a: calls.append(a)
+        )
     assert calls == [(str(SAMPLE), 0, 1)]
 
 
@@ -122,9 +140,11 @@ def test_db_after_the_subcommand(tmp_path):
     r = runner.invoke(app, ["ingest", "treebank", str(SAMPLE), "--corpus", "s", "--db", db])
     assert r.exit_code == 0, r.output
     assert os.path.exists(db)
-    for args in (["sql", "select count(*) as n from corpora", "--format", "json", "--db", db],
-                 ["sql", "select count(*) as n from corpora", f"--db={db}", "--format", "json"],
-                 ["--db", db, "sql", "select count(*) as n from corpora", "--format", "json"]):
+    for args in (
+        ["sql", "select count(*) as n from corpora", "--format", "json", "--db", db],
+        ["sql", "select count(*) as n from corpora", f"--db={db}", "--format", "json"],
+        ["--db", db, "sql", "select count(*) as n from corpora", "--format", "json"],
+    ):
         r = runner.invoke(app, args)
         assert r.exit_code == 0 and json.loads(r.output) == [{"n": 1}], (args, r.output)
     # a query that mentions --db is not an option
@@ -133,10 +153,20 @@ def test_db_after_the_subcommand(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args", [
-    ["views"], ["views", "--markdown"], ["sql", "select 1"], ["export", "corpora", "--out", "x.csv"],
-    ["export-conllu", "c", "--out", "x.conllu"], ["export-dataset", "ds"], ["report", "--out", "r"],
-    ["augment", "--submission", "a/b", "--from", "c", "--out", "x.conllu"]], ids=lambda a: a[0])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["views"],
+        ["views", "--markdown"],
+        ["sql", "select 1"],
+        ["export", "corpora", "--out", "x.csv"],
+        ["export-conllu", "c", "--out", "x.conllu"],
+        ["export-dataset", "ds"],
+        ["report", "--out", "r"],
+        ["augment", "--submission", "a/b", "--from", "c", "--out", "x.conllu"],
+    ],
+    ids=lambda a: a[0],
+)
 def test_readers_of_a_missing_warehouse_exit_3_and_create_nothing(tmp_path, args, monkeypatch):
     monkeypatch.chdir(tmp_path)
     db = str(tmp_path / "missing.duckdb")
@@ -148,8 +178,17 @@ def test_readers_of_a_missing_warehouse_exit_3_and_create_nothing(tmp_path, args
 
 @pytest.mark.slow
 def test_sql_json_writes_null_for_nan(tmp_path):
-    r = runner.invoke(app, ["--db", ":memory:", "sql", "select 'nan'::double as a, 'inf'::double as b, 1.5::double as c",
-                            "--format", "json"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            ":memory:",
+            "sql",
+            "select 'nan'::double as a, 'inf'::double as b, 1.5::double as c",
+            "--format",
+            "json",
+        ],
+    )
     assert r.exit_code == 0
     assert "NaN" not in r.output and "Infinity" not in r.output
     assert json.loads(r.output) == [{"a": None, "b": None, "c": 1.5}]
@@ -161,10 +200,14 @@ def test_lock_messages_fit_the_command(tmp_path):
     with evalhouse.connect(db) as wh:
         wh.ingest_treebank([SAMPLE], corpus="s")
     with evalhouse.connect(db):
-        reader = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(db), "sql", "select 1"],
-                                capture_output=True, text=True)
-        writer = subprocess.run([sys.executable, "-m", "evalhouse", "--db", str(db), "ingest", "treebank",
-                                 str(SAMPLE), "--corpus", "t"], capture_output=True, text=True)
+        reader = subprocess.run(
+            [sys.executable, "-m", "evalhouse", "--db", str(db), "sql", "select 1"], capture_output=True, text=True
+        )
+        writer = subprocess.run(
+            [sys.executable, "-m", "evalhouse", "--db", str(db), "ingest", "treebank", str(SAMPLE), "--corpus", "t"],
+            capture_output=True,
+            text=True,
+        )
     assert reader.returncode == writer.returncode == 3
     # a read-only command is not told to open the file read-only: it already does
     assert "database is locked" in reader.stderr and "read-only access" not in reader.stderr
@@ -174,8 +217,8 @@ def test_lock_messages_fit_the_command(tmp_path):
 
 def test_the_usage_page_lists_every_exit_code():
     readme = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")  # moved from the README
-    table = readme[readme.index("| code | meaning |"):]
-    table = table[:table.index("\n\n")]
+    table = readme[readme.index("| code | meaning |") :]
+    table = table[: table.index("\n\n")]
     assert re.findall(r"^\| (\d+) \|", table, flags=re.M) == ["0", "1", "2", "3", "4", "5"]
     common = (REPO / "evalhouse" / "cli" / "common.py").read_text(encoding="utf-8")
     assert "EXIT_UNEXPECTED = 4" in common and "EXIT_TORN = 5" in common

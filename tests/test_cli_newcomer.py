@@ -86,8 +86,9 @@ def test_report_and_augment_without_submissions_say_what_to_do_next(tmp_path):
     r = runner.invoke(app, ["--db", db, "report", "--out", str(tmp_path / "report")])
     assert r.exit_code == 3, r.output
     assert "nothing to report" in r.output and "run `evalhouse ingest outputs`" in r.output
-    r = runner.invoke(app, ["--db", db, "augment", "--submission", "a/1", "--from", "sample",
-                            "--out", str(tmp_path / "x.conllu")])
+    r = runner.invoke(
+        app, ["--db", db, "augment", "--submission", "a/1", "--from", "sample", "--out", str(tmp_path / "x.conllu")]
+    )
     assert r.exit_code == 3, r.output
     assert "no submissions for submission a/1" in r.output and "select * from submissions" in r.output
 
@@ -166,8 +167,10 @@ def test_each_example_of_a_help_is_on_a_line_of_its_own(path):
 @pytest.mark.parametrize("fmt", ["json", "csv", "parquet", "latex"])
 def test_exports_of_one_warehouse_built_in_two_orders_are_byte_equal(tmp_path, fmt):
     words = ["Zoe", "Ann", "Mia", "Bob", "Eve", "Kim", "Lou", "Dan"]
-    files = [write(tmp_path, f"c{k}.conllu", "".join(ONE.format(i=i, w=w) for i, w in enumerate(words[k::2])))
-             for k in range(2)]
+    files = [
+        write(tmp_path, f"c{k}.conllu", "".join(ONE.format(i=i, w=w) for i, w in enumerate(words[k::2])))
+        for k in range(2)
+    ]
     outputs = []
     for order in (files, files[::-1]):
         db = tmp_path / f"w{len(outputs)}.duckdb"
@@ -177,8 +180,12 @@ def test_exports_of_one_warehouse_built_in_two_orders_are_byte_equal(tmp_path, f
             out = tmp_path / f"{view}{len(outputs)}.{'tex' if fmt == 'latex' else fmt}"
             r = runner.invoke(app, ["--db", str(db), "export", view, "--out", str(out), "--format", fmt])
             assert r.exit_code == 0, r.output
-        outputs.append([(tmp_path / f"{v}{len(outputs)}.{'tex' if fmt == 'latex' else fmt}").read_bytes()
-                        for v in ("corpus_complexity", "nodes")])
+        outputs.append(
+            [
+                (tmp_path / f"{v}{len(outputs)}.{'tex' if fmt == 'latex' else fmt}").read_bytes()
+                for v in ("corpus_complexity", "nodes")
+            ]
+        )
     assert outputs[0] == outputs[1]
     if fmt == "json":
         rows = json.loads(outputs[0][1])
@@ -204,7 +211,9 @@ def scored(tmp_path_factory):
 def test_configurations_hold_each_text_once_under_the_first_12_hex_digits_of_its_md5(scored):
     with warehouse.connect(scored, read_only=True) as wh:
         stored = sorted({c for (c,) in wh.sql("SELECT configuration FROM submissions").fetchall()})
-        rows = sorted(wh.sql("SELECT configuration_id, configuration FROM configurations").fetchall(), key=lambda r: r[1])
+        rows = sorted(
+            wh.sql("SELECT configuration_id, configuration FROM configurations").fetchall(), key=lambda r: r[1]
+        )
     assert len(stored) == 2 and all(len(c) > 500 for c in stored)  # the baselines' lexicons differ
     assert rows == [(hashlib.md5(c.encode("utf-8")).hexdigest()[:12], c) for c in stored]
 
@@ -216,8 +225,10 @@ def test_score_views_show_the_id_and_the_join_gives_each_submission_its_text(sco
         columns = [c for c, _, _ in wh.columns(view)]
         assert "configuration_id" in columns and "configuration" not in columns
         longest = wh.sql(f"SELECT max(length(CAST(COLUMNS(*) AS VARCHAR))) FROM {view}").fetchall()[0]
-        joined = wh.sql(f"SELECT DISTINCT v.team, v.run, v.corpus, k.configuration FROM {view} AS v "
-                        "JOIN configurations AS k USING (configuration_id) ORDER BY ALL").fetchall()
+        joined = wh.sql(
+            f"SELECT DISTINCT v.team, v.run, v.corpus, k.configuration FROM {view} AS v "
+            "JOIN configurations AS k USING (configuration_id) ORDER BY ALL"
+        ).fetchall()
         expected = wh.sql("SELECT team, run, corpus, configuration FROM submissions ORDER BY ALL").fetchall()
     assert max(n for n in longest if n is not None) < 200  # no 1,000-character text on every row
     assert joined == expected

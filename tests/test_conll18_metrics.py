@@ -13,15 +13,19 @@ from evalhouse.ingest.dependency_runs import ingest_dependency_run
 from tests.conftest import shared, write
 from tests.conll18_cases import system_text
 
-METRIC_ROWS = ("SELECT metric, correct, gold, system, aligned, precision, recall, f1, aligned_accuracy "
-               "FROM dependency_metrics WHERE corpus = $c AND team = $t AND run = $r")
+METRIC_ROWS = (
+    "SELECT metric, correct, gold, system, aligned, precision, recall, f1, aligned_accuracy "
+    "FROM dependency_metrics WHERE corpus = $c AND team = $t AND run = $r"
+)
 
 
 def script_rows(script, gold_path, system_path) -> dict:
     """The script's figures, full precision: metric -> (correct, gold, system, aligned, P, R, F1, AligndAcc)."""
     evaluation = script.evaluate(script.load_conllu_file(str(gold_path)), script.load_conllu_file(str(system_path)))
-    return {m: (s.correct, s.gold_total, s.system_total, s.aligned_total, s.precision, s.recall, s.f1,
-                s.aligned_accuracy) for m, s in evaluation.items()}
+    return {
+        m: (s.correct, s.gold_total, s.system_total, s.aligned_total, s.precision, s.recall, s.f1, s.aligned_accuracy)
+        for m, s in evaluation.items()
+    }
 
 
 def our_rows(wh, corpus, team, run) -> dict:
@@ -29,6 +33,7 @@ def our_rows(wh, corpus, team, run) -> dict:
 
 
 # --- the real CoNLL 2018 outputs ------------------------------------------------------------------------
+
 
 @pytest.mark.realdata
 def test_every_metric_equals_the_official_script_on_every_real_output(wh, conll18_script):
@@ -51,17 +56,23 @@ def test_every_metric_equals_the_official_script_on_edited_outputs(tmp_path, wh,
     """Windows of 25 real gold sentences and parser outputs made from them by seeded edits (tests/conll18_cases.py:
     tokens merged and split, multiword tokens made and undone, sentences merged and split, spaces inside forms,
     empty nodes, noise on every column)."""
-    blocks = shared("parsing", "conll2018", "gold", f"{treebank}.conllu").read_text(encoding="utf-8").strip("\n").split("\n\n")
+    blocks = (
+        shared("parsing", "conll2018", "gold", f"{treebank}.conllu")
+        .read_text(encoding="utf-8")
+        .strip("\n")
+        .split("\n\n")
+    )
     seen = {"range": 0, "empty": 0, "space": 0}
     for case in range(12):
         rng = random.Random(f"{treebank}{case}")
         start = rng.randrange(len(blocks) - 25)
-        gold_text = "\n\n".join(blocks[start:start + 25]) + "\n\n"
+        gold_text = "\n\n".join(blocks[start : start + 25]) + "\n\n"
         text = system_text(gold_text, case)
         seen["range"] += sum("-" in line.split("\t")[0] for line in text.splitlines() if line)
         seen["empty"] += sum("." in line.split("\t")[0] for line in text.splitlines() if line)
-        seen["space"] += sum(any(c in line.split("\t")[1] for c in "\u00a0\u3000\u2009 ")
-                             for line in text.splitlines() if "\t" in line)
+        seen["space"] += sum(
+            any(c in line.split("\t")[1] for c in "\u00a0\u3000\u2009 ") for line in text.splitlines() if "\t" in line
+        )
         gold = write(tmp_path, f"g{case}.conllu", gold_text)
         system = write(tmp_path, f"s{case}.conllu", text)
         ingest_dependency_run(wh, system, gold, f"c{case}", "t", "r")
@@ -100,8 +111,13 @@ SYSTEM = """1	The	the	DET	DT	Definite=Def|PronType=Art|Foo=Yes	2	det	_	_
 """
 # metric -> (correct, gold, system, aligned)
 BY_HAND = {
-    "Tokens": (8, 8, 8, None), "Sentences": (0, 2, 1, None), "Words": (8, 8, 8, None),
-    "UPOS": (8, 8, 8, 8), "XPOS": (8, 8, 8, 8), "UFeats": (8, 8, 8, 8), "AllTags": (8, 8, 8, 8),
+    "Tokens": (8, 8, 8, None),
+    "Sentences": (0, 2, 1, None),
+    "Words": (8, 8, 8, None),
+    "UPOS": (8, 8, 8, 8),
+    "XPOS": (8, 8, 8, 8),
+    "UFeats": (8, 8, 8, 8),
+    "AllTags": (8, 8, 8, 8),
     "Lemmas": (7, 8, 8, 8),  # cats: gold 'cat', system '_'
     "UAS": (6, 8, 8, 8),  # here, Yes
     "LAS": (5, 8, 8, 8),  # and will (aux / cop)
@@ -125,8 +141,16 @@ def test_a_case_worked_out_by_hand(worked):
         p = correct / system if system else 0.0
         r = correct / gold if gold else 0.0
         f = 2 * correct / (gold + system) if gold + system else 0.0
-        assert rows[metric] == (correct, gold, system, aligned, p, r, f,
-                                None if aligned is None else correct / aligned), metric
+        assert rows[metric] == (
+            correct,
+            gold,
+            system,
+            aligned,
+            p,
+            r,
+            f,
+            None if aligned is None else correct / aligned,
+        ), metric
 
 
 @pytest.mark.slow
@@ -136,32 +160,56 @@ def test_the_worked_case_equals_the_script(tmp_path, worked, conll18_script):
 
 
 def breakdown(wh, name):
-    return {r[0]: r[1:] for r in wh.sql(
-        "SELECT grp, gold_words, system_words, las_gold_correct, las_system_correct, uas_gold_correct, "
-        "uas_system_correct FROM dependency_breakdowns WHERE breakdown = $b", {"b": name}).fetchall()}
+    return {
+        r[0]: r[1:]
+        for r in wh.sql(
+            "SELECT grp, gold_words, system_words, las_gold_correct, las_system_correct, uas_gold_correct, "
+            "uas_system_correct FROM dependency_breakdowns WHERE breakdown = $b",
+            {"b": name},
+        ).fetchall()
+    }
 
 
 @pytest.mark.slow
 def test_breakdowns_of_the_worked_case(worked):
     # group -> (gold words, system words, LAS gold correct, LAS system correct, UAS gold, UAS system)
     assert breakdown(worked, "relation") == {
-        "det": (1, 1, 1, 1, 1, 1), "nsubj": (1, 1, 1, 1, 1, 1), "aux": (1, 0, 0, 0, 1, 0), "cop": (0, 1, 0, 0, 0, 1),
-        "root": (2, 1, 1, 1, 1, 1), "advmod": (1, 1, 0, 0, 0, 0), "punct": (2, 2, 2, 2, 2, 2),
-        "parataxis": (0, 1, 0, 0, 0, 0)}
-    row = worked.sql("SELECT las_precision, las_recall, las_f1, label_precision, label_recall FROM "
-                     "dependency_scores_by_relation WHERE relation = 'root'").fetchone()
+        "det": (1, 1, 1, 1, 1, 1),
+        "nsubj": (1, 1, 1, 1, 1, 1),
+        "aux": (1, 0, 0, 0, 1, 0),
+        "cop": (0, 1, 0, 0, 0, 1),
+        "root": (2, 1, 1, 1, 1, 1),
+        "advmod": (1, 1, 0, 0, 0, 0),
+        "punct": (2, 2, 2, 2, 2, 2),
+        "parataxis": (0, 1, 0, 0, 0, 0),
+    }
+    row = worked.sql(
+        "SELECT las_precision, las_recall, las_f1, label_precision, label_recall FROM "
+        "dependency_scores_by_relation WHERE relation = 'root'"
+    ).fetchone()
     assert row == (1.0, 0.5, 2 * 1.0 * 0.5 / 1.5, 1.0, 0.5)
-    assert worked.sql("SELECT las_precision, las_recall, las_f1 FROM dependency_scores_by_relation "
-                      "WHERE relation = 'aux'").fetchone() == (None, 0.0, None)
+    assert worked.sql(
+        "SELECT las_precision, las_recall, las_f1 FROM dependency_scores_by_relation WHERE relation = 'aux'"
+    ).fetchone() == (None, 0.0, None)
     # gold arcs: The 1, cats 2, will 1, here 1, . 2, ! 1, two roots; the system's here reaches back to cats (3)
     # and Yes hangs from sleep (3)
     assert breakdown(worked, "arc_length") == {
-        "root": (2, 1, 1, 1, 1, 1), "1": (4, 3, 2, 2, 3, 3), "2": (2, 2, 2, 2, 2, 2), "3": (0, 2, 0, 0, 0, 0)}
+        "root": (2, 1, 1, 1, 1, 1),
+        "1": (4, 3, 2, 2, 3, 3),
+        "2": (2, 2, 2, 2, 2, 2),
+        "3": (0, 2, 0, 0, 0, 0),
+    }
     assert breakdown(worked, "arc_direction") == {
-        "root": (2, 1, 1, 1, 1, 1), "head-initial": (3, 4, 2, 2, 2, 2), "head-final": (3, 3, 2, 2, 3, 3)}
+        "root": (2, 1, 1, 1, 1, 1),
+        "head-initial": (3, 4, 2, 2, 2, 2),
+        "head-final": (3, 3, 2, 2, 3, 3),
+    }
     # gold depths: sleep 0, cats will here . 1, The 2; Yes 0, ! 1. System: Yes 1, ! 2, here 2 (under cats)
     assert breakdown(worked, "root_distance") == {
-        "0": (2, 1, 1, 1, 1, 1), "1": (5, 4, 3, 2, 4, 3), "2": (1, 3, 1, 2, 1, 2)}
+        "0": (2, 1, 1, 1, 1, 1),
+        "1": (5, 4, 3, 2, 4, 3),
+        "2": (1, 3, 1, 2, 1, 2),
+    }
     assert breakdown(worked, "sentence_length") == {"1-10": (8, 8, 5, 5, 6, 6)}
     # the system's here -> cats spans will and sleep, which cats does not dominate
     assert breakdown(worked, "projectivity") == {"projective": (8, 7, 5, 5, 6, 6), "non-projective": (0, 1, 0, 0, 0, 0)}
@@ -170,16 +218,29 @@ def test_breakdowns_of_the_worked_case(worked):
 
 @pytest.mark.slow
 def test_label_confusion_and_sentences_of_the_worked_case(worked):
-    confusion = {(r[0], r[1]): r[2:] for r in worked.sql(
-        "SELECT gold_relation, system_relation, words, head_correct, head_wrong FROM dependency_label_confusion").fetchall()}
-    assert confusion == {("det", "det"): (1, 1, 0), ("nsubj", "nsubj"): (1, 1, 0), ("aux", "cop"): (1, 1, 0),
-                         ("root", "root"): (1, 1, 0), ("advmod", "advmod"): (1, 0, 1), ("punct", "punct"): (2, 2, 0),
-                         ("root", "parataxis"): (1, 0, 1)}
-    sentences = worked.sql("SELECT sentence, gold_words, system_words, uas_correct, las_correct, clas_correct, "
-                           "mlas_correct, blex_correct, las_f1 FROM dependency_sentence_scores ORDER BY sentence").fetchall()
+    confusion = {
+        (r[0], r[1]): r[2:]
+        for r in worked.sql(
+            "SELECT gold_relation, system_relation, words, head_correct, head_wrong FROM dependency_label_confusion"
+        ).fetchall()
+    }
+    assert confusion == {
+        ("det", "det"): (1, 1, 0),
+        ("nsubj", "nsubj"): (1, 1, 0),
+        ("aux", "cop"): (1, 1, 0),
+        ("root", "root"): (1, 1, 0),
+        ("advmod", "advmod"): (1, 0, 1),
+        ("punct", "punct"): (2, 2, 0),
+        ("root", "parataxis"): (1, 0, 1),
+    }
+    sentences = worked.sql(
+        "SELECT sentence, gold_words, system_words, uas_correct, las_correct, clas_correct, "
+        "mlas_correct, blex_correct, las_f1 FROM dependency_sentence_scores ORDER BY sentence"
+    ).fetchall()
     assert sentences == [(1, 6, 6, 5, 4, 2, 1, 1, 8 / 12), (2, 2, 2, 1, 1, 0, 0, 0, 2 / 4)]
-    pairs = worked.sql("SELECT system_form, head_correct, label_correct, mlas_correct FROM dependency_word_pairs "
-                       "ORDER BY system_index").fetchall()
+    pairs = worked.sql(
+        "SELECT system_form, head_correct, label_correct, mlas_correct FROM dependency_word_pairs ORDER BY system_index"
+    ).fetchall()
     assert pairs[2] == ("will", True, False, False) and pairs[3] == ("sleep", True, True, False)
 
 
@@ -187,7 +248,9 @@ def test_label_confusion_and_sentences_of_the_worked_case(worked):
 def test_unaligned_words_on_both_sides(tmp_path, wh):
     """Gold 'New York' against a system's 'NewYork': two unaligned gold words, one unaligned system word; they
     count in the totals, in the breakdowns and in the confusion (with NULL on the missing side)."""
-    gold = "# text = New York\n1\tNew\tNew\tPROPN\t_\t_\t2\tcompound\t_\t_\n2\tYork\tYork\tPROPN\t_\t_\t0\troot\t_\t_\n\n"
+    gold = (
+        "# text = New York\n1\tNew\tNew\tPROPN\t_\t_\t2\tcompound\t_\t_\n2\tYork\tYork\tPROPN\t_\t_\t0\troot\t_\t_\n\n"
+    )
     system = "1\tNewYork\t_\tPROPN\t_\t_\t0\troot\t_\t_\n\n"
     ingest_dependency_run(wh, write(tmp_path, "s.conllu", system), write(tmp_path, "g.conllu", gold), "c", "t", "r")
     rows = our_rows(wh, "c", "t", "r")
@@ -200,13 +263,16 @@ def test_unaligned_words_on_both_sides(tmp_path, wh):
 
 # --- the breakdowns add up, on the real outputs ------------------------------------------------------------
 
+
 @pytest.mark.realdata
 def test_breakdowns_confusion_and_sentences_sum_to_the_totals(wh):
     d = shared("parsing", "conll2018")
     for team in ("HIT-SCIR-18", "UDPipe-Future"):
         ingest_dependency_run(wh, d / team / "fr_gsd.conllu", d / "gold" / "fr_gsd.conllu", "fr_gsd", team, "1")
-    totals = {(r[0], r[1]): r[2:] for r in wh.sql(
-        "SELECT team, metric, correct, gold, system FROM dependency_metrics").fetchall()}
+    totals = {
+        (r[0], r[1]): r[2:]
+        for r in wh.sql("SELECT team, metric, correct, gold, system FROM dependency_metrics").fetchall()
+    }
     sums = wh.sql("""SELECT team, breakdown, sum(gold_words), sum(system_words), sum(las_gold_correct),
                             sum(las_system_correct), sum(uas_gold_correct), sum(uas_system_correct), count(*)
                      FROM dependency_breakdowns GROUP BY team, breakdown""").fetchall()
@@ -224,7 +290,15 @@ def test_breakdowns_confusion_and_sentences_sum_to_the_totals(wh):
             SELECT team, sum(gold_words), sum(system_words), sum(las_correct), sum(clas_correct), sum(mlas_correct),
                    sum(blex_correct), sum(gold_content_words), sum(system_content_words)
             FROM dependency_sentence_scores GROUP BY team""").fetchall():
-        assert got == [*totals[(team, "Words")][1:], totals[(team, "LAS")][0], totals[(team, "CLAS")][0],
-                       totals[(team, "MLAS")][0], totals[(team, "BLEX")][0], *totals[(team, "CLAS")][1:]]
+        assert got == [
+            *totals[(team, "Words")][1:],
+            totals[(team, "LAS")][0],
+            totals[(team, "CLAS")][0],
+            totals[(team, "MLAS")][0],
+            totals[(team, "BLEX")][0],
+            *totals[(team, "CLAS")][1:],
+        ]
     assert wh.sql("SELECT count(*) FROM dependency_word_pairs").fetchone()[0] == sum(
-        totals[(t, "Words")][1] + totals[(t, "Words")][2] - totals[(t, "Words")][0] for t in ("HIT-SCIR-18", "UDPipe-Future"))
+        totals[(t, "Words")][1] + totals[(t, "Words")][2] - totals[(t, "Words")][0]
+        for t in ("HIT-SCIR-18", "UDPipe-Future")
+    )

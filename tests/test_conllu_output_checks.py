@@ -42,18 +42,21 @@ def test_every_case_as_the_sql_checks_gave_it(tmp_path, monkeypatch, reader, rea
     assert differ == []
 
 
-@pytest.mark.parametrize("text, line, problem, more", [
-    # a space-only FORM in each of the encodings whose first byte the check looks at
-    ("1\t\u3000\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
-    ("1\t\u00a0 \u2009\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
-    ("1\t\u1680\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
-    # a cycle (words 2 and 3) in the first sentence, a problem in the second: the cycle, and one more problem
-    (CYCLE + "1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n", 2, "the heads form a cycle", 1),
-    # a cycle after the first problem is not walked: the problem, and no more
-    ("1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n" + CYCLE, 1, "HEAD 5 points outside the sentence of 1 words", 0),
-    # a cycle alone
-    (CYCLE, 2, "the heads form a cycle", 0),
-])
+@pytest.mark.parametrize(
+    "text, line, problem, more",
+    [
+        # a space-only FORM in each of the encodings whose first byte the check looks at
+        ("1\t\u3000\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+        ("1\t\u00a0 \u2009\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+        ("1\t\u1680\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "empty FORM", 0),
+        # a cycle (words 2 and 3) in the first sentence, a problem in the second: the cycle, and one more problem
+        (CYCLE + "1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n", 2, "the heads form a cycle", 1),
+        # a cycle after the first problem is not walked: the problem, and no more
+        ("1\tc\t_\t_\t_\t_\t5\troot\t_\t_\n\n" + CYCLE, 1, "HEAD 5 points outside the sentence of 1 words", 0),
+        # a cycle alone
+        (CYCLE, 2, "the heads form a cycle", 0),
+    ],
+)
 def test_problems_by_hand(tmp_path, text, line, problem, more):
     with pytest.raises(InputError) as err:
         read_words(write(tmp_path, "bad.conllu", text))
@@ -74,22 +77,41 @@ def test_a_space_separator_is_told_by_its_bytes():
 def test_forms_keep_what_is_not_a_space(tmp_path):
     """Spaces go from the FORM of tokens; the words of a multiword token keep theirs, as the official script
     keeps them (it compares them, lower-cased, when it aligns a multiword span)."""
-    text = ("1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t0\troot\t_\t_\n"
-            "2\tle 1\u00a0000\t_\t_\t_\t_\t1\tdet:x\t_\t_\n2.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n"
-            "3\tun\u00a0peu\t_\t_\t_\t_\t1\tdep\t_\t_\n\n")
+    text = (
+        "1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t0\troot\t_\t_\n"
+        "2\tle 1\u00a0000\t_\t_\t_\t_\t1\tdet:x\t_\t_\n2.1\te\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "3\tun\u00a0peu\t_\t_\t_\t_\t1\tdep\t_\t_\n\n"
+    )
     w = read_words(write(tmp_path, "ok.conllu", text))
     assert (w.form, w.deprel, w.head, w.multiword, w.characters) == (
-        ["de", "le 1\u00a0000", "unpeu"], ["root", "det:x", "dep"], [-1, 0, 0], [True, True, False],
-        list("duunpeu"))
+        ["de", "le 1\u00a0000", "unpeu"],
+        ["root", "det:x", "dep"],
+        [-1, 0, 0],
+        [True, True, False],
+        list("duunpeu"),
+    )
 
 
 def test_a_word_belongs_to_the_latest_range_of_its_sentence(tmp_path):
     """Ranges are not checked for their place in a parser's output: word 4 comes after range 1-2, which
     follows range 3-6, so it is outside (as the CoNLL 2018 script reads it: the latest range counts)."""
-    lines = ["1\ta\t0\troot", "2\tb\t1\tdep", "3-6\tcdef", "3\tc\t1\tdep", "1-2\tab", "4\td\t1\tdep",
-             "5\te\t1\tdep", "6\tf\t1\tdep"]
-    text = "".join("\t".join(f[:2] + ["_"] * 4 + f[2:] + ["_"] * 2 if len(f) == 4 else f + ["_"] * 8) + "\n"
-                   for f in (line.split("\t") for line in lines)) + "\n"
+    lines = [
+        "1\ta\t0\troot",
+        "2\tb\t1\tdep",
+        "3-6\tcdef",
+        "3\tc\t1\tdep",
+        "1-2\tab",
+        "4\td\t1\tdep",
+        "5\te\t1\tdep",
+        "6\tf\t1\tdep",
+    ]
+    text = (
+        "".join(
+            "\t".join(f[:2] + ["_"] * 4 + f[2:] + ["_"] * 2 if len(f) == 4 else f + ["_"] * 8) + "\n"
+            for f in (line.split("\t") for line in lines)
+        )
+        + "\n"
+    )
     w = read_words(write(tmp_path, "ranges.conllu", text))
     assert w.multiword == [False, False, True, False, False, False]
     assert "".join(w.characters) == "abcdefabdef"
@@ -114,8 +136,11 @@ def test_real_outputs_read_whole(system):
     for treebank in ("en_ewt", "fr_gsd", "zh_gsd"):
         path = shared("parsing", "conll2018", system, f"{treebank}.conllu")
         w = read_words(path)
-        rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
-                if line and not line.startswith("#")]
+        rows = [
+            line.split("\t")
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")
+        ]
         words = [r for r in rows if r[0].isdigit()]
         assert w.form == ["".join(c for c in r[1] if not c.isspace()) for r in words]
         assert w.deprel == [r[7] for r in words] and w.word_id == [int(r[0]) for r in words]
@@ -140,12 +165,28 @@ def test_a_realisers_sentences_by_hand(tmp_path):
 
     def word(i, form, lemma):
         return "\t".join([str(i), form, lemma] + ["_"] * 7)
-    text = "\n".join([
-        "# newdoc", "#sent_id=  a 1  ", "# sent_id = second", word(1, "The", ""), word(2, "cat", "_"),
-        "1-2\tab\t_\t_", word(3, "sat", "sit"), "3.1\te\t_\t_\t_\t_\t_\t_\t_\t_", "",
-        "# text = no id", word(1, "Dogs", "dog"), "",
-        "2.1\tonly\t_\t_\t_\t_\t_\t_\t_\t_", "",
-    ]) + "\n"
+
+    text = (
+        "\n".join(
+            [
+                "# newdoc",
+                "#sent_id=  a 1  ",
+                "# sent_id = second",
+                word(1, "The", ""),
+                word(2, "cat", "_"),
+                "1-2\tab\t_\t_",
+                word(3, "sat", "sit"),
+                "3.1\te\t_\t_\t_\t_\t_\t_\t_\t_",
+                "",
+                "# text = no id",
+                word(1, "Dogs", "dog"),
+                "",
+                "2.1\tonly\t_\t_\t_\t_\t_\t_\t_\t_",
+                "",
+            ]
+        )
+        + "\n"
+    )
     out = read_output_file(write(tmp_path, "r.conllu", text), format="conllu")
     got = [(s.key, s.line, s.forms, s.lemmas) for s in out.sentences]
     assert got == [("a 1", 2, ["The", "cat", "sat"], [None, None, "sit"]), ("", 11, ["Dogs"], ["dog"])]

@@ -58,13 +58,36 @@ def test_every_real_conllu_file():
 ID = st.one_of(
     st.integers(0, 10**10).map(str),
     st.tuples(st.integers(0, 10**10), st.sampled_from("-.:x"), st.integers(0, 10**10)).map(
-        lambda t: f"{t[0]}{t[1]}{t[2]}"),
-    st.sampled_from(["", "0", "01", "1-", "-1", "1.0", "0.1", "00.1", "1..2", "1-2-3", "1-02", "9" * 19, "9" * 20,
-                     "123456789.123456789", "1234567890.1", "1 ", "१"]),
+        lambda t: f"{t[0]}{t[1]}{t[2]}"
+    ),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "01",
+            "1-",
+            "-1",
+            "1.0",
+            "0.1",
+            "00.1",
+            "1..2",
+            "1-2-3",
+            "1-02",
+            "9" * 19,
+            "9" * 20,
+            "123456789.123456789",
+            "1234567890.1",
+            "1 ",
+            "१",
+        ]
+    ),
     st.text(alphabet="0123456789-.a", max_size=22),
 )
-HEAD = st.one_of(st.integers(0, 10**10).map(str), st.sampled_from(["", "0", "00", "07", "-1", "1a", "_", "1.5"]),
-                 st.text(alphabet="0123456789a", max_size=11))
+HEAD = st.one_of(
+    st.integers(0, 10**10).map(str),
+    st.sampled_from(["", "0", "00", "07", "-1", "1a", "_", "1.5"]),
+    st.text(alphabet="0123456789a", max_size=11),
+)
 FIELD = st.text(alphabet="ab_=|\x00\x0b\t é", max_size=4)
 
 
@@ -113,7 +136,21 @@ def test_split_without_the_kernel_gives_the_same_chunks(monkeypatch):
     without = list(chunks(iter([data]), chunk_bytes=3_000))
     assert len(with_kernel) == len(without) > 3
     for a, b in zip(with_kernel, without):
-        for name in ("start", "end", "kind", "block", "line_no", "line", "n_fields", "id_kind", "major", "minor",
-                     "head", "ordinal", "fields", "first_tab"):
+        for name in (
+            "start",
+            "end",
+            "kind",
+            "block",
+            "line_no",
+            "line",
+            "n_fields",
+            "id_kind",
+            "major",
+            "minor",
+            "head",
+            "ordinal",
+            "fields",
+            "first_tab",
+        ):
             x, y = getattr(a, name), getattr(b, name)
             assert x.dtype == y.dtype and np.array_equal(x, y), name

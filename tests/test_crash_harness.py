@@ -53,9 +53,11 @@ def test_before_after_and_torn(tmp_path):
     assert any(d.startswith("corpora[sample]: 0 rows") for d in verdict["differs_from_after"])
     # without the rest of the corpus the warehouse is exactly the one before
     con = duckdb.connect(str(db))
-    for (table,) in con.execute("SELECT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
-                                "AND table_name IN (SELECT table_name FROM duckdb_tables())").fetchall():
-        con.execute(f'DELETE FROM "{table}" WHERE corpus = \'sample\'')
+    for (table,) in con.execute(
+        "SELECT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
+        "AND table_name IN (SELECT table_name FROM duckdb_tables())"
+    ).fetchall():
+        con.execute(f"DELETE FROM \"{table}\" WHERE corpus = 'sample'")
     con.close()
     assert h.classify(db, before, after) == {"state": "before"}
 
@@ -68,18 +70,29 @@ def test_treebank_builder_renames_sent_ids(tmp_path, monkeypatch):
     monkeypatch.setattr(h, "SHARED", tmp_path / "shared")
     out = tmp_path / "big.conllu"
     assert h.build_treebank(out, target_words=3) == 3
-    assert [line for line in out.read_text().splitlines() if line.startswith("#")] == \
-        ["# sent_id = c1-xx_t-a", "# sent_id = c2-xx_t-a", "# sent_id = c3-xx_t-a"]
+    assert [line for line in out.read_text().splitlines() if line.startswith("#")] == [
+        "# sent_id = c1-xx_t-a",
+        "# sent_id = c2-xx_t-a",
+        "# sent_id = c3-xx_t-a",
+    ]
 
 
 def test_whole_submissions_tells_a_repaired_mixture_from_a_torn_one():
     """After a torn replacement of several submissions and its repair, each submission must be whole: as before,
     as after, or gone from every table; anything else is still torn."""
     h = harness()
-    before = {"submissions": {"c/a/1": (1, "a"), "c/b/1": (1, "b")}, "output_tokens": {"c/a/1": (9, "ta"), "c/b/1": (8, "tb")},
-              "sentences": {"c": (3, "s")}, "stored_counts": {"*": (5, "k")}}
-    after = {"submissions": {"c/a/1": (1, "A"), "c/b/1": (1, "B")}, "output_tokens": {"c/a/1": (7, "TA"), "c/b/1": (6, "TB")},
-             "sentences": {"c": (3, "s")}, "stored_counts": {"*": (5, "K")}}
+    before = {
+        "submissions": {"c/a/1": (1, "a"), "c/b/1": (1, "b")},
+        "output_tokens": {"c/a/1": (9, "ta"), "c/b/1": (8, "tb")},
+        "sentences": {"c": (3, "s")},
+        "stored_counts": {"*": (5, "k")},
+    }
+    after = {
+        "submissions": {"c/a/1": (1, "A"), "c/b/1": (1, "B")},
+        "output_tokens": {"c/a/1": (7, "TA"), "c/b/1": (6, "TB")},
+        "sentences": {"c": (3, "s")},
+        "stored_counts": {"*": (5, "K")},
+    }
 
     def state(a, b, sentences=(3, "s")):
         out = {"submissions": {}, "output_tokens": {}, "sentences": {"c": sentences}, "stored_counts": {"*": (4, "z")}}
@@ -96,5 +109,7 @@ def test_whole_submissions_tells_a_repaired_mixture_from_a_torn_one():
     assert h.whole_submissions(state("new", "old"), before, after) == {"old": ["c/b/1"], "new": ["c/a/1"], "gone": []}
     assert h.whole_submissions(state("gone", "new"), before, after) == {"old": [], "new": ["c/b/1"], "gone": ["c/a/1"]}
     # old owner row beside new tokens (the tear of issue 37), or a corpus that changed: not whole
-    assert h.whole_submissions(state({"submissions": (1, "a"), "output_tokens": (7, "TA")}, "old"), before, after) is None
+    assert (
+        h.whole_submissions(state({"submissions": (1, "a"), "output_tokens": (7, "TA")}, "old"), before, after) is None
+    )
     assert h.whole_submissions(state("old", "old", sentences=(2, "s")), before, after) is None

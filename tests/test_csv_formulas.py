@@ -16,16 +16,20 @@ from evalhouse.export.relation import neutralise
 from tests.conftest import SAMPLE, significant
 
 runner = CliRunner()
-QUERY = ("SELECT team, run, corpus, -0.5 AS x, '-0.5' AS s, 3 AS n, ['=a'] AS l, '+' AS plus, 'a=b' AS inner_eq, "
-         "NULL::VARCHAR AS missing FROM submissions")
+QUERY = (
+    "SELECT team, run, corpus, -0.5 AS x, '-0.5' AS s, 3 AS n, ['=a'] AS l, '+' AS plus, 'a=b' AS inner_eq, "
+    "NULL::VARCHAR AS missing FROM submissions"
+)
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     """A corpus '@sample' and a submission of team '=1+2', run '-1': names a spreadsheet would run."""
     path = tmp_path_factory.mktemp("formulas") / "w.duckdb"
-    for argv in (["ingest", "treebank", str(SAMPLE), "--corpus", "@sample", "--quiet"],
-                 ["baseline", "random", "--corpus", "@sample", "--team", "=1+2", "--run", "-1"]):
+    for argv in (
+        ["ingest", "treebank", str(SAMPLE), "--corpus", "@sample", "--quiet"],
+        ["baseline", "random", "--corpus", "@sample", "--team", "=1+2", "--run", "-1"],
+    ):
         r = runner.invoke(app, ["--db", str(path), *argv])
         assert r.exit_code == 0, r.stderr
     return str(path)
@@ -35,11 +39,13 @@ def canonical(row: dict) -> tuple:
     """A CSV row with its numbers at 12 significant digits, for sorting and comparing: DuckDB 2.0 sums in
     parallel, so a mean over many rows can differ in its last bit between two queries
     (docs/engines-and-bi.md#floats-from-one-run-to-the-next)."""
+
     def cell(v: str) -> str:
         try:
             return repr(significant(float(v)))
         except ValueError:
             return v
+
     return tuple((k, cell(v)) for k, v in row.items())
 
 
@@ -59,12 +65,24 @@ def test_sql_csv_is_exact_by_default(db):
 
 @pytest.mark.slow
 def test_sql_csv_neutralised_on_request(db):
-    r = runner.invoke(app, ["--db", db, "sql", QUERY + " UNION ALL SELECT chr(9) || 'tab', '-', '@', "
-                            "-1, '', 0, [], '', '', NULL", "--format", "csv", "--neutralise-formulas"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "sql",
+            QUERY + " UNION ALL SELECT chr(9) || 'tab', '-', '@', -1, '', 0, [], '', '', NULL",
+            "--format",
+            "csv",
+            "--neutralise-formulas",
+        ],
+    )
     assert r.exit_code == 0, r.stderr
-    assert r.stdout == ("team,run,corpus,x,s,n,l,plus,inner_eq,missing\n"
-                        "'=1+2,'-1,'@sample,-0.5,'-0.5,3,['=a'],'+,a=b,\n"
-                        "'\ttab,'-,'@,-1.0,,0,[],,,\n")
+    assert r.stdout == (
+        "team,run,corpus,x,s,n,l,plus,inner_eq,missing\n"
+        "'=1+2,'-1,'@sample,-0.5,'-0.5,3,['=a'],'+,a=b,\n"
+        "'\ttab,'-,'@,-1.0,,0,[],,,\n"
+    )
     assert neutralise("\rcr") == "'\rcr" and neutralise(-0.5) == -0.5 and neutralise("a-b") == "a-b"
 
 
@@ -100,8 +118,13 @@ def test_export_csv_neutralises_text_only(db, tmp_path):
             assert r.exit_code == 0, r.stderr
         con = duckdb.connect(db, read_only=True)
         try:
-            text = {c for c, t in con.execute("SELECT column_name, data_type FROM duckdb_columns() "
-                                               "WHERE table_name = $v", {"v": view}).fetchall() if t == "VARCHAR"}
+            text = {
+                c
+                for c, t in con.execute(
+                    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $v", {"v": view}
+                ).fetchall()
+                if t == "VARCHAR"
+            }
         finally:
             con.close()
         before = list(csv.DictReader(open(plain, newline="", encoding="utf-8")))
@@ -124,12 +147,15 @@ def test_export_csv_neutralises_text_only(db, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [
-    ["sql", "SELECT 1", "--neutralise-formulas"],
-    ["sql", "SELECT 1", "--format", "json", "--neutralise-formulas"],
-    ["export", "edges", "--out", "{tmp}/e.parquet", "--neutralise-formulas"],
-    ["export", "edges", "--out", "{tmp}/e.json", "--neutralise-formulas"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sql", "SELECT 1", "--neutralise-formulas"],
+        ["sql", "SELECT 1", "--format", "json", "--neutralise-formulas"],
+        ["export", "edges", "--out", "{tmp}/e.parquet", "--neutralise-formulas"],
+        ["export", "edges", "--out", "{tmp}/e.json", "--neutralise-formulas"],
+    ],
+)
 def test_the_option_is_refused_where_there_is_no_csv(db, tmp_path, argv):
     r = runner.invoke(app, ["--db", db, *[a.format(tmp=tmp_path) for a in argv]])
     assert r.exit_code == 2 and "--neutralise-formulas is for" in r.stderr, r.stderr

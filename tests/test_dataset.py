@@ -80,10 +80,14 @@ def test_reexport_is_idempotent_and_replaces_the_old_dataset(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
         first = ds.export_dataset(wh, tmp_path / "d", partition_by="corpus")
         files1 = sorted(p.relative_to(tmp_path) for p in (tmp_path / "d").rglob("*"))
-        rows1 = duckdb.sql(f"SELECT * FROM read_parquet('{tmp_path}/d/nodes/**/*.parquet', hive_partitioning=true) ORDER BY ALL").fetchall()
+        rows1 = duckdb.sql(
+            f"SELECT * FROM read_parquet('{tmp_path}/d/nodes/**/*.parquet', hive_partitioning=true) ORDER BY ALL"
+        ).fetchall()
         second = ds.export_dataset(wh, tmp_path / "d", partition_by="corpus")
         files2 = sorted(p.relative_to(tmp_path) for p in (tmp_path / "d").rglob("*"))
-        rows2 = duckdb.sql(f"SELECT * FROM read_parquet('{tmp_path}/d/nodes/**/*.parquet', hive_partitioning=true) ORDER BY ALL").fetchall()
+        rows2 = duckdb.sql(
+            f"SELECT * FROM read_parquet('{tmp_path}/d/nodes/**/*.parquet', hive_partitioning=true) ORDER BY ALL"
+        ).fetchall()
         third = ds.export_dataset(wh, tmp_path / "d", views=["corpus_complexity"])
     assert first == second and files1 == files2 and rows1 == rows2
     assert sorted(k for k, e in third["relations"].items() if e["kind"] == "view") == ["corpus_complexity"]
@@ -174,15 +178,18 @@ def test_duckdb_export_sql_rebuilds_the_warehouse_views(tmp_path, db):
     assert runner.invoke(app, ["export-sql", "--dialect", "duckdb", "--out", str(out)]).exit_code == 0
     con = duckdb.connect()
     con.execute(out.read_text())
-    assert {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()} == \
-        {n for n, _ in evalhouse.connect(":memory:").views()}
+    assert {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()} == {
+        n for n, _ in evalhouse.connect(":memory:").views()
+    }
 
 
 @pytest.mark.slow
 def test_export_sql_refuses_unknown_dialect_and_unsupported_dataset(tmp_path):
     r = runner.invoke(app, ["export-sql", "--dialect", "mysql", "--out", str(tmp_path / "x.sql")])
     assert r.exit_code == 2
-    r = runner.invoke(app, ["export-sql", "--dialect", "trino", "--out", str(tmp_path / "x.sql"), "--dataset", str(tmp_path)])
+    r = runner.invoke(
+        app, ["export-sql", "--dialect", "trino", "--out", str(tmp_path / "x.sql"), "--dataset", str(tmp_path)]
+    )
     assert r.exit_code == 2 and "--dataset works with duckdb and spark" in r.output
     assert not (tmp_path / "x.sql").exists()
 
@@ -194,8 +201,9 @@ def test_the_committed_data_dictionary_is_current_and_linked_from_the_readme():
 
     with evalhouse.connect(":memory:") as wh:
         current = data_dictionary(wh)
-    assert (REPO / "docs" / "data-dictionary.md").read_text(encoding="utf-8") == current + "\n", \
+    assert (REPO / "docs" / "data-dictionary.md").read_text(encoding="utf-8") == current + "\n", (
         "regenerate: evalhouse --db :memory: views --markdown > docs/data-dictionary.md"
+    )
     assert "(docs/data-dictionary.md)" in (REPO / "README.md").read_text(encoding="utf-8")
 
 
@@ -218,14 +226,23 @@ def test_partitions_written_in_batches_keep_every_row(db, tmp_path, monkeypatch,
         partitioned = [n for n, e in manifest["relations"].items() if e["partition_by"]]
         assert "parse_runs" in partitioned or partition_by == "corpus"
         for name in partitioned:
-            expected = wh.sql(f'SELECT CAST("{partition_by}" AS VARCHAR), count(*) FROM "{name}" GROUP BY ALL ORDER BY ALL').fetchall()
-            got = con.execute(f"SELECT CAST(\"{partition_by}\" AS VARCHAR), count(*) FROM read_parquet("
-                              f"'{tmp_path}/d/{name}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false) "
-                              "GROUP BY ALL ORDER BY ALL").fetchall()
+            expected = wh.sql(
+                f'SELECT CAST("{partition_by}" AS VARCHAR), count(*) FROM "{name}" GROUP BY ALL ORDER BY ALL'
+            ).fetchall()
+            got = con.execute(
+                f'SELECT CAST("{partition_by}" AS VARCHAR), count(*) FROM read_parquet('
+                f"'{tmp_path}/d/{name}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false) "
+                "GROUP BY ALL ORDER BY ALL"
+            ).fetchall()
             assert got == expected, name
         if partition_by == "team":  # the gold parses' NULL team is a partition of its own, read back as NULL
-            assert con.execute(f"SELECT count(*) FROM read_parquet('{tmp_path}/d/parse_runs/**/*.parquet', "
-                               "hive_partitioning = true) WHERE team IS NULL").fetchone()[0] == 1
+            assert (
+                con.execute(
+                    f"SELECT count(*) FROM read_parquet('{tmp_path}/d/parse_runs/**/*.parquet', "
+                    "hive_partitioning = true) WHERE team IS NULL"
+                ).fetchone()[0]
+                == 1
+            )
 
 
 @pytest.mark.slow
@@ -246,8 +263,11 @@ def test_postgres_dataset_has_a_csv_per_table_and_a_load_script(db, tmp_path):
         for name in tables:
             with open(tmp_path / "pg" / f"{name}.csv", newline="", encoding="utf-8") as f:
                 records = list(csv.reader(f))
-            assert len(records) == manifest["relations"][name]["rows"] == wh.sql(
-                f'SELECT count(*) FROM "{name}"').fetchone()[0], name
+            assert (
+                len(records)
+                == manifest["relations"][name]["rows"]
+                == wh.sql(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+            ), name
             columns = ", ".join(f'"{c}"' for c, _, _ in wh.columns(name))
             assert f"\\copy \"{name}\" ({columns}) FROM '{name}.csv' WITH (FORMAT csv)" in load
     schema = (tmp_path / "pg" / "schema.sql").read_text()
@@ -259,13 +279,16 @@ def test_postgres_dataset_has_a_csv_per_table_and_a_load_script(db, tmp_path):
 @pytest.mark.slow
 def test_postgres_dataset_refuses_views_and_partitions_and_is_not_read_as_parquet(db, tmp_path):
     for extra in (["--views", "corpus_complexity"], ["--partition-by", "corpus"]):
-        r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres", *extra])
+        r = runner.invoke(
+            app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres", *extra]
+        )
         assert r.exit_code == 2 and "base tables only" in r.output
         assert not (tmp_path / "pg").exists()
     r = runner.invoke(app, ["--db", str(db), "export-dataset", str(tmp_path / "pg"), "--format", "postgres"])
     assert r.exit_code == 0
-    r = runner.invoke(app, ["export-sql", "--dialect", "spark", "--out", str(tmp_path / "x.sql"),
-                            "--dataset", str(tmp_path / "pg")])
+    r = runner.invoke(
+        app, ["export-sql", "--dialect", "spark", "--out", str(tmp_path / "x.sql"), "--dataset", str(tmp_path / "pg")]
+    )
     assert r.exit_code == 3 and "a postgres dataset, not a parquet one" in r.output
     with pytest.raises(WarehouseError, match="not a parquet one"):
         attach_dataset(duckdb.connect(), tmp_path / "pg")

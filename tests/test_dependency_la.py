@@ -52,8 +52,10 @@ def all_correct(g) -> bool:
     """A file against itself: every flag true, but CLAS, MLAS and BLEX count content words only."""
     gold, _, found = compare(g, g, np.arange(len(g.form)))
     content = gold["content"].tolist()
-    return all(v.tolist() == (content if name in ("clas_correct", "mlas_correct", "blex_correct") else [True] * len(v))
-               for name, v in found.items())
+    return all(
+        v.tolist() == (content if name in ("clas_correct", "mlas_correct", "blex_correct") else [True] * len(v))
+        for name, v in found.items()
+    )
 
 
 def test_lineages_by_hand(tmp_path):
@@ -78,13 +80,17 @@ def test_identical_files_score_one(tmp_path):
 
 def test_head_label_and_subtype_rules(tmp_path):
     g = words(tmp_path, "g.conllu", GOLD)
-    s = words(tmp_path, "s.conllu", conllu("""
+    s = words(
+        tmp_path,
+        "s.conllu",
+        conllu("""
         1 The 2 det
         2 cat 3 nsubj:pass
         3 sat 0 root
         4 down 3 advmod
         5 . 4 punct
-    """))
+    """),
+    )
     f = flags(g, s)
     assert f["head_correct"] == [True, True, True, True, False]
     # nsubj:pass = nsubj on the universal part; advmod <> compound:prt
@@ -93,19 +99,27 @@ def test_head_label_and_subtype_rules(tmp_path):
 
 def test_tokenisation_difference_and_multiword_alignment(tmp_path):
     # gold: "cannot" is one multiword token of two words; the system splits it into two tokens
-    g = words(tmp_path, "g.conllu", conllu("""
+    g = words(
+        tmp_path,
+        "g.conllu",
+        conllu("""
         1 I 2 nsubj
         2-3 cannot _ _
         2 can 0 root
         3 not 2 advmod
         4 go 2 xcomp
-    """).replace("2\tcan\t_\t_\t_\t_\t0\troot", "2\tcan\t_\t_\t_\t_\t0\troot"))
-    s = words(tmp_path, "s.conllu", conllu("""
+    """).replace("2\tcan\t_\t_\t_\t_\t0\troot", "2\tcan\t_\t_\t_\t_\t0\troot"),
+    )
+    s = words(
+        tmp_path,
+        "s.conllu",
+        conllu("""
         1 I 2 nsubj
         2 can 4 aux
         3 not 4 advmod
         4 go 0 root
-    """))
+    """),
+    )
     assert align(g, s) == [0, 1, 2, 3]  # LCS of the forms inside the multiword region
     assert flags(g, s)["head_correct"] == [True, False, False, False]
     # a tokenisation mismatch without multiword tokens: "New York" vs "NewYork" spell the same characters
@@ -124,12 +138,15 @@ def test_different_text_is_an_error_and_changes_nothing(tmp_path, wh):
     assert wh.sql("SELECT count(*) FROM dependency_gold_words").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("text, line, problem", [
-    (GOLD.replace("\t0\troot", "\t9\troot"), 3, "HEAD 9 points outside"),
-    (GOLD.replace("\t0\troot", "\t2\troot"), 1, "0 roots"),
-    (GOLD.rstrip("\n") + "\n", 5, "does not end with a blank line"),
-    (GOLD.replace("1\tThe\t_", "1\tThe"), 1, "expected 10 tab-separated columns"),
-])
+@pytest.mark.parametrize(
+    "text, line, problem",
+    [
+        (GOLD.replace("\t0\troot", "\t9\troot"), 3, "HEAD 9 points outside"),
+        (GOLD.replace("\t0\troot", "\t2\troot"), 1, "0 roots"),
+        (GOLD.rstrip("\n") + "\n", 5, "does not end with a blank line"),
+        (GOLD.replace("1\tThe\t_", "1\tThe"), 1, "expected 10 tab-separated columns"),
+    ],
+)
 def test_reader_errors(tmp_path, text, line, problem):
     with pytest.raises(InputError) as err:
         read_words(write(tmp_path, "bad.conllu", text))
@@ -138,19 +155,33 @@ def test_reader_errors(tmp_path, text, line, problem):
 
 def test_view_given_expect(tmp_path, wh):
     g = write(tmp_path, "g.conllu", GOLD)
-    s = write(tmp_path, "s.conllu", conllu("""
+    s = write(
+        tmp_path,
+        "s.conllu",
+        conllu("""
         1 The 2 det
         2 cat 3 nsubj:pass
         3 sat 0 root
         4 down 3 advmod
         5 . 4 punct
-    """))
+    """),
+    )
     r = ingest_dependency_run(wh, s, g, "c", "t", "r")
     assert (r["uas_f1"], r["las_f1"]) == (4 / 5, 3 / 5)
-    rel = {x[0]: x[1:] for x in wh.sql("SELECT relation, gold_words, uas_recall, las_recall FROM "
-                                       "dependency_scores_by_relation WHERE gold_words > 0").fetchall()}
-    assert rel == {"det": (1, 1.0, 1.0), "nsubj": (1, 1.0, 1.0), "root": (1, 1.0, 1.0),
-                   "compound": (1, 1.0, 0.0), "punct": (1, 0.0, 0.0)}
+    rel = {
+        x[0]: x[1:]
+        for x in wh.sql(
+            "SELECT relation, gold_words, uas_recall, las_recall FROM "
+            "dependency_scores_by_relation WHERE gold_words > 0"
+        ).fetchall()
+    }
+    assert rel == {
+        "det": (1, 1.0, 1.0),
+        "nsubj": (1, 1.0, 1.0),
+        "root": (1, 1.0, 1.0),
+        "compound": (1, 1.0, 0.0),
+        "punct": (1, 0.0, 0.0),
+    }
     # down: gold [ compound ] root, system [ advmod root (down now heads '.', so its subtree ends later)
     row = wh.sql("SELECT gold_lineage, system_lineage, la FROM dependency_gold_words WHERE form = 'down'").fetchone()
     assert row[:2] == ("[ compound ] root", "[ advmod root")

@@ -18,8 +18,9 @@ LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)
 
 
 def test_the_committed_command_reference_is_current():
-    assert (REPO / "docs" / "commands.md").read_text(encoding="utf-8") == command_reference(), \
+    assert (REPO / "docs" / "commands.md").read_text(encoding="utf-8") == command_reference(), (
         "regenerate: python -m evalhouse.cli.reference > docs/commands.md"
+    )
 
 
 def test_the_command_reference_names_every_command_and_option():
@@ -29,8 +30,8 @@ def test_the_command_reference_names_every_command_and_option():
     for path, cmd in COMMANDS.items():
         heading = f"\n## `evalhouse {' '.join(path)}`\n"
         assert heading in text, heading
-        section = text[text.index(heading) + len(heading):]
-        section = section[:section.find("\n## ")] if "\n## " in section else section
+        section = text[text.index(heading) + len(heading) :]
+        section = section[: section.find("\n## ")] if "\n## " in section else section
         for param in cmd.params:
             if param.param_type_name == "option" and "--help" not in param.opts:
                 assert f"`{param.opts[0]}`" in section, (path, param.opts)
@@ -69,8 +70,10 @@ def test_slugs_follow_github():
     assert slug("`evalhouse ingest treebank`") == "evalhouse-ingest-treebank"
     assert slug("Set-up: two commands") == "set-up-two-commands"
     assert slug("Fidelity to the paper") == "fidelity-to-the-paper"
-    assert slug("Every command that only reads runs in the same sandbox") == \
-        "every-command-that-only-reads-runs-in-the-same-sandbox"
+    assert (
+        slug("Every command that only reads runs in the same sandbox")
+        == "every-command-that-only-reads-runs-in-the-same-sandbox"
+    )
     assert slug("Which DuckDB?") == "which-duckdb"
 
 

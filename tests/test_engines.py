@@ -47,12 +47,15 @@ def spark(tmp_path_factory):
     pytest.importorskip("pyspark", reason="PYSPARK MISSING: install the test extras (pip install -e '.[test]')")
     from pyspark.sql import SparkSession
 
-    session = (SparkSession.builder.master("local[2]").appName("evalhouse-test")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
-               .getOrCreate())
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("evalhouse-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
+        .getOrCreate()
+    )
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
@@ -112,8 +115,9 @@ def test_spark_ddl_without_a_dataset_creates_every_table_and_view(spark):
 
 
 # --- PostgreSQL ----------------------------------------------------------------------------------------
-PG_BIN = os.environ.get("EVALHOUSE_PG_BIN", "/usr/local/bin" if os.path.exists("/usr/local/bin/initdb")
-                        else "/usr/lib/postgresql/15/bin")
+PG_BIN = os.environ.get(
+    "EVALHOUSE_PG_BIN", "/usr/local/bin" if os.path.exists("/usr/local/bin/initdb") else "/usr/lib/postgresql/15/bin"
+)
 
 
 @pytest.fixture(scope="module")
@@ -124,8 +128,12 @@ def postgres():
     initdb = shutil.which("initdb", path=PG_BIN) or shutil.which("initdb")
     pg_ctl = shutil.which("pg_ctl", path=PG_BIN) or shutil.which("pg_ctl")
     if not initdb or not pg_ctl:
-        pytest.skip("POSTGRESQL MISSING: no initdb/pg_ctl (Debian: apt-get install postgresql); the PostgreSQL test cannot run")
-    psycopg = pytest.importorskip("psycopg", reason="PSYCOPG MISSING: install the test extras (pip install -e '.[test]')")
+        pytest.skip(
+            "POSTGRESQL MISSING: no initdb/pg_ctl (Debian: apt-get install postgresql); the PostgreSQL test cannot run"
+        )
+    psycopg = pytest.importorskip(
+        "psycopg", reason="PSYCOPG MISSING: install the test extras (pip install -e '.[test]')"
+    )
     # a short path: Unix socket paths are limited to about 100 bytes
     base = tempfile.mkdtemp(prefix="ehpg-")
     prefix = []
@@ -134,11 +142,27 @@ def postgres():
         prefix = ["runuser", "-u", "nobody", "--"]
     data = os.path.join(base, "data")
     try:
-        subprocess.run(prefix + [initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"],
-                       check=True, capture_output=True)
-        subprocess.run(prefix + [pg_ctl, "-D", data, "-l", os.path.join(base, "log"), "-w", "-o",
-                                 f"-k {base} -c listen_addresses='' -p 54329 -c fsync=off", "start"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            prefix + [initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            prefix
+            + [
+                pg_ctl,
+                "-D",
+                data,
+                "-l",
+                os.path.join(base, "log"),
+                "-w",
+                "-o",
+                f"-k {base} -c listen_addresses='' -p 54329 -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+        )
         con = psycopg.connect(host=base, port=54329, user="postgres", dbname="postgres", autocommit=True)
         yield con
         con.close()
@@ -153,9 +177,29 @@ def _psql_load(postgres, dataset, database: str) -> None:
     if not psql:
         pytest.skip("PSQL MISSING: Debian's postgresql-client; the PostgreSQL test cannot load the dataset")
     postgres.execute(f'CREATE DATABASE "{database}"')
-    r = subprocess.run([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-h", postgres.info.host,
-                        "-p", str(postgres.info.port), "-U", "postgres", "-d", database, "-f", "load.psql"],
-                       cwd=dataset, capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            psql,
+            "-X",
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "--single-transaction",
+            "-h",
+            postgres.info.host,
+            "-p",
+            str(postgres.info.port),
+            "-U",
+            "postgres",
+            "-d",
+            database,
+            "-f",
+            "load.psql",
+        ],
+        cwd=dataset,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -174,8 +218,9 @@ def postgres_loaded(real, postgres, tmp_path_factory):
     _psql_load(postgres, dataset, "evalhouse")
     import psycopg
 
-    con = psycopg.connect(host=postgres.info.host, port=postgres.info.port, user="postgres", dbname="evalhouse",
-                          autocommit=True)
+    con = psycopg.connect(
+        host=postgres.info.host, port=postgres.info.port, user="postgres", dbname="evalhouse", autocommit=True
+    )
     yield con
     con.close()
 

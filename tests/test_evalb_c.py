@@ -28,9 +28,21 @@ from evalhouse.loaders.evalb_prm import read_prm
 from evalhouse.reports.evalb import EvalbStopped, evalb_report, evalb_report_from_views
 from tests.conftest import shared, tool, write
 
-PARSERS = ["berkeley", "bikel", "bubs", "charniak_basic", "charniak_reranking", "charniak_selftrained_basic",
-           "charniak_selftrained_reranking", "collins.1", "collins.2", "collins.3", "henderson", "stanford",
-           "stanford_factored"]
+PARSERS = [
+    "berkeley",
+    "bikel",
+    "bubs",
+    "charniak_basic",
+    "charniak_reranking",
+    "charniak_selftrained_basic",
+    "charniak_selftrained_reranking",
+    "collins.1",
+    "collins.2",
+    "collins.3",
+    "henderson",
+    "stanford",
+    "stanford_factored",
+]
 
 
 def run_c(program, prm, gold, test) -> tuple[str, str, int]:
@@ -48,9 +60,11 @@ def evalhouse_report(gold, test, params, notes=None) -> tuple[str, EvalbStopped 
 
 
 def prm_files():
-    return {"COLLINS.prm": tool("evalb-c", "COLLINS.prm"),
-            "new.prm": shared("constituency", "evalb", "new.prm"),
-            "sample.prm": shared("constituency", "evalb", "sample.prm")}
+    return {
+        "COLLINS.prm": tool("evalb-c", "COLLINS.prm"),
+        "new.prm": shared("constituency", "evalb", "new.prm"),
+        "sample.prm": shared("constituency", "evalb", "sample.prm"),
+    }
 
 
 def flatten_mrg(text: str) -> str:
@@ -71,6 +85,7 @@ def flatten_mrg(text: str) -> str:
 
 # --- real data -----------------------------------------------------------------------------------
 
+
 @pytest.mark.realdata
 def test_evalb_sample_with_every_parameter_file(evalb_c):
     d = shared("constituency", "evalb")
@@ -79,9 +94,11 @@ def test_evalb_sample_with_every_parameter_file(evalb_c):
         assert rc == 0
         assert evalb_report(d / "sample.gld", d / "sample.tst", read_prm(prm)) == c_out, name
     # and the older layout still prints sample.rsl (which the C release no longer prints)
-    assert evalb_report(d / "sample.gld", d / "sample.tst", read_prm(d / "sample.prm"), layout="1997") == \
-        (d / "sample.rsl").read_text(encoding="utf-8") != run_c(evalb_c, d / "sample.prm", d / "sample.gld",
-                                                                   d / "sample.tst")[0]
+    assert (
+        evalb_report(d / "sample.gld", d / "sample.tst", read_prm(d / "sample.prm"), layout="1997")
+        == (d / "sample.rsl").read_text(encoding="utf-8")
+        != run_c(evalb_c, d / "sample.prm", d / "sample.gld", d / "sample.tst")[0]
+    )
 
 
 @pytest.mark.realdata
@@ -136,8 +153,10 @@ def test_stored_scores_follow_the_same_rules(wh, evalb_c, ptb_files):
     ingest_parses(wh, perturbed, "ptb", team="t", run="perturbed", params=resolve_params(str(prm)))
     c_out = run_c(evalb_c, prm, as_written, perturbed)[0]
     totals = c_out.split("=" * 76 + "\n")[2].split("\n")[0].split()
-    row = wh.sql("SELECT matched_labelled, gold_brackets, test_brackets, crossing, words, correct_tags, config "
-                 "FROM parse_scores WHERE subset = 'all'").fetchone()
+    row = wh.sql(
+        "SELECT matched_labelled, gold_brackets, test_brackets, crossing, words, correct_tags, config "
+        "FROM parse_scores WHERE subset = 'all'"
+    ).fetchone()
     assert [str(v) for v in row[:6]] == totals[2:8]
     assert "rules:evalb-2006" in row[6]
     assert evalb_report_from_views(wh, "ptb", "t", "perturbed", read_prm(prm)) == c_out
@@ -180,20 +199,24 @@ def random_case(seed: int) -> tuple[str, str, str]:
     gold, test = [], []
     for _ in range(rng.randint(1, 14)):
         words = [rng.choice(WORDS) for _ in range(rng.randint(1, 8))]
-        tags = [rng.choice(["POS", "''", "``", ":"] if w in ("'", '"', "/") and rng.random() < 0.7 else TAGS)
-                for w in words]
+        tags = [
+            rng.choice(["POS", "''", "``", ":"] if w in ("'", '"', "/") and rng.random() < 0.7 else TAGS) for w in words
+        ]
         g = _tree(rng, words, tags)
         r = rng.random()
         if r < 0.06:
             t = ""  # an empty parse
         elif r < 0.14:
             drop = rng.randrange(len(words))
-            t = _tree(rng, words[:drop] + words[drop + 1:] or ["a"], tags[:drop] + tags[drop + 1:] or ["NN"])
+            t = _tree(rng, words[:drop] + words[drop + 1 :] or ["a"], tags[:drop] + tags[drop + 1 :] or ["NN"])
         elif r < 0.22:
             t = _tree(rng, [rng.choice(WORDS) if rng.random() < 0.3 else w for w in words], tags)
         elif r < 0.4:  # quotes tagged otherwise: deleted on one side only, which QUOTE_LABEL may repair
-            t = _tree(rng, words, [rng.choice(["POS", "''", "``", ":"]) if w in ("'", '"', "/") else x
-                                   for w, x in zip(words, tags)])
+            t = _tree(
+                rng,
+                words,
+                [rng.choice(["POS", "''", "``", ":"]) if w in ("'", '"', "/") else x for w, x in zip(words, tags)],
+            )
         else:  # the same words, other tags now and then (a quote term deleted on one side only, for instance)
             t = _tree(rng, words, [rng.choice(TAGS) if rng.random() < 0.25 else x for x in tags])
         if rng.random() < 0.04:
@@ -202,15 +225,24 @@ def random_case(seed: int) -> tuple[str, str, str]:
         test.append(t)
     if rng.random() < 0.08:
         (gold if rng.random() < 0.5 else test).append(_tree(rng, ["a"], ["NN"]))  # the line counts differ
-    prm = [f"DELETE_LABEL {x}" for x in rng.sample(["TOP", "-NONE-", ",", ":", "``", "''", ".", "S1", "PRT", "B"],
-                                                     rng.randint(0, 7))]
+    prm = [
+        f"DELETE_LABEL {x}"
+        for x in rng.sample(["TOP", "-NONE-", ",", ":", "``", "''", ".", "S1", "PRT", "B"], rng.randint(0, 7))
+    ]
     prm += [f"DELETE_LABEL_FOR_LENGTH {x}" for x in rng.sample(["-NONE-", ",", "''"], rng.randint(0, 2))]
-    prm += [f"EQ_LABEL {a} {b}" for a, b in rng.sample([("ADVP", "PRT"), ("A", "B"), ("B", "C"), ("NN", "CD"),
-                                                         ("POS", "''")], rng.randint(0, 4))]
+    prm += [
+        f"EQ_LABEL {a} {b}"
+        for a, b in rng.sample(
+            [("ADVP", "PRT"), ("A", "B"), ("B", "C"), ("NN", "CD"), ("POS", "''")], rng.randint(0, 4)
+        )
+    ]
     prm += [f"EQ_WORD {a} {b}" for a, b in rng.sample([("a", "the"), ("the", "b"), ("'", '"')], rng.randint(0, 2))]
     prm += [f"QUOTE_LABEL {x}" for x in rng.sample(["POS", "''", "``", "NN", ":"], rng.randint(0, 5))]
-    prm += [f"LABELED {int(rng.random() < 0.85)}", f"CUTOFF_LEN {rng.randint(0, 7)}",
-            f"MAX_ERROR {rng.choice([-1, 0, 1, 2, 10, 10, 10])}"]
+    prm += [
+        f"LABELED {int(rng.random() < 0.85)}",
+        f"CUTOFF_LEN {rng.randint(0, 7)}",
+        f"MAX_ERROR {rng.choice([-1, 0, 1, 2, 10, 10, 10])}",
+    ]
     rng.shuffle(prm)
     end = "\n" if rng.random() < 0.9 else ""
     return "\n".join(gold) + end, "\n".join(test) + end, "\n".join(prm) + "\n"

@@ -20,9 +20,13 @@ VOLATILE = {"corpora": ["source_files", "ingested_at"], "submissions": ["ingeste
 def _rows(path, table):
     con = duckdb.connect(str(path), read_only=True)
     try:
-        cols = [c for (c,) in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]).fetchall()
-            if c not in VOLATILE.get(table, [])]
+        cols = [
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]
+            ).fetchall()
+            if c not in VOLATILE.get(table, [])
+        ]
         rows = con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL").fetchall()
         # aggregates may sum in another order from build to build: compare floats to 12 digits
         return [tuple(map(significant, r)) for r in rows]
@@ -52,7 +56,9 @@ def test_the_installed_duckdb_is_in_the_declared_range_and_reads_the_example():
 
     from packaging.requirements import Requirement
 
-    declared = [Requirement(r) for r in requires("evalhouse") if Requirement(r).name == "duckdb" and not Requirement(r).marker]
+    declared = [
+        Requirement(r) for r in requires("evalhouse") if Requirement(r).name == "duckdb" and not Requirement(r).marker
+    ]
     assert len(declared) == 1 and str(declared[0].specifier) != "", "duckdb is declared once, as a range"
     assert not any(s.operator == "==" for s in declared[0].specifier), "a range, not an exact pin"
     assert declared[0].specifier.contains(duckdb.__version__), (duckdb.__version__, str(declared[0].specifier))
@@ -85,7 +91,10 @@ def test_plain_duckdb_cli_reads_every_view_read_only(tmp_path):
 
     with evalhouse.connect(copy, read_only=True) as wh:
         expected = wh.sql("SELECT round(mean_flux_weight_mean, 6) FROM corpus_complexity").fetchone()[0]
-    r = subprocess.run([exe, "-readonly", "-csv", str(copy)],
-                       input="SELECT round(mean_flux_weight_mean, 6) FROM corpus_complexity;\n",
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [exe, "-readonly", "-csv", str(copy)],
+        input="SELECT round(mean_flux_weight_mean, 6) FROM corpus_complexity;\n",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and float(r.stdout.splitlines()[1]) == expected

@@ -75,14 +75,14 @@ def test_edges_rows(fig):
                       from edges where corpus = 'figure1' order by dependent""").fetchall()
     assert rows == [
         # dep head deprel        relation  dep lemma    head lemma  dist  dep_id head_id
-        (1, 2, "nsubj",     "nsubj",    "I",        "enjoy",  -1, 1, 2),  # (enjoy -> I) 1 - 2
-        (2, 0, "root",      "root",     "enjoy",    None,     None, 2, 0),
-        (3, 4, "nmod:poss", "nmod",     "my",       "time",   -1, 3, 4),
-        (4, 2, "obj",       "obj",      "time",     "enjoy",  +2, 4, 2),
-        (5, 8, "case",      "case",     "at",       "School", -3, 5, 8),
-        (6, 8, "compound",  "compound", "Franklin", "School", -2, 6, 8),  # (School -> Franklin) 6 - 8
-        (7, 8, "compound",  "compound", "High",     "School", -1, 7, 8),  # (School -> High) 7 - 8
-        (8, 4, "nmod",      "nmod",     "School",   "time",   +4, 8, 4),  # (time -> School) 8 - 4
+        (1, 2, "nsubj", "nsubj", "I", "enjoy", -1, 1, 2),  # (enjoy -> I) 1 - 2
+        (2, 0, "root", "root", "enjoy", None, None, 2, 0),
+        (3, 4, "nmod:poss", "nmod", "my", "time", -1, 3, 4),
+        (4, 2, "obj", "obj", "time", "enjoy", +2, 4, 2),
+        (5, 8, "case", "case", "at", "School", -3, 5, 8),
+        (6, 8, "compound", "compound", "Franklin", "School", -2, 6, 8),  # (School -> Franklin) 6 - 8
+        (7, 8, "compound", "compound", "High", "School", -1, 7, 8),  # (School -> High) 7 - 8
+        (8, 4, "nmod", "nmod", "School", "time", +4, 8, 4),  # (time -> School) 8 - 4
     ]
     # the full stop (word 9, punct) is in nodes but not in edges
     assert fig.sql("select count(*) from nodes where corpus = 'figure1'").fetchone()[0] == 9

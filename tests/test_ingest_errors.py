@@ -26,12 +26,12 @@ from evalhouse.errors import WarehouseError
 
 from .conftest import SAMPLE, write
 
-BASE_TABLES = ("corpora", "sentences", "nodes", "multiword_tokens", "empty_nodes", "edges",
-               "sentence_tree_metrics")
+BASE_TABLES = ("corpora", "sentences", "nodes", "multiword_tokens", "empty_nodes", "edges", "sentence_tree_metrics")
 CONTENT_TABLES = BASE_TABLES[1:]
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
 
 def tok(id, head, deprel=None, form=None) -> str:
     """A word line with all ten columns: ``tok(2, 0)`` -> ``2  w2  w2  X  _  _  0  root  _  _``."""
@@ -109,6 +109,7 @@ def reject(wh, tmp_path, text, line, problem, name="bad.conllu"):
 
 # --- columns ----------------------------------------------------------------------------------
 
+
 # A word line with 9 or 11 tab-separated columns is reported on that line with the count found.
 @pytest.mark.slow
 @pytest.mark.parametrize("columns", [9, 11])
@@ -133,6 +134,7 @@ def test_empty_column(loaded, tmp_path, column, name):
 
 # --- heads, roots, cycles ---------------------------------------------------------------------
 
+
 # HEAD must be a plain non-negative integer: no letters, decimals, signs or leading zeros.
 @pytest.mark.slow
 @pytest.mark.parametrize("head", ["x", "1.5", "-1", "01"])
@@ -151,11 +153,14 @@ def test_head_out_of_range(loaded, tmp_path):
 
 # Cycles next to a real root: reported on the first word (by line) that never reaches the root.
 @pytest.mark.slow
-@pytest.mark.parametrize("rows, line, problem", [
-    ([tok(1, 2), tok(2, 1), tok(3, 0)], 8, "cycle: word 1"),                 # 1 -> 2 -> 1, root 3
-    ([tok(1, 0), tok(2, 3), tok(3, 4), tok(4, 2)], 9, "cycle: word 2"),      # 2 -> 3 -> 4 -> 2
-    ([tok(1, 0), tok(2, 2), tok(3, 1)], 9, "word 2 is its own head"),        # 2 -> 2
-])
+@pytest.mark.parametrize(
+    "rows, line, problem",
+    [
+        ([tok(1, 2), tok(2, 1), tok(3, 0)], 8, "cycle: word 1"),  # 1 -> 2 -> 1, root 3
+        ([tok(1, 0), tok(2, 3), tok(3, 4), tok(4, 2)], 9, "cycle: word 2"),  # 2 -> 3 -> 4 -> 2
+        ([tok(1, 0), tok(2, 2), tok(3, 1)], 9, "word 2 is its own head"),  # 2 -> 2
+    ],
+)
 def test_cycle(loaded, tmp_path, rows, line, problem):
     reject(loaded, tmp_path, after_good(*rows), line, problem)
 
@@ -180,6 +185,7 @@ def test_two_roots(loaded, tmp_path):
 
 # --- word IDs ---------------------------------------------------------------------------------
 
+
 # The same word ID twice: reported on the repeat.
 def test_duplicate_word_id(loaded, tmp_path):
     text = after_good(tok(1, 2), tok(2, 0), tok(2, 1), tok(3, 2))
@@ -200,43 +206,52 @@ def test_invalid_id(loaded, tmp_path):
 
 # --- multiword-token ranges -------------------------------------------------------------------
 
+
 # A range that does not fit its sentence, reported on the range line.
 @pytest.mark.slow
-@pytest.mark.parametrize("rows, line, problem", [
-    # 3-5 in a 4-word sentence
-    ([tok(1, 2), tok(2, 0), mwt("3-5"), tok(3, 2), tok(4, 2)], 10, "range 3-5 goes beyond the last word (4)"),
-    # 2-2 spans one word
-    ([tok(1, 2), mwt("2-2"), tok(2, 0), tok(3, 2)], 9, "range 2-2 must span two or more words"),
-    # 1-2 then 2-3 share word 2
-    ([mwt("1-2"), tok(1, 2), mwt("2-3"), tok(2, 0), tok(3, 2)], 10, "range 2-3 overlaps the range before it"),
-    # the range comes after its first word
-    ([tok(1, 2), mwt("1-2"), tok(2, 0), tok(3, 2)], 9, "range 1-2 must come just before word 1"),
-    # the range comes too early (before word 1, but it starts at word 2)
-    ([mwt("2-3"), tok(1, 2), tok(2, 0), tok(3, 2)], 8, "range 2-3 must come just before word 2"),
-])
+@pytest.mark.parametrize(
+    "rows, line, problem",
+    [
+        # 3-5 in a 4-word sentence
+        ([tok(1, 2), tok(2, 0), mwt("3-5"), tok(3, 2), tok(4, 2)], 10, "range 3-5 goes beyond the last word (4)"),
+        # 2-2 spans one word
+        ([tok(1, 2), mwt("2-2"), tok(2, 0), tok(3, 2)], 9, "range 2-2 must span two or more words"),
+        # 1-2 then 2-3 share word 2
+        ([mwt("1-2"), tok(1, 2), mwt("2-3"), tok(2, 0), tok(3, 2)], 10, "range 2-3 overlaps the range before it"),
+        # the range comes after its first word
+        ([tok(1, 2), mwt("1-2"), tok(2, 0), tok(3, 2)], 9, "range 1-2 must come just before word 1"),
+        # the range comes too early (before word 1, but it starts at word 2)
+        ([mwt("2-3"), tok(1, 2), tok(2, 0), tok(3, 2)], 8, "range 2-3 must come just before word 2"),
+    ],
+)
 def test_range_does_not_fit(loaded, tmp_path, rows, line, problem):
     reject(loaded, tmp_path, after_good(*rows), line, problem)
 
 
 # --- empty nodes ------------------------------------------------------------------------------
 
+
 # An empty node that does not fit its sentence, reported on the empty node's line.
 @pytest.mark.slow
-@pytest.mark.parametrize("rows, line, problem", [
-    # 5.1 in a 3-word sentence
-    ([tok(1, 2), tok(2, 0), tok(3, 2), empty("5.1")], 11, "empty node 5.1 follows a word that does not exist"),
-    # 1.2 without 1.1
-    ([tok(1, 2), empty("1.2"), tok(2, 0), tok(3, 2)], 9, "empty node 1.2: expected 1.1"),
-    # 1.1 placed before word 1
-    ([empty("1.1"), tok(1, 2), tok(2, 0), tok(3, 2)], 8, "empty node 1.1 must come after word 1 and before word 2"),
-    # 2.1 placed between words 1 and 2
-    ([tok(1, 2), empty("2.1"), tok(2, 0), tok(3, 2)], 9, "empty node 2.1 must come after word 2 and before word 3"),
-])
+@pytest.mark.parametrize(
+    "rows, line, problem",
+    [
+        # 5.1 in a 3-word sentence
+        ([tok(1, 2), tok(2, 0), tok(3, 2), empty("5.1")], 11, "empty node 5.1 follows a word that does not exist"),
+        # 1.2 without 1.1
+        ([tok(1, 2), empty("1.2"), tok(2, 0), tok(3, 2)], 9, "empty node 1.2: expected 1.1"),
+        # 1.1 placed before word 1
+        ([empty("1.1"), tok(1, 2), tok(2, 0), tok(3, 2)], 8, "empty node 1.1 must come after word 1 and before word 2"),
+        # 2.1 placed between words 1 and 2
+        ([tok(1, 2), empty("2.1"), tok(2, 0), tok(3, 2)], 9, "empty node 2.1 must come after word 2 and before word 3"),
+    ],
+)
 def test_empty_node_does_not_fit(loaded, tmp_path, rows, line, problem):
     reject(loaded, tmp_path, after_good(*rows), line, problem)
 
 
 # --- bytes: encoding, binary, line ends -------------------------------------------------------
+
 
 def source_error(tmp_path, monkeypatch, data: bytes, block: int) -> InputError:
     """The InputError of :func:`open_source` reading ``data`` in blocks of ``block`` bytes."""
@@ -312,11 +327,15 @@ def test_only_blank_lines(loaded, tmp_path):
 
 # Binary files: a NUL byte is reported as such; a PNG header fails on its first line.
 @pytest.mark.slow
-@pytest.mark.parametrize("data, line, problem", [
-    (GOOD.encode()[:30] + b"\x00\x01\x02\x00" + GOOD.encode()[30:], 2, "binary file: NUL byte"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10", 1, "invalid UTF-8"),
-    (b"# sent_id = a\n1\tx\x07", 2, "control character U+0007"),
-], ids=["nul", "png", "bell"])
+@pytest.mark.parametrize(
+    "data, line, problem",
+    [
+        (GOOD.encode()[:30] + b"\x00\x01\x02\x00" + GOOD.encode()[30:], 2, "binary file: NUL byte"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10", 1, "invalid UTF-8"),
+        (b"# sent_id = a\n1\tx\x07", 2, "control character U+0007"),
+    ],
+    ids=["nul", "png", "bell"],
+)
 def test_binary_file(loaded, tmp_path, data, line, problem):
     reject(loaded, tmp_path, data, line, problem)
 
@@ -347,13 +366,17 @@ def test_lone_carriage_return_across_blocks(tmp_path, monkeypatch, block):
 
 # --- sentence structure -----------------------------------------------------------------------
 
+
 # A sentence with comments but no words, between two sentences (line 7) or at the end (line 7).
 @pytest.mark.slow
-@pytest.mark.parametrize("text", [
-    GOOD + "# sent_id = lonely\n# text = nothing\n\n" + GOOD.replace("good-1", "good-2"),
-    GOOD + "# sent_id = lonely\n# text = nothing\n\n",
-    GOOD + "# sent_id = lonely\n# text = nothing\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        GOOD + "# sent_id = lonely\n# text = nothing\n\n" + GOOD.replace("good-1", "good-2"),
+        GOOD + "# sent_id = lonely\n# text = nothing\n\n",
+        GOOD + "# sent_id = lonely\n# text = nothing\n",
+    ],
+)
 def test_comments_without_words(loaded, tmp_path, text):
     reject(loaded, tmp_path, text, 7, "sentence with comments but no words")
 
@@ -385,6 +408,7 @@ def test_whitespace_only_line(loaded, tmp_path, blank):
 
 # --- sent_id ----------------------------------------------------------------------------------
 
+
 # A sent_id used twice in one file: reported on the second sent_id comment, naming the first.
 @pytest.mark.slow
 @pytest.mark.parametrize("before", ["", "# newpar\n# newdoc id = d2\n"])
@@ -400,18 +424,32 @@ def test_duplicate_sent_id_in_file(loaded, tmp_path, before):
 def test_a_position_that_is_another_sentences_sent_id(loaded, tmp_path):
     unlabelled = GOOD.replace("# sent_id = good-1\n", "")  # 4 lines: a text comment and three words
     text = GOOD.replace("good-1", "3") + GOOD.replace("good-1", "b") + unlabelled
-    err = reject(loaded, tmp_path, text, 13, "this sentence has no sent_id comment, so its sent_id is its position "
-                 "in the corpus, '3', which the sentence at line 1 has as its sent_id")
+    err = reject(
+        loaded,
+        tmp_path,
+        text,
+        13,
+        "this sentence has no sent_id comment, so its sent_id is its position "
+        "in the corpus, '3', which the sentence at line 1 has as its sent_id",
+    )
     assert "duplicate" not in err.problem
     text = unlabelled + GOOD.replace("good-1", "1")
-    err = reject(loaded, tmp_path, text, 6, "duplicate sent_id '1': the sentence at line 1 has no sent_id comment, "
-                 "so its position in the corpus, '1', is its sent_id")
+    err = reject(
+        loaded,
+        tmp_path,
+        text,
+        6,
+        "duplicate sent_id '1': the sentence at line 1 has no sent_id comment, "
+        "so its position in the corpus, '1', is its sent_id",
+    )
     assert "first used at" not in err.problem
     # no collision: the positions of unlabelled sentences are sent_ids nobody else has
-    loaded.ingest_treebank([write(tmp_path, "mixed.conllu", unlabelled + GOOD.replace("good-1", "7") + unlabelled)],
-                           corpus="mixed")
-    assert loaded.sql("SELECT list(sent_id ORDER BY position) FROM sentences WHERE corpus = 'mixed'").fetchall() \
-        == [(["1", "7", "3"],)]
+    loaded.ingest_treebank(
+        [write(tmp_path, "mixed.conllu", unlabelled + GOOD.replace("good-1", "7") + unlabelled)], corpus="mixed"
+    )
+    assert loaded.sql("SELECT list(sent_id ORDER BY position) FROM sentences WHERE corpus = 'mixed'").fetchall() == [
+        (["1", "7", "3"],)
+    ]
 
 
 # Two sent_id comments in one sentence.
@@ -422,7 +460,9 @@ def test_second_sent_id_in_sentence(loaded, tmp_path):
 # A sent_id used in two files of one corpus: reported in the second file, naming the first.
 def test_duplicate_sent_id_across_files(loaded, tmp_path):
     first = write(tmp_path, "first.conllu", GOOD + GOOD.replace("good-1", "good-2"))
-    second = write(tmp_path, "second.conllu", GOOD.replace("good-1", "good-3") + "# newpar\n" + GOOD.replace("good-1", "good-2"))
+    second = write(
+        tmp_path, "second.conllu", GOOD.replace("good-1", "good-3") + "# newpar\n" + GOOD.replace("good-1", "good-2")
+    )
     before = snapshot(loaded)
     with pytest.raises(InputError) as caught:
         loaded.ingest_treebank([first, second], corpus="two")
@@ -438,6 +478,7 @@ def test_duplicate_sent_id_across_files(loaded, tmp_path):
 
 
 # --- missing files, batches, existing corpora, locks --------------------------------------------
+
 
 # A path that does not exist is named in the error (no line).
 def test_missing_path(loaded, tmp_path):
@@ -479,8 +520,9 @@ def test_existing_corpus_needs_replace(loaded):
     loaded.ingest_treebank([SAMPLE], replace=True)
     assert _counts(loaded) == single
     for table in CONTENT_TABLES:
-        assert loaded.sql(f"SELECT * EXCLUDE (corpus) FROM {table} ORDER BY ALL").fetchall() == \
-            [r[1:] for r in before[table]]
+        assert loaded.sql(f"SELECT * EXCLUDE (corpus) FROM {table} ORDER BY ALL").fetchall() == [
+            r[1:] for r in before[table]
+        ]
 
 
 # replace=True with bad input keeps the old corpus.
@@ -522,8 +564,10 @@ assert CANONICAL.endswith(b"\t_\n\n")
 
 
 def _rows(wh, corpus):
-    return {t: wh.sql(f"SELECT * EXCLUDE (corpus) FROM {t} WHERE corpus = $c ORDER BY ALL", {"c": corpus}).fetchall()
-            for t in CONTENT_TABLES}
+    return {
+        t: wh.sql(f"SELECT * EXCLUDE (corpus) FROM {t} WHERE corpus = $c ORDER BY ALL", {"c": corpus}).fetchall()
+        for t in CONTENT_TABLES
+    }
 
 
 NORMALISED = [
@@ -532,8 +576,10 @@ NORMALISED = [
     (b"\xef\xbb\xbf" + CANONICAL, ["byte-order mark removed"]),
     (CANONICAL.replace(b"\n", b"\r\n"), ["CRLF line ends read as LF"]),
     (CANONICAL + b"\n\n", ["2 blank line(s) at end of file dropped"]),
-    (b"\xef\xbb\xbf" + CANONICAL[:-2].replace(b"\n", b"\r\n"),
-     ["byte-order mark removed", "CRLF line ends read as LF", "blank line after the last sentence added"]),
+    (
+        b"\xef\xbb\xbf" + CANONICAL[:-2].replace(b"\n", b"\r\n"),
+        ["byte-order mark removed", "CRLF line ends read as LF", "blank line after the last sentence added"],
+    ),
 ]
 NORMALISED_IDS = ["no-final-blank-line", "no-final-newline", "bom", "crlf", "trailing-blank-lines", "all"]
 
@@ -552,8 +598,10 @@ def test_accepted_and_normalised(loaded, tmp_path, data, notes):
     assert list(summary.normalisations) == recorded
     assert loaded.sql("SELECT normalisations FROM corpora WHERE corpus = 'sample'").fetchone()[0] == []
     counts = "sentences, words, tokens, multiword_tokens, empty_nodes, edges"
-    assert loaded.sql(f"SELECT {counts} FROM corpora WHERE corpus = 'variant'").fetchall() == \
-        loaded.sql(f"SELECT {counts} FROM corpora WHERE corpus = 'sample'").fetchall()
+    assert (
+        loaded.sql(f"SELECT {counts} FROM corpora WHERE corpus = 'variant'").fetchall()
+        == loaded.sql(f"SELECT {counts} FROM corpora WHERE corpus = 'sample'").fetchall()
+    )
 
 
 # The byte-level normalisation gives the same text whatever the read block size (a CRLF or a
@@ -573,6 +621,7 @@ def test_normalised_bytes_across_blocks(tmp_path, monkeypatch, block):
 
 # --- DEPS (the enhanced graph) ----------------------------------------------------------------------
 
+
 def deps(id, head, deps_column, deprel=None) -> str:
     """A word line whose DEPS column is ``deps_column``."""
     return tok(id, head, deprel).rsplit("\t", 2)[0] + f"\t{deps_column}\t_"
@@ -581,30 +630,49 @@ def deps(id, head, deps_column, deprel=None) -> str:
 # Refused as UD's validate.py refuses them (its test ids in the comments); issue 37 found the first two
 # accepted. The problem is reported on the node's line.
 @pytest.mark.slow
-@pytest.mark.parametrize("rows, line, problem", [
-    # unknown-ehead: 99 in a 3-word sentence
-    ([deps(1, 2, "99:nsubj"), tok(2, 0), tok(3, 2)], 8,
-     "DEPS of 1 points to 99, which is not a word or empty node of the sentence (it has 3 words)"),
-    # unknown-ehead: an empty node pointing outside the sentence
-    ([tok(1, 2), tok(2, 0), "\t".join(["2.1", "e", "e", "X", "_", "_", "_", "_", "7:conj", "_"]), tok(3, 2)], 10,
-     "DEPS of 2.1 points to 7, which is not a word or empty node of the sentence (it has 3 words)"),
-    # unknown-ehead: an empty node that the sentence does not have
-    ([deps(1, 2, "2.1:nsubj"), tok(2, 0), tok(3, 2)], 8,
-     "DEPS of 1 points to 2.1, which is not a word or empty node of the sentence"),
-    # invalid-deps / invalid-ehead: no colon, an empty relation, an empty pair, a head with a leading zero
-    ([deps(1, 2, "2nsubj"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2nsubj' (expected _ or head:relation pairs"),
-    ([deps(1, 2, "2:"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:'"),
-    ([deps(1, 2, "2:nsubj||3:dep"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:nsubj||3:dep'"),
-    ([deps(1, 2, "2:nsubj|"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:nsubj|'"),
-    ([deps(1, 2, "02:nsubj"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '02:nsubj'"),
-    # deps-self-loop
-    ([deps(1, 2, "1:nsubj"), tok(2, 0), tok(3, 2)], 8, "DEPS of 1 points to itself ('1:nsubj')"),
-    # unsorted-deps, unsorted-deps-2, repeated-deps
-    ([deps(1, 2, "2:nsubj|0:root"), tok(2, 0), tok(3, 2)], 8, "DEPS not sorted by head: '2:nsubj|0:root'"),
-    ([deps(1, 2, "2:obj|2:nsubj"), tok(2, 0), tok(3, 2)], 8,
-     "DEPS pointing to head 2 not sorted by relation: '2:obj|2:nsubj'"),
-    ([deps(1, 2, "2:nsubj|2:nsubj"), tok(2, 0), tok(3, 2)], 8, "DEPS repeat the relation '2:nsubj': '2:nsubj|2:nsubj'"),
-])
+@pytest.mark.parametrize(
+    "rows, line, problem",
+    [
+        # unknown-ehead: 99 in a 3-word sentence
+        (
+            [deps(1, 2, "99:nsubj"), tok(2, 0), tok(3, 2)],
+            8,
+            "DEPS of 1 points to 99, which is not a word or empty node of the sentence (it has 3 words)",
+        ),
+        # unknown-ehead: an empty node pointing outside the sentence
+        (
+            [tok(1, 2), tok(2, 0), "\t".join(["2.1", "e", "e", "X", "_", "_", "_", "_", "7:conj", "_"]), tok(3, 2)],
+            10,
+            "DEPS of 2.1 points to 7, which is not a word or empty node of the sentence (it has 3 words)",
+        ),
+        # unknown-ehead: an empty node that the sentence does not have
+        (
+            [deps(1, 2, "2.1:nsubj"), tok(2, 0), tok(3, 2)],
+            8,
+            "DEPS of 1 points to 2.1, which is not a word or empty node of the sentence",
+        ),
+        # invalid-deps / invalid-ehead: no colon, an empty relation, an empty pair, a head with a leading zero
+        ([deps(1, 2, "2nsubj"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2nsubj' (expected _ or head:relation pairs"),
+        ([deps(1, 2, "2:"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:'"),
+        ([deps(1, 2, "2:nsubj||3:dep"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:nsubj||3:dep'"),
+        ([deps(1, 2, "2:nsubj|"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '2:nsubj|'"),
+        ([deps(1, 2, "02:nsubj"), tok(2, 0), tok(3, 2)], 8, "invalid DEPS '02:nsubj'"),
+        # deps-self-loop
+        ([deps(1, 2, "1:nsubj"), tok(2, 0), tok(3, 2)], 8, "DEPS of 1 points to itself ('1:nsubj')"),
+        # unsorted-deps, unsorted-deps-2, repeated-deps
+        ([deps(1, 2, "2:nsubj|0:root"), tok(2, 0), tok(3, 2)], 8, "DEPS not sorted by head: '2:nsubj|0:root'"),
+        (
+            [deps(1, 2, "2:obj|2:nsubj"), tok(2, 0), tok(3, 2)],
+            8,
+            "DEPS pointing to head 2 not sorted by relation: '2:obj|2:nsubj'",
+        ),
+        (
+            [deps(1, 2, "2:nsubj|2:nsubj"), tok(2, 0), tok(3, 2)],
+            8,
+            "DEPS repeat the relation '2:nsubj': '2:nsubj|2:nsubj'",
+        ),
+    ],
+)
 def test_deps_that_validate_py_refuses(loaded, tmp_path, rows, line, problem):
     reject(loaded, tmp_path, after_good(*rows), line, problem)
 
@@ -612,15 +680,21 @@ def test_deps_that_validate_py_refuses(loaded, tmp_path, rows, line, problem):
 def test_deps_that_validate_py_accepts(loaded, tmp_path):
     """0, words, empty nodes of the sentence, heads in order (empty nodes after their word), relations of one
     head in order: stored as written."""
-    rows = [deps(1, 2, "0:root|1.1:nsubj|2:nsubj|2:nsubj:xsubj"),
-            "\t".join(["1.1", "e", "e", "X", "_", "_", "_", "_", "2:conj", "_"]), tok(2, 0), tok(3, 2)]
+    rows = [
+        deps(1, 2, "0:root|1.1:nsubj|2:nsubj|2:nsubj:xsubj"),
+        "\t".join(["1.1", "e", "e", "X", "_", "_", "_", "_", "2:conj", "_"]),
+        tok(2, 0),
+        tok(3, 2),
+    ]
     path = write(tmp_path, "ok.conllu", after_good(*rows))
     loaded.ingest_treebank([str(path)], corpus="ok")
-    assert loaded.sql("SELECT deps FROM nodes WHERE corpus = 'ok' AND position = 2 AND id = 1").fetchone() == \
-        ("0:root|1.1:nsubj|2:nsubj|2:nsubj:xsubj",)
+    assert loaded.sql("SELECT deps FROM nodes WHERE corpus = 'ok' AND position = 2 AND id = 1").fetchone() == (
+        "0:root|1.1:nsubj|2:nsubj|2:nsubj:xsubj",
+    )
 
 
 # --- file names -----------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["file", "directory", "corpus given"])
@@ -637,11 +711,14 @@ def test_a_file_name_that_is_not_utf8_is_refused_naming_it(loaded, tmp_path, how
     path = os.fsdecode(folder) if how == "directory" else os.fsdecode(raw)
     with pytest.raises(InputError) as caught:
         loaded.ingest_treebank([path], corpus="named" if how == "corpus given" else None)
-    assert str(caught.value) == f"{shown}: the file name is not UTF-8 text (evalhouse stores file names as text): " \
-                                "rename the file"
+    assert (
+        str(caught.value) == f"{shown}: the file name is not UTF-8 text (evalhouse stores file names as text): "
+        "rename the file"
+    )
     assert snapshot(loaded) == before
     # and through the command: exit 1, one line
     from typer.testing import CliRunner
     from evalhouse.cli import app
+
     r = CliRunner().invoke(app, ["--db", loaded.path, "ingest", "treebank", path, "-q"])
     assert r.exit_code in (1, 3) and r.stderr.count("\n") == 1, r.output

@@ -58,13 +58,29 @@ def test_malformed_files_same_outcome(tmp_path, first):
 
 
 def _words(sentence):
-    return [(int(t["id"]), t["form"], t["lemma"], t["upos"], t["xpos"], t["feats"], int(t["head"]), t["deprel"],
-             t["deps"], t["misc"]) for t in sentence if t["id"].isdigit()]
+    return [
+        (
+            int(t["id"]),
+            t["form"],
+            t["lemma"],
+            t["upos"],
+            t["xpos"],
+            t["feats"],
+            int(t["head"]),
+            t["deprel"],
+            t["deps"],
+            t["misc"],
+        )
+        for t in sentence
+        if t["id"].isdigit()
+    ]
 
 
 # every column as the raw text (the library's own parsers turn "_" into None and FEATS into dicts)
-_RAW = {name: (lambda line, i: line[i]) for name in
-        ["id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]}
+_RAW = {
+    name: (lambda line, i: line[i])
+    for name in ["id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
+}
 
 
 @pytest.mark.realdata
@@ -75,8 +91,10 @@ def test_nodes_equal_an_independent_reader(rel):
         expected = [_words(s) for s in conllu.parse_incr(handle, field_parsers=_RAW)]
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([str(path)], corpus="c")
-        rows = wh.sql("SELECT position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc FROM nodes "
-                      "WHERE corpus = 'c' ORDER BY position, id").fetchall()
+        rows = wh.sql(
+            "SELECT position, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc FROM nodes "
+            "WHERE corpus = 'c' ORDER BY position, id"
+        ).fetchall()
         n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = 'c'").fetchone()[0]
     got = [[] for _ in range(n)]
     for r in rows:

@@ -15,10 +15,12 @@ from evalhouse.ingest import treebanks, writer
 
 from tests.conftest import write
 
-SENTENCE = ("# sent_id = s{n}\n# text = Dogs bark.\n"
-            "1\tDogs\tdog\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
-            "2\tbark\tbark\tVERB\tVBP\t_\t0\troot\t_\tSpaceAfter=No\n"
-            "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n")
+SENTENCE = (
+    "# sent_id = s{n}\n# text = Dogs bark.\n"
+    "1\tDogs\tdog\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+    "2\tbark\tbark\tVERB\tVBP\t_\t0\troot\t_\tSpaceAfter=No\n"
+    "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n"
+)
 
 
 def treebank_file(tmp_path, name="t.conllu", sentences=3):
@@ -43,10 +45,21 @@ def limits_of_inserts(monkeypatch, module=writer) -> list[tuple[str, str]]:
     return seen
 
 
-@pytest.mark.parametrize("shown, expected", [
-    ("18.8 GiB", int(18.8 * 2 ** 30)), ("256.0 MiB", 256 * 2 ** 20), ("976.5 KiB", int(976.5 * 1024)),
-    ("0 bytes", 0), ("2GB", 2 * 10 ** 9), ("1.5 TiB", int(1.5 * 2 ** 40)),
-    ("", None), ("unlimited", None), ("12 parsecs", None), ("-1 GiB", None)])
+@pytest.mark.parametrize(
+    "shown, expected",
+    [
+        ("18.8 GiB", int(18.8 * 2**30)),
+        ("256.0 MiB", 256 * 2**20),
+        ("976.5 KiB", int(976.5 * 1024)),
+        ("0 bytes", 0),
+        ("2GB", 2 * 10**9),
+        ("1.5 TiB", int(1.5 * 2**40)),
+        ("", None),
+        ("unlimited", None),
+        ("12 parsecs", None),
+        ("-1 GiB", None),
+    ],
+)
 def test_shown_bytes_reads_duckdbs_form_and_nothing_else(shown, expected):
     assert memory.shown_bytes(shown) == expected
 
@@ -88,8 +101,9 @@ def test_without_an_option_the_limit_goes_back_to_duckdbs_default(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "60MB", False),
-                                                   ("w.duckdb", None, True)])
+@pytest.mark.parametrize(
+    "path, limit, no_spill", [(":memory:", None, False), ("w.duckdb", "60MB", False), ("w.duckdb", None, True)]
+)
 def test_left_alone_in_memory_when_already_lower_or_with_nowhere_to_spill(tmp_path, path, limit, no_spill):
     with evalhouse.connect(path if path == ":memory:" else tmp_path / path, memory_limit=limit) as wh:
         if no_spill:  # inserted rows wait in memory for a full row group: the lower limit could run out
@@ -109,9 +123,12 @@ def test_an_ingest_streams_its_chunks_and_checks_sent_ids_under_the_lowered_limi
         assert summary.words == 9
         assert settings(wh) == before
         # the duplicate sent_id query, made to report the limit it ran under as a duplicate
-        monkeypatch.setattr(treebanks, "_DUPLICATE_SENT_ID",
-                            "SELECT 1, current_setting('memory_limit'), 1, true, true, true "
-                            "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL")
+        monkeypatch.setattr(
+            treebanks,
+            "_DUPLICATE_SENT_ID",
+            "SELECT 1, current_setting('memory_limit'), 1, true, true, true "
+            "WHERE $corpus IS NOT NULL AND $offset IS NOT NULL",
+        )
         with pytest.raises(InputError, match="duplicate sent_id '64.0 MiB'"):
             wh.ingest_treebank([path], corpus="d")
         assert settings(wh) == before
@@ -132,14 +149,20 @@ def test_outputs_are_inserted_under_the_lowered_limit(tmp_path, monkeypatch):
         seen.clear()
         wh.ingest_outputs(output, reference="c", team="t", run="1")
         assert settings(wh) == before
-    assert {table for table, _ in seen} >= {"output_sentences", "output_tokens", "alignments", "sentence_statistics",
-                                            "submissions"}
+    assert {table for table, _ in seen} >= {
+        "output_sentences",
+        "output_tokens",
+        "alignments",
+        "sentence_statistics",
+        "submissions",
+    }
     assert {limit for _, limit in seen} == {"64.0 MiB"}
 
 
 def test_an_ingest_that_duckdb_aborts_leaves_the_connection_as_it_found_it(tmp_path, monkeypatch):
     """A failed statement aborts the transaction, which refuses SET until ROLLBACK: the warehouse puts the
     single thread and the lowered limit back after it, and stores nothing."""
+
     def failing(con, sql, rows):
         con.execute("SELECT error('the disk is full')")
 
@@ -201,8 +224,9 @@ def test_the_limit_put_back_is_the_one_duckdb_enforces(tmp_path):
 
 
 def pending_rows(con) -> int:
-    return con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() "
-                       "WHERE tag = 'IN_MEMORY_TABLE'").fetchall()[0][0]
+    return con.execute(
+        "SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory() WHERE tag = 'IN_MEMORY_TABLE'"
+    ).fetchall()[0][0]
 
 
 INSERT_ROWS = "INSERT INTO t SELECT repeat('x', 400) || i, i FROM range(60000) r(i)"  # fewer than a row group
@@ -254,8 +278,10 @@ def test_every_file_of_a_corpus_streams_under_the_lowered_limit(tmp_path, monkey
 
 
 def repeated_file(tmp_path, sentences: int, text_bytes: int, id_bytes: int):
-    once = "".join(f"# sent_id = {k:06d}{'i' * id_bytes}\n# text = {'t' * text_bytes}\n"
-                   "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n" for k in range(sentences))
+    once = "".join(
+        f"# sent_id = {k:06d}{'i' * id_bytes}\n# text = {'t' * text_bytes}\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n"
+        for k in range(sentences)
+    )
     return write(tmp_path, "twice.conllu", once + once)
 
 
@@ -272,5 +298,7 @@ def test_the_duplicate_check_fits_the_lowered_limit(tmp_path, monkeypatch, sente
         with pytest.raises(InputError) as caught:
             wh.ingest_treebank([path], corpus="c")
         assert (caught.value.line, caught.value.problem) == (
-            4 * sentences + 1, f"duplicate sent_id '{0:06d}{'i' * id_bytes}' (first used at line 1)")
+            4 * sentences + 1,
+            f"duplicate sent_id '{0:06d}{'i' * id_bytes}' (first used at line 1)",
+        )
         assert settings(wh)[1] == "1.8 GiB" and wh.corpora() == []

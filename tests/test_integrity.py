@@ -41,11 +41,18 @@ def rows(db) -> dict[str, list[tuple]]:
     try:
         out = {}
         for f in schema_files():
-            cols = [c for c, t in con.execute(
-                "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t AND schema_name = 'main' "
-                "ORDER BY column_index", {"t": f.name}).fetchall() if not t.startswith("TIMESTAMP")]
-            out[f.name] = con.execute(f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{f.name}" '
-                                      "ORDER BY ALL").fetchall()
+            cols = [
+                c
+                for c, t in con.execute(
+                    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t AND schema_name = 'main' "
+                    "ORDER BY column_index",
+                    {"t": f.name},
+                ).fetchall()
+                if not t.startswith("TIMESTAMP")
+            ]
+            out[f.name] = con.execute(
+                f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{f.name}" ORDER BY ALL'
+            ).fetchall()
         return out
     finally:
         con.close()
@@ -102,6 +109,7 @@ def db(built, tmp_path):
 
 # --- the check and its repair ------------------------------------------------------------------
 
+
 def test_every_base_table_belongs_to_a_kind_of_stored_thing():
     """The check covers a table only through STORED: a new table must be registered there."""
     registered = {t if isinstance(t, str) else t[0] for kind in STORED.values() for t in kind.tables}
@@ -111,16 +119,20 @@ def test_every_base_table_belongs_to_a_kind_of_stored_thing():
 @pytest.mark.slow
 def test_a_whole_warehouse_passes_the_check(db):
     r = runner.invoke(app, ["--db", str(db), "check"])
-    assert r.exit_code == 0 and r.output.strip().endswith("whole (every row belongs to a stored corpus, "
-                                                          "submission, run, system or analysis)"), r.output
+    assert r.exit_code == 0 and r.output.strip().endswith(
+        "whole (every row belongs to a stored corpus, submission, run, system or analysis)"
+    ), r.output
 
 
 @pytest.mark.slow
 def test_torn_treebank_ingest_is_found_refused_and_repaired(db, tmp_path):
     """Issue 17's torn state: nodes and edges of corpus 'second' without its corpora or sentences rows."""
     before = rows(db)
-    sql(db, "INSERT INTO nodes SELECT * REPLACE ('second' AS corpus) FROM nodes WHERE corpus = 'sample'",
-        "INSERT INTO edges SELECT * REPLACE ('second' AS corpus) FROM edges WHERE corpus = 'sample'")
+    sql(
+        db,
+        "INSERT INTO nodes SELECT * REPLACE ('second' AS corpus) FROM nodes WHERE corpus = 'sample'",
+        "INSERT INTO edges SELECT * REPLACE ('second' AS corpus) FROM edges WHERE corpus = 'sample'",
+    )
     n_nodes, n_edges = len(before["nodes"]), len(before["edges"])
     r = runner.invoke(app, ["--db", str(db), "check"])
     assert r.exit_code == 5
@@ -146,16 +158,22 @@ def test_torn_treebank_ingest_is_found_refused_and_repaired(db, tmp_path):
 def test_torn_outputs_ingest_then_repair_and_retry_give_the_uninterrupted_scores(db, tmp_path):
     """Issue 17: re-running the outputs command on a torn warehouse doubled output_tokens and changed DEA.
     After the repair, the retry gives exactly the rows (and so the scores) of an uninterrupted run."""
-    out = write(tmp_path, "t2.txt", sr({k: " ".join(reversed(v.split())) for k, v in
-                                        sample_texts(evalhouse.connect(db, read_only=True)).items()}))
+    out = write(
+        tmp_path,
+        "t2.txt",
+        sr({k: " ".join(reversed(v.split())) for k, v in sample_texts(evalhouse.connect(db, read_only=True)).items()}),
+    )
     uninterrupted = tmp_path / "u.duckdb"
     shutil.copy(db, uninterrupted)
     args = ["ingest", "outputs", str(out), "--team", "t", "--run", "2", "--reference", "sample", "-q"]
     assert runner.invoke(app, ["--db", str(uninterrupted), *args]).exit_code == 0
     # the torn state: tokens and alignments of t/2 in, nothing else
-    sql(db, f"ATTACH '{uninterrupted}' AS u (READ_ONLY)",
+    sql(
+        db,
+        f"ATTACH '{uninterrupted}' AS u (READ_ONLY)",
         "INSERT INTO output_tokens SELECT * FROM u.output_tokens WHERE run = '2'",
-        "INSERT INTO alignments SELECT * FROM u.alignments WHERE run = '2'")
+        "INSERT INTO alignments SELECT * FROM u.alignments WHERE run = '2'",
+    )
     assert runner.invoke(app, ["--db", str(db), *args]).exit_code == 5
     assert runner.invoke(app, ["--db", str(db), "check", "--repair"]).exit_code == 0
     assert runner.invoke(app, ["--db", str(db), *args]).exit_code == 0
@@ -177,6 +195,7 @@ def test_the_retry_is_idempotent_even_without_the_check(db, tmp_path):
     sql(db, "DELETE FROM submissions WHERE team = 'baseline' AND run = 'lr'")
     with evalhouse.connect(db, verify=False) as wh:
         from evalhouse.ingest.baselines import run_baseline
+
         run_baseline(wh, "lr", "sample")
     assert rows(db) == before
 
@@ -190,21 +209,35 @@ def test_incomplete_and_orphaned_things_are_found(db):
     with evalhouse.connect(db, verify=False) as wh:
         report = wh.check()
     assert [(f.problem, f.kind, f.table, f.rows, f.expected) for f in report.findings] == [
-        ("incomplete", "submission", "output_sentences", 40, 42)]
+        ("incomplete", "submission", "output_sentences", 40, 42)
+    ]
     # deleting a submission's own rows orphans its analyses, its paired tests and its judgements
-    sql(db, *[f"DELETE FROM {t} WHERE team = 't' AND run = '1'" for t in
-              ("output_sentences", "output_tokens", "sentence_statistics", "submissions")])
+    sql(
+        db,
+        *[
+            f"DELETE FROM {t} WHERE team = 't' AND run = '1'"
+            for t in ("output_sentences", "output_tokens", "sentence_statistics", "submissions")
+        ],
+    )
     torn = rows(db)
     with evalhouse.connect(db, verify=False) as wh:
         report = wh.check()
         found = {(f.kind, f.table) for f in report.findings if f.problem == "orphan"}
-        assert {("submission", "judgements"), ("submission", "alignments"), ("analysis", "metric_correlations"),
-                ("analysis", "dea_relation_intervals"), ("submission significance", "score_significance"),
-                ("submission intervals", "score_intervals")} <= found
+        assert {
+            ("submission", "judgements"),
+            ("submission", "alignments"),
+            ("analysis", "metric_correlations"),
+            ("analysis", "dea_relation_intervals"),
+            ("submission significance", "score_significance"),
+            ("submission intervals", "score_intervals"),
+        } <= found
         # the judgements of t/1 would go: refused, named with the flag that allows it, nothing changed
-        with pytest.raises(WarehouseError, match=r"the repair would delete 3 judgements, which a person typed "
-                                                 r"\(judgements 3 of submission t/1/sample \(no submissions row\)\); "
-                                                 r"nothing was changed") as refused:
+        with pytest.raises(
+            WarehouseError,
+            match=r"the repair would delete 3 judgements, which a person typed "
+            r"\(judgements 3 of submission t/1/sample \(no submissions row\)\); "
+            r"nothing was changed",
+        ) as refused:
             wh.repair()
         assert refused.value.option == "drop_judgements"
     assert rows(db) == torn
@@ -216,11 +249,19 @@ def test_incomplete_and_orphaned_things_are_found(db):
     con = duckdb.connect(str(db), read_only=True)
     expected = {}
     for table, table_rows in original.items():
-        cols = [c for c, t in con.execute("SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t "
-                                          "ORDER BY column_index", {"t": table}).fetchall()
-                if not t.startswith("TIMESTAMP")]
-        pairs = [(cols.index(a), cols.index(b)) for a, b in (("team", "run"), ("team_a", "run_a"), ("team_b", "run_b"))
-                 if a in cols]
+        cols = [
+            c
+            for c, t in con.execute(
+                "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t ORDER BY column_index",
+                {"t": table},
+            ).fetchall()
+            if not t.startswith("TIMESTAMP")
+        ]
+        pairs = [
+            (cols.index(a), cols.index(b))
+            for a, b in (("team", "run"), ("team_a", "run_a"), ("team_b", "run_b"))
+            if a in cols
+        ]
         expected[table] = [r for r in table_rows if not any((r[i], r[j]) in gone for i, j in pairs)]
     con.close()
     # the corpus's ensemble was computed from all three submissions (t/1 is its best single system): stale
@@ -246,11 +287,28 @@ def every_kind(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("warehouse, torn_tables", [
-    ("db", {"nodes", "output_sentences", "corpora", "submissions"}),
-    ("every_kind", {"nodes", "corpora", "output_sentences", "submissions", "parse_runs", "parse_leaves",
-                    "dependency_runs", "dependency_gold_words", "dependency_system_words", "translation_systems", "pronoun_configs"}),
-])
+@pytest.mark.parametrize(
+    "warehouse, torn_tables",
+    [
+        ("db", {"nodes", "output_sentences", "corpora", "submissions"}),
+        (
+            "every_kind",
+            {
+                "nodes",
+                "corpora",
+                "output_sentences",
+                "submissions",
+                "parse_runs",
+                "parse_leaves",
+                "dependency_runs",
+                "dependency_gold_words",
+                "dependency_system_words",
+                "translation_systems",
+                "pronoun_configs",
+            },
+        ),
+    ],
+)
 def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_tables, request, tmp_path, monkeypatch):
     """The check asks first which tables hold rows and runs no grouped count on an empty one. Emptying each
     base table in turn (a transaction rolled back after), it finds exactly what it finds when it counts every
@@ -261,8 +319,13 @@ def test_the_check_skips_only_what_an_empty_table_cannot_hold(warehouse, torn_ta
     shutil.copy(request.getfixturevalue(warehouse), db)
 
     def findings(wh) -> list[tuple]:  # sorted: grouped counts come in no set order, with or without skipping
-        return sorted(((f.problem, f.kind, f.table, f.rows, f.expected, sorted(f.key.items(), key=str))
-                       for f in wh.check().findings), key=repr)
+        return sorted(
+            (
+                (f.problem, f.kind, f.table, f.rows, f.expected, sorted(f.key.items(), key=str))
+                for f in wh.check().findings
+            ),
+            key=repr,
+        )
 
     with evalhouse.connect(db, verify=False) as wh:
         torn_by_emptying = set()
@@ -315,8 +378,16 @@ def test_rows_added_to_any_table_are_found(every_kind, tmp_path):
             finally:
                 wh.con.execute("ROLLBACK")
     assert missed == [], f"rows added to {missed} were not found"
-    assert {"output_tokens", "alignments", "sentence_tree_metrics", "la_word_scores", "judgements",
-            "geig_counts", "dependency_gold_words", "metric_correlations"} <= set(found)
+    assert {
+        "output_tokens",
+        "alignments",
+        "sentence_tree_metrics",
+        "la_word_scores",
+        "judgements",
+        "geig_counts",
+        "dependency_gold_words",
+        "metric_correlations",
+    } <= set(found)
     assert len(found) >= 28 and len(found) + len(unique) >= 38, (found, unique)
 
 
@@ -325,14 +396,20 @@ def test_a_torn_replacement_of_a_submission_is_found_and_repaired_only_when_aske
     """The torn state of issue 37 point 1 (old and new output_tokens and alignments of a submission side by
     side, its other tables as before) on a submission that holds judgements: found, and the repair asks."""
     original = rows(db)
-    sql(db, "INSERT INTO output_tokens SELECT * FROM output_tokens WHERE team = 't' AND run = '1'",
-        "INSERT INTO alignments SELECT * FROM alignments WHERE team = 't' AND run = '1'")
+    sql(
+        db,
+        "INSERT INTO output_tokens SELECT * FROM output_tokens WHERE team = 't' AND run = '1'",
+        "INSERT INTO alignments SELECT * FROM alignments WHERE team = 't' AND run = '1'",
+    )
     r = runner.invoke(app, ["--db", str(db), "check"])
     assert r.exit_code == 5 and "submission t/1/sample incomplete (output_tokens has" in r.output, r.output
     r = runner.invoke(app, ["--db", str(db), "check", "--repair"])
     assert r.exit_code == 3 and len(r.stderr.strip().splitlines()) == 1, r.output
-    assert "the repair would delete 3 judgements, which a person typed (judgements 3 of submission t/1/sample " \
-           "incomplete" in r.stderr and "pass --drop-judgements to delete them" in r.stderr, r.stderr
+    assert (
+        "the repair would delete 3 judgements, which a person typed (judgements 3 of submission t/1/sample incomplete"
+        in r.stderr
+        and "pass --drop-judgements to delete them" in r.stderr
+    ), r.stderr
     r = runner.invoke(app, ["--db", str(db), "check", "--drop-judgements"])
     assert r.exit_code == 2 and "--drop-judgements goes with --repair" in r.stderr, r.output
     r = runner.invoke(app, ["--db", str(db), "check", "--repair", "--drop-judgements"])
@@ -356,10 +433,18 @@ def test_pronoun_tables_are_checked_too(tmp_path):
     with evalhouse.connect(db, verify=False) as wh:
         tables = {f.table for f in wh.check().findings}
         # the owner rows' own table too: stored_counts records rows there that are gone
-        assert tables == {"pronoun_analyses", "pronoun_judgements", "translation_outputs", "alignments",
-                          "translation_systems"}
-        with pytest.raises(WarehouseError, match=r"would delete \d+ pronoun judgements, which a person typed "
-                                                 r"\(pronoun_judgements \d+ of translation system "):
+        assert tables == {
+            "pronoun_analyses",
+            "pronoun_judgements",
+            "translation_outputs",
+            "alignments",
+            "translation_systems",
+        }
+        with pytest.raises(
+            WarehouseError,
+            match=r"would delete \d+ pronoun judgements, which a person typed "
+            r"\(pronoun_judgements \d+ of translation system ",
+        ):
             wh.repair()
         wh.repair(drop_judgements=True)
         assert wh.sql("SELECT count(*) FROM alignments WHERE pair = 'source-reference'").fetchone()[0] > 0
@@ -372,10 +457,13 @@ def test_counts_recorded_by_owners_hold_on_a_fresh_warehouse(db):
     with evalhouse.connect(db, read_only=True) as wh:
         assert wh.check().findings == []
         assert wh.sql("SELECT words, edges FROM corpora").fetchone() == (
-            wh.sql("SELECT count(*) FROM nodes").fetchone()[0], wh.sql("SELECT count(*) FROM edges").fetchone()[0])
+            wh.sql("SELECT count(*) FROM nodes").fetchone()[0],
+            wh.sql("SELECT count(*) FROM edges").fetchone()[0],
+        )
 
 
 # --- a failed transaction reports its own error --------------------------------------------------
+
 
 def test_the_real_error_wins_over_a_failed_rollback(tmp_path):
     """When DuckDB has already ended the transaction (as on a full disk), ROLLBACK fails with "no
@@ -390,8 +478,12 @@ def test_the_real_error_wins_over_a_failed_rollback(tmp_path):
 def _tiny_filesystem_available() -> bool:
     if not shutil.which("unshare"):
         return False
-    return subprocess.run(["unshare", "-r", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            ["unshare", "-r", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True
+        ).returncode
+        == 0
+    )
 
 
 @pytest.mark.slow
@@ -407,10 +499,12 @@ def test_a_full_disk_says_so_exits_4_and_leaves_the_warehouse_as_it_was(tmp_path
     mnt.mkdir()
     command = Path(sys.executable).with_name("evalhouse")
     size = db.stat().st_size // 1024 + 1024
-    script = (f"mount -t tmpfs -o size={size}k tmpfs {mnt} && cp {db} {mnt}/w.duckdb && cd {mnt} && "
-              "dd if=/dev/zero of=fill bs=1k count=$(($(df --output=avail -k . | tail -1) - 40)) 2>/dev/null && "
-              f"{command} --db w.duckdb ingest treebank {SAMPLE} --corpus t -q; echo exit=$?; "
-              f"cp {mnt}/w.duckdb {tmp_path}/after.duckdb; cp {mnt}/w.duckdb.wal {tmp_path}/after.duckdb.wal")
+    script = (
+        f"mount -t tmpfs -o size={size}k tmpfs {mnt} && cp {db} {mnt}/w.duckdb && cd {mnt} && "
+        "dd if=/dev/zero of=fill bs=1k count=$(($(df --output=avail -k . | tail -1) - 40)) 2>/dev/null && "
+        f"{command} --db w.duckdb ingest treebank {SAMPLE} --corpus t -q; echo exit=$?; "
+        f"cp {mnt}/w.duckdb {tmp_path}/after.duckdb; cp {mnt}/w.duckdb.wal {tmp_path}/after.duckdb.wal"
+    )
     r = subprocess.run(["unshare", "-r", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300)
     assert "No space left on device" in r.stderr and "transaction is active" not in r.stderr, r.stderr
     assert "exit=4" in r.stdout, (r.stdout, r.stderr)
@@ -420,6 +514,7 @@ def test_a_full_disk_says_so_exits_4_and_leaves_the_warehouse_as_it_was(tmp_path
 
 # --- replacement keeps what a user stored --------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_replacing_outputs_keeps_judgements_of_unchanged_sentences_and_refuses_to_lose_others(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
@@ -428,14 +523,41 @@ def test_replacing_outputs_keeps_judgements_of_unchanged_sentences_and_refuses_t
     assert [j[0] for j in judged] == [1, 2, 3]
     # the same outputs again: every judged sentence is still there, nothing to ask
     same = write(tmp_path, "same.txt", sr(texts))
-    r = runner.invoke(app, ["--db", str(db), "ingest", "outputs", str(same), "--team", "t", "--run", "1",
-                            "--reference", "sample", "--replace"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "ingest",
+            "outputs",
+            str(same),
+            "--team",
+            "t",
+            "--run",
+            "1",
+            "--reference",
+            "sample",
+            "--replace",
+        ],
+    )
     assert r.exit_code == 0 and "judgements: 3 kept" in r.output, r.output
     # sentence 2 changed: its judgement no longer applies; refused, naming it and the flag
     before = rows(db)
     changed = write(tmp_path, "changed.txt", sr({**texts, 2: texts[2] + " indeed"}))
-    args = ["--db", str(db), "ingest", "outputs", str(changed), "--team", "t", "--run", "1", "--reference", "sample",
-            "--replace"]
+    args = [
+        "--db",
+        str(db),
+        "ingest",
+        "outputs",
+        str(changed),
+        "--team",
+        "t",
+        "--run",
+        "1",
+        "--reference",
+        "sample",
+        "--replace",
+    ]
     r = runner.invoke(app, args)
     assert r.exit_code == 3, r.output
     assert "would delete 1 of its 3 judgements (position 2)" in r.stderr and "--drop-judgements" in r.stderr
@@ -443,16 +565,20 @@ def test_replacing_outputs_keeps_judgements_of_unchanged_sentences_and_refuses_t
     r = runner.invoke(app, args + ["--drop-judgements"])
     assert r.exit_code == 0 and "judgements: 2 kept (their sentence is unchanged), 1 deleted" in r.output
     with evalhouse.connect(db, read_only=True) as wh:
-        assert wh.sql("SELECT position, annotator, criterion, score FROM judgements ORDER BY ALL").fetchall() == \
-            [judged[0], judged[2]]
+        assert wh.sql("SELECT position, annotator, criterion, score FROM judgements ORDER BY ALL").fetchall() == [
+            judged[0],
+            judged[2],
+        ]
 
 
 @pytest.mark.slow
 def test_replacing_a_corpus_with_submissions_is_refused_naming_them(db):
     r = runner.invoke(app, ["--db", str(db), "ingest", "treebank", str(SAMPLE), "--corpus", "sample", "--replace"])
     assert r.exit_code == 3
-    assert "cannot replace corpus 'sample': 3 submissions are scored against it (baseline/lr, baseline/random, t/1)" \
+    assert (
+        "cannot replace corpus 'sample': 3 submissions are scored against it (baseline/lr, baseline/random, t/1)"
         in r.stderr
+    )
 
 
 @pytest.fixture
@@ -465,14 +591,30 @@ def translations(tmp_path):
 
 
 def _system(wh, run="1", output=P / "output.fr", replace=False, **flags):
-    return ingest_translations(wh, "tiny", team="mt", run=run, output=output,
-                               source_output_alignment=P / "source-output.alig", replace=replace, **flags)
+    return ingest_translations(
+        wh,
+        "tiny",
+        team="mt",
+        run=run,
+        output=output,
+        source_output_alignment=P / "source-output.alig",
+        replace=replace,
+        **flags,
+    )
 
 
 def _corpus(wh, **more):
-    return ingest_translations(wh, "tiny", source=P / "source.en", reference=P / "reference.fr",
-                               source_reference_alignment=P / "source-reference.alig", documents=P / "documents",
-                               pronouns="en-fr", replace=True, **more)
+    return ingest_translations(
+        wh,
+        "tiny",
+        source=P / "source.en",
+        reference=P / "reference.fr",
+        source_reference_alignment=P / "source-reference.alig",
+        documents=P / "documents",
+        pronouns="en-fr",
+        replace=True,
+        **more,
+    )
 
 
 @pytest.mark.slow
@@ -485,8 +627,11 @@ def test_replacing_a_system_keeps_judgements_of_unchanged_segments(translations,
     changed = write(tmp_path, "changed.fr", "\n".join(lines))
     before = rows(db)
     with evalhouse.connect(db) as wh:
-        with pytest.raises(WarehouseError, match=r"replacing system mt/1 of corpus 'tiny' would delete 1 of its "
-                                                 rf"{len(judged)} pronoun judgements \(mt/1 segment 1 token 1\)"):
+        with pytest.raises(
+            WarehouseError,
+            match=r"replacing system mt/1 of corpus 'tiny' would delete 1 of its "
+            rf"{len(judged)} pronoun judgements \(mt/1 segment 1 token 1\)",
+        ):
             _system(wh, "1", output=changed, replace=True)
     assert rows(db) == before
     with evalhouse.connect(db) as wh:
@@ -495,8 +640,9 @@ def test_replacing_a_system_keeps_judgements_of_unchanged_segments(translations,
     assert kept == [j for j in judged if j[0] != 1]
     assert (s.judgements_kept, s.judgements_dropped) == (len(judged) - 1, 1)
     after = rows(db)
-    assert [r for r in after["pronoun_judgements"] if r[2] != "1"] == [r for r in before["pronoun_judgements"]
-                                                                       if r[2] != "1"]
+    assert [r for r in after["pronoun_judgements"] if r[2] != "1"] == [
+        r for r in before["pronoun_judgements"] if r[2] != "1"
+    ]
 
 
 @pytest.mark.slow
@@ -505,15 +651,21 @@ def test_replacing_a_translation_corpus_refuses_to_lose_its_systems(translations
     before = rows(db)
     mt1 = dict(team="mt", run="1", output=P / "output.fr", source_output_alignment=P / "source-output.alig")
     with evalhouse.connect(db) as wh:
-        with pytest.raises(WarehouseError, match=r"replacing translation corpus 'tiny' would delete 3 systems "
-                                                 r"\(mt/1, mt/2, reference/self\).*`drop_systems=True`"):
+        with pytest.raises(
+            WarehouseError,
+            match=r"replacing translation corpus 'tiny' would delete 3 systems "
+            r"\(mt/1, mt/2, reference/self\).*`drop_systems=True`",
+        ):
             _corpus(wh)
         # with system mt/1 in the same command, mt/2 and reference/self would still go, and their judgements
         with pytest.raises(WarehouseError, match=r"would delete 2 of its 3 systems \(mt/2, reference/self\)"):
             _corpus(wh, **mt1)
-        with pytest.raises(WarehouseError, match=r"would delete 4 of its 11 pronoun judgements \(mt/2 segment 1 "
-                                                 r"token 1, mt/2 segment 2 token 1, reference/self segment 1 token 1, "
-                                                 r"reference/self segment 2 token 3\).*`drop_judgements=True`"):
+        with pytest.raises(
+            WarehouseError,
+            match=r"would delete 4 of its 11 pronoun judgements \(mt/2 segment 1 "
+            r"token 1, mt/2 segment 2 token 1, reference/self segment 1 token 1, "
+            r"reference/self segment 2 token 3\).*`drop_judgements=True`",
+        ):
             _corpus(wh, drop_systems=True, **mt1)
     assert rows(db) == before
     # both allowed: mt/1 is ingested again and its judgements (same source and output) stay
@@ -529,14 +681,31 @@ def test_replacing_a_translation_corpus_refuses_to_lose_its_systems(translations
 
 @pytest.mark.slow
 def test_cli_names_the_flags(translations):
-    r = runner.invoke(app, ["--db", str(translations), "ingest", "translations", "--corpus", "tiny",
-                            "--source", str(P / "source.en"), "--reference", str(P / "reference.fr"),
-                            "--source-reference-alignment", str(P / "source-reference.alig"),
-                            "--pronouns", "en-fr", "--replace"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            str(translations),
+            "ingest",
+            "translations",
+            "--corpus",
+            "tiny",
+            "--source",
+            str(P / "source.en"),
+            "--reference",
+            str(P / "reference.fr"),
+            "--source-reference-alignment",
+            str(P / "source-reference.alig"),
+            "--pronouns",
+            "en-fr",
+            "--replace",
+        ],
+    )
     assert r.exit_code == 3 and "pass --drop-systems to delete them" in r.stderr, r.stderr
 
 
 # --- point 8: a replaced reference keeps no stale input link -------------------------------------
+
 
 @pytest.mark.slow
 def test_replacing_a_reference_drops_the_links_of_inputs_that_no_longer_fit(tmp_path):
@@ -551,7 +720,7 @@ def test_replacing_a_reference_drops_the_links_of_inputs_that_no_longer_fit(tmp_
         assert s.links_dropped == ()
         assert wh.sql("SELECT corpus FROM corpus_inputs ORDER BY 1").fetchall() == [("inp",), ("inp2",)]
         # the first sentence only: neither input fits any more
-        first = lines[:lines.index("\n\n") + 2]
+        first = lines[: lines.index("\n\n") + 2]
         s = wh.ingest_treebank([write(tmp_path, "one.conllu", first)], corpus="ref", replace=True)[0]
         assert s.links_dropped == ("inp (the new ref has no sentence 2)", "inp2 (the new ref has no sentence 2)")
         assert wh.sql("SELECT count(*) FROM corpus_inputs").fetchone() == (0,)
@@ -566,8 +735,10 @@ def test_changes_made_on_purpose_are_counted_again(db):
     assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0
     sql(db, "DELETE FROM judgements WHERE position = 2")
     r = runner.invoke(app, ["--db", str(db), "check"])
-    assert r.exit_code == 5 and "submission t/1/sample incomplete (judgements has 1 rows, stored_counts records 2)" \
-        in r.output, r.output
+    assert (
+        r.exit_code == 5
+        and "submission t/1/sample incomplete (judgements has 1 rows, stored_counts records 2)" in r.output
+    ), r.output
     with evalhouse.connect(db, verify=False) as wh:
         wh.recount()
     assert runner.invoke(app, ["--db", str(db), "check"]).exit_code == 0

@@ -1,6 +1,7 @@
 """Intermediate views (a header line ``-- Intermediate:``) are building blocks other views read: ``evalhouse views``,
 :meth:`Warehouse.views` and the data dictionary list them apart, after the views meant for users; every name
 keeps working."""
+
 from __future__ import annotations
 
 from typer.testing import CliRunner
@@ -9,8 +10,15 @@ import pytest
 from evalhouse.cli import app
 from evalhouse.warehouse import view_files, view_references
 
-INTERMEDIATE = {"apt_case_weights", "pronoun_score_groups", "tree_node_depth", "relation_entropy_by_level",
-                "dependency_word_groups", "judgement_z", "parse_metric_ranks"}
+INTERMEDIATE = {
+    "apt_case_weights",
+    "pronoun_score_groups",
+    "tree_node_depth",
+    "relation_entropy_by_level",
+    "dependency_word_groups",
+    "judgement_z",
+    "parse_metric_ranks",
+}
 
 
 def test_the_flagged_views_are_those_listed_and_each_is_read_by_a_view_it_names():

@@ -33,8 +33,12 @@ def test_exact_sums():
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(SYMBOLS), max_size=14), st.lists(st.sampled_from(SYMBOLS), max_size=14),
-       st.lists(st.sampled_from(SYMBOLS), max_size=5), st.lists(st.sampled_from(SYMBOLS), max_size=5))
+@given(
+    st.lists(st.sampled_from(SYMBOLS), max_size=14),
+    st.lists(st.sampled_from(SYMBOLS), max_size=14),
+    st.lists(st.sampled_from(SYMBOLS), max_size=5),
+    st.lists(st.sampled_from(SYMBOLS), max_size=5),
+)
 def test_trimmed_distance_equals_the_plain_dp(a, b, prefix, suffix):
     gold, cand = prefix + a + suffix, prefix + b + suffix
     for cost in COSTS:
@@ -93,6 +97,7 @@ def files(tmp_path_factory):
         path = directory / f"f{next(counter)}.conllu"
         path.write_text(conllu(sentences), encoding="utf-8")
         return read_words(path)
+
     return read
 
 

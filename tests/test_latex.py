@@ -36,18 +36,29 @@ def run_cli(*args: str):
 def compile_latex(tmp: Path, body: str) -> str:
     """``body`` in an article with booktabs and longtable, compiled by pdflatex; the PDF's text (pdftotext)."""
     if not (shutil.which("pdflatex") and shutil.which("pdftotext")):
-        pytest.skip("LATEX MISSING: no pdflatex or pdftotext on PATH (apt-get install texlive-latex-base "
-                    "texlive-latex-recommended poppler-utils); the LaTeX tables were not compiled")
+        pytest.skip(
+            "LATEX MISSING: no pdflatex or pdftotext on PATH (apt-get install texlive-latex-base "
+            "texlive-latex-recommended poppler-utils); the LaTeX tables were not compiled"
+        )
     doc = tmp / "doc.tex"
-    doc.write_text("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs,longtable}\n"
-                   "\\usepackage[margin=2cm,paperheight=60cm]{geometry}\n\\begin{document}\n" + body
-                   + "\n\\end{document}\n", encoding="utf-8")
+    doc.write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs,longtable}\n"
+        "\\usepackage[margin=2cm,paperheight=60cm]{geometry}\n\\begin{document}\n" + body + "\n\\end{document}\n",
+        encoding="utf-8",
+    )
     for _ in range(2):  # longtable settles its column widths in a second run
-        run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp,
-                             capture_output=True, text=True, encoding="utf-8", errors="replace")
+        run = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
         assert run.returncode == 0, run.stdout[-3000:]
-    text = subprocess.run(["pdftotext", "-layout", "doc.pdf", "-"], cwd=tmp, capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", "doc.pdf", "-"], cwd=tmp, capture_output=True, text=True, check=True
+    ).stdout
     return text
 
 
@@ -63,7 +74,7 @@ def test_escape_covers_every_special():
 def test_numbers():
     assert latex.number(-0.5) == "$-$0.500"
     assert latex.number(0.1234, 2) == "0.12"
-    assert latex.number(-0.0001) == r"$-1.00\times10^{-4}$"      # would print as -0.000
+    assert latex.number(-0.0001) == r"$-1.00\times10^{-4}$"  # would print as -0.000
     assert latex.number(0.0004, 3) == r"$4.00\times10^{-4}$"
     assert latex.number(0.001, 3) == "0.001"
     assert latex.number(12345) == "12,345"
@@ -74,12 +85,19 @@ def test_numbers():
 
 
 def test_table_structure():
-    code = latex.table([latex.Column("team"), latex.Column("score", 2), latex.Column("n")],
-                       [["a_b", 0.5, 3], ["c", None, 10], ["d", -1.25, None]], "Scores & more", "tab:x")
+    code = latex.table(
+        [latex.Column("team"), latex.Column("score", 2), latex.Column("n")],
+        [["a_b", 0.5, 3], ["c", None, 10], ["d", -1.25, None]],
+        "Scores & more",
+        "tab:x",
+    )
     lines = code.splitlines()
-    assert [ln for ln in lines if ln in ("\\toprule", "\\midrule", "\\bottomrule")] == ["\\toprule", "\\midrule",
-                                                                                       "\\bottomrule"]
-    assert "\\begin{tabular}{lrr}" in lines              # numbers right-aligned, text left
+    assert [ln for ln in lines if ln in ("\\toprule", "\\midrule", "\\bottomrule")] == [
+        "\\toprule",
+        "\\midrule",
+        "\\bottomrule",
+    ]
+    assert "\\begin{tabular}{lrr}" in lines  # numbers right-aligned, text left
     assert "\\caption{Scores \\& more}" in lines and "\\label{tab:x}" in lines
     assert "a\\_b & 0.50 & 3 \\\\" in lines and "c &  & 10 \\\\" in lines and "d & $-$1.25 &  \\\\" in lines
     assert "\\hline" not in code and "|" not in code.split("\\begin{tabular}")[1].split("}")[0]
@@ -98,18 +116,19 @@ def test_long_and_wide_tables():
 def test_configurations_go_to_the_caption():
     names = ["team", "dea", "configuration"]
     one = latex.relation_table(names, [["a", 0.5, "x:1|y:2"], ["b", 0.25, "x:1|y:2"]], "v")
-    assert "configuration" not in one.split("\\toprule")[1]           # not a column
+    assert "configuration" not in one.split("\\toprule")[1]  # not a column
     assert "\\caption{v. Configuration: x:1\\textbar{}\\allowbreak{}y:2.}" in one
     two = latex.relation_table(names, [["a", 0.5, "x:1"], ["b", 0.25, "x:2"], ["c", 0.1, "x:1"]], "v")
     assert "team & dea & cfg \\\\" in two
     assert ["a & 0.500 & 1 \\\\", "b & 0.250 & 2 \\\\", "c & 0.100 & 1 \\\\"] == [
-        ln for ln in two.splitlines() if ln.endswith("\\\\") and ln[0] in "abc"]
+        ln for ln in two.splitlines() if ln.endswith("\\\\") and ln[0] in "abc"
+    ]
     assert "(1) x:1. (2) x:2." in two
 
 
 @pytest.mark.slow
 def test_long_configurations_go_under_the_table_and_compile(tmp_path):
-    config = "|".join(f"option{k}:value{k},more" for k in range(60))        # ~1,200 characters, no space
+    config = "|".join(f"option{k}:value{k},more" for k in range(60))  # ~1,200 characters, no space
     rows = [[f"s{k}", k / 10, f"{config}|seed:{k}"] for k in range(3)]
     code = latex.relation_table(["system", "score", "configuration"], rows, "scores")
     assert "\\caption{scores. The configuration is under the table.}" in code
@@ -126,7 +145,7 @@ def test_hostile_text_compiles_to_itself(tmp_path):
     code = latex.table([latex.Column(HOSTILE), latex.Column("x")], [[HOSTILE, -0.5], ["ρ ± ≤ …", 1e-9]], HOSTILE)
     text = compile_latex(tmp_path, code)
     flat = " ".join(text.split())
-    assert flat.count(" ".join(HOSTILE.split())) == 3, text   # caption, header, cell
+    assert flat.count(" ".join(HOSTILE.split())) == 3, text  # caption, header, cell
     assert "−0.500" in flat or "-0.500" in flat
     assert "ρ ± ≤ ." in flat and "1.00 × 10−9" in flat
 
@@ -145,26 +164,40 @@ def warehouse_file(tmp_path_factory):
 @pytest.mark.slow
 def test_export_a_view_and_a_query(warehouse_file, tmp_path):
     view = tmp_path / "scores.tex"
-    result = run_cli("--db", str(warehouse_file), "export", "submission_scores", "--out", str(view), "--corpus", "sample")
+    result = run_cli(
+        "--db", str(warehouse_file), "export", "submission_scores", "--out", str(view), "--corpus", "sample"
+    )
     assert result.exit_code == 0, result.output
     code = view.read_text(encoding="utf-8")
     with evalhouse.connect(warehouse_file, read_only=True) as wh:
-        rows = wh.sql("SELECT team, run, dea, configuration FROM submission_scores "
-                      "JOIN configurations USING (configuration_id) ORDER BY ALL").fetchall()
+        rows = wh.sql(
+            "SELECT team, run, dea, configuration FROM submission_scores "
+            "JOIN configurations USING (configuration_id) ORDER BY ALL"
+        ).fetchall()
     configurations = sorted({r[3] for r in rows})
-    assert len(configurations) == 2   # the baselines' lexicons differ: a cfg column numbers them, under the table
+    assert len(configurations) == 2  # the baselines' lexicons differ: a cfg column numbers them, under the table
     assert "\\caption{submission\\_scores (sample). The configuration is under the table.}" in code
     assert "{\\footnotesize\\raggedright Configurations (column cfg): (1) " in code
     assert re.search(r"^team & run & .* & cfg \\\\$", code, re.M)
     for config in configurations:
-        assert latex.breakable(config) in code                  # each stored configuration, whole
+        assert latex.breakable(config) in code  # each stored configuration, whole
     assert "r\\&d\\_\\%" in code and "x\\$y" in code
     for _, _, dea, _ in rows:
         assert f"{dea:.3f}" in code
     query = tmp_path / "q.tex"
-    result = run_cli("--db", str(warehouse_file), "export", "--query",
-                     "select team, run, round(dea, 4) as dea from submission_scores order by team", "--out", str(query),
-                     "--digits", "2", "--caption", "DEA of the baselines")
+    result = run_cli(
+        "--db",
+        str(warehouse_file),
+        "export",
+        "--query",
+        "select team, run, round(dea, 4) as dea from submission_scores order by team",
+        "--out",
+        str(query),
+        "--digits",
+        "2",
+        "--caption",
+        "DEA of the baselines",
+    )
     assert result.exit_code == 0, result.output
     code = query.read_text(encoding="utf-8")
     assert "\\caption{DEA of the baselines}" in code and "\\begin{tabular}{llr}" in code
@@ -181,22 +214,28 @@ def test_query_export_is_sandboxed_and_checked(warehouse_file, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("do not read", encoding="utf-8")
     out = tmp_path / "x.tex"
-    result = run_cli("--db", str(warehouse_file), "export", "--query", f"select * from read_text('{secret}')",
-                     "--out", str(out))
+    result = run_cli(
+        "--db", str(warehouse_file), "export", "--query", f"select * from read_text('{secret}')", "--out", str(out)
+    )
     assert result.exit_code != 0 and not out.exists()
     result = run_cli("--db", str(warehouse_file), "export", "--out", str(out))
     assert result.exit_code == 2 and "--query" in result.output
     result = run_cli("--db", str(warehouse_file), "export", "corpora", "--query", "select 1", "--out", str(out))
     assert result.exit_code == 2
-    result = run_cli("--db", str(warehouse_file), "export", "corpora", "--out", str(tmp_path / "c.csv"),
-                     "--caption", "x")
+    result = run_cli(
+        "--db", str(warehouse_file), "export", "corpora", "--out", str(tmp_path / "c.csv"), "--caption", "x"
+    )
     assert result.exit_code == 2 and "LaTeX" in result.output
     # a query to the other formats: the same rows as the view's export
     with evalhouse.connect(warehouse_file, read_only=True) as wh:
         with pytest.raises(OptionError):
             wh.export_query("set threads = 2", tmp_path / "t.csv")  # returns no rows
     csv_query, csv_view = tmp_path / "q.csv", tmp_path / "v.csv"
-    assert run_cli("--db", str(warehouse_file), "export", "-q", "select * from corpus_complexity", "--out",
-                   str(csv_query)).exit_code == 0
+    assert (
+        run_cli(
+            "--db", str(warehouse_file), "export", "-q", "select * from corpus_complexity", "--out", str(csv_query)
+        ).exit_code
+        == 0
+    )
     assert run_cli("--db", str(warehouse_file), "export", "corpus_complexity", "--out", str(csv_view)).exit_code == 0
     assert csv_query.read_bytes() == csv_view.read_bytes()

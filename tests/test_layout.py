@@ -24,7 +24,9 @@ def package_dirs() -> dict[str, Path]:
     out = {}
     for package in PYPROJECT["packages"]:
         base = max((p for p in mapping if package == p or package.startswith(p + ".")), key=len)
-        out[package] = REPO / mapping[base] / Path(*package[len(base):].lstrip(".").split(".") if package != base else ())
+        out[package] = (
+            REPO / mapping[base] / Path(*package[len(base) :].lstrip(".").split(".") if package != base else ())
+        )
     return out
 
 
@@ -61,10 +63,16 @@ def _imports(name: str, path: Path):
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_module"
-              and node.args and isinstance(node.args[0], ast.Constant)):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == "lazy_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             targets = [node.args[0].value]
         for target in targets:
             while target and target not in MODULES:
@@ -80,7 +88,8 @@ def test_every_package_is_served_from_this_checkout():
         module = importlib.import_module(package)
         assert Path(module.__file__).resolve() == (directory / "__init__.py").resolve(), (
             f"{package} is imported from {module.__file__}, not from this checkout ({directory}): "
-            f"run pip install -e . from {REPO}")
+            f"run pip install -e . from {REPO}"
+        )
 
 
 @pytest.mark.slow
@@ -94,7 +103,7 @@ def test_the_import_graph_has_no_circle():
         stack.append(name)
         for target in graph[name]:
             if state.get(target) == 1:
-                pytest.fail("import circle: " + " -> ".join(stack[stack.index(target):] + [target]))
+                pytest.fail("import circle: " + " -> ".join(stack[stack.index(target) :] + [target]))
             if target not in state:
                 visit(target)
         stack.pop()
@@ -107,8 +116,12 @@ def test_the_import_graph_has_no_circle():
 
 @pytest.mark.slow
 def test_our_modules_are_imported_at_module_top():
-    inside = [f"{MODULES[name].relative_to(REPO)}:{line} imports {target}"
-              for name in MODULES for target, line, in_function in _imports(name, MODULES[name]) if in_function]
+    inside = [
+        f"{MODULES[name].relative_to(REPO)}:{line} imports {target}"
+        for name in MODULES
+        for target, line, in_function in _imports(name, MODULES[name])
+        if in_function
+    ]
     assert inside == []
 
 
@@ -148,14 +161,24 @@ def test_import_paths_documented_before_the_restructure_still_work():
     assert callable(tree_metrics)
     with evalhouse.connect(":memory:") as wh:
         assert isinstance(wh, Warehouse)
-        for method in ("ingest_treebank", "ingest_outputs", "ingest_judgements", "sql", "views", "columns",
-                       "export_view", "export_conllu"):
+        for method in (
+            "ingest_treebank",
+            "ingest_outputs",
+            "ingest_judgements",
+            "sql",
+            "views",
+            "columns",
+            "export_view",
+            "export_conllu",
+        ):
             assert callable(getattr(wh, method))
 
 
 def test_importing_evalhouse_loads_no_heavy_library():
-    code = ("import sys, evalhouse; "
-            "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy', 'pyarrow') if m in sys.modules))")
+    code = (
+        "import sys, evalhouse; "
+        "print(sorted(m for m in ('duckdb', 'pandas', 'numpy', 'sqlglot', 'scipy', 'pyarrow') if m in sys.modules))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[]"
 
@@ -169,11 +192,17 @@ def test_the_command_line_offers_the_library_s_choices():
     from evalhouse.export import dataset, relation, transpile
     from evalhouse.loaders.outputs import FORMATS
 
-    for choice, values in ((ingest.OutputFormat, FORMATS), (ingest.BaselineKind, KINDS),
-                           (export.ExportFormat, relation.FORMATS), (export.PartitionBy, dataset.PARTITION_COLUMNS),
-                           (export.DatasetFormat, dataset.FORMATS), (export.Dialect, transpile.DIALECTS),
-                           (evaluate.Score, mining.SCORES), (evaluate.Representatives, mining.REPRESENTATIVES),
-                           (evaluate.Suspicious, mining.SUSPICIOUS)):
+    for choice, values in (
+        (ingest.OutputFormat, FORMATS),
+        (ingest.BaselineKind, KINDS),
+        (export.ExportFormat, relation.FORMATS),
+        (export.PartitionBy, dataset.PARTITION_COLUMNS),
+        (export.DatasetFormat, dataset.FORMATS),
+        (export.Dialect, transpile.DIALECTS),
+        (evaluate.Score, mining.SCORES),
+        (evaluate.Representatives, mining.REPRESENTATIVES),
+        (evaluate.Suspicious, mining.SUSPICIOUS),
+    ):
         assert [c.value for c in choice] == list(values)
 
 
@@ -193,10 +222,12 @@ def test_licence_and_citation_files():
 
     assert re.search(rf"^version: {re.escape(__version__)}$", cff, re.M)
     titles = re.findall(r'^  - type: \S+\n    title: "(.*)"$', cff, re.M)
-    assert titles == ["An Error Analysis Framework for Shallow Surface Realization",
-                      "A test of the leaf-ancestor metric for parse accuracy",
-                      "Evaluation Metrics for Generation",
-                      "Automatic Reference-Based Evaluation of Pronoun Translation Misses the Point"]
+    assert titles == [
+        "An Error Analysis Framework for Shallow Surface Realization",
+        "A test of the leaf-ancestor metric for parse accuracy",
+        "Evaluation Metrics for Generation",
+        "Automatic Reference-Based Evaluation of Pronoun Translation Misses the Point",
+    ]
     assert "doi: 10.1162/tacl_a_00376" in cff
     assert "\t" not in cff
 
@@ -219,8 +250,12 @@ def _texts(directories):
 
 def test_no_seed_numbers_or_issue_numbers_in_the_package_sql_or_schema():
     folders = sorted(set(package_dirs().values()) | {REPO / "sql", REPO / "schema"})
-    found = [f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
-             for path, text in _texts(folders) for pattern in (SEED, ISSUE) for m in pattern.finditer(text)]
+    found = [
+        f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+        for path, text in _texts(folders)
+        for pattern in (SEED, ISSUE)
+        for m in pattern.finditer(text)
+    ]
     assert found == []
 
 
@@ -246,7 +281,10 @@ def test_loaders_only_read_files():
                 offenders.append(f"{path.name}:{node.lineno}: import duckdb")
             elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "duckdb":
                 offenders.append(f"{path.name}:{node.lineno}: from duckdb import")
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr in ("execute", "executemany", "sql")):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("execute", "executemany", "sql")
+            ):
                 offenders.append(f"{path.name}:{node.lineno}: .{node.func.attr}(...)")
     assert offenders == []

@@ -17,8 +17,10 @@ def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("lazy") / "w.duckdb"
     with evalhouse.connect(path) as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
-        wh.con.execute("CREATE VIEW user_flux AS SELECT position, mean_flux_weight(list(head ORDER BY dependent)) AS m "
-                       "FROM edges GROUP BY position")
+        wh.con.execute(
+            "CREATE VIEW user_flux AS SELECT position, mean_flux_weight(list(head ORDER BY dependent)) AS m "
+            "FROM edges GROUP BY position"
+        )
         expected = wh.con.execute("SELECT * FROM user_flux ORDER BY position").fetchall()
     return path, expected
 
@@ -32,8 +34,10 @@ def test_a_query_naming_no_function_registers_none(db):
 
 def test_a_function_named_in_the_query_is_registered(db):
     with evalhouse.connect(db[0], read_only=True, functions=False) as wh:
-        rows = wh.sql("SELECT position, mean_flux_weight(list(head ORDER BY dependent)) FROM edges "
-                      "GROUP BY position ORDER BY position").fetchall()
+        rows = wh.sql(
+            "SELECT position, mean_flux_weight(list(head ORDER BY dependent)) FROM edges "
+            "GROUP BY position ORDER BY position"
+        ).fetchall()
         assert wh.functions is True
     assert rows == db[1]
 
@@ -54,9 +58,11 @@ def test_an_unknown_function_is_still_an_error(db):
 
 @pytest.mark.slow
 def test_the_sql_command_answers_without_numpy(db):
-    code = ("import sys; from evalhouse.cli import main; sys.argv = ['evalhouse', '--db', sys.argv[1], 'sql', "
-            "'select sentences from corpus_complexity', '--format', 'csv']\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('numpy' in sys.modules)")
+    code = (
+        "import sys; from evalhouse.cli import main; sys.argv = ['evalhouse', '--db', sys.argv[1], 'sql', "
+        "'select sentences from corpus_complexity', '--format', 'csv']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('numpy' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code, str(db[0])], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["sentences", "42", "False"]

@@ -46,11 +46,16 @@ def blank_lemmas(text: str, share: float, seed: int) -> tuple[str, int]:
 def old_dea(wh, team: str, run: str, corpus: str) -> float:
     """Pooled DEA with the keys before issue 15 (lemmas lower-cased, ``_`` equal to ``_``), computed from
     the stored tokens and edges by tests/test_outputs_metrics.independent_dea."""
-    edges = wh.sql("""select position, dependent, head, head_lemma, dependent_lemma, distance from edges
-                      where corpus = $c and head > 0""", {"c": corpus}).fetchall()
-    tokens = wh.sql("""select position, stripped_position, lemma from output_tokens
+    edges = wh.sql(
+        """select position, dependent, head, head_lemma, dependent_lemma, distance from edges
+                      where corpus = $c and head > 0""",
+        {"c": corpus},
+    ).fetchall()
+    tokens = wh.sql(
+        """select position, stripped_position, lemma from output_tokens
                        where team = $t and run = $r and corpus = $c and stripped_position is not null""",
-                    {"t": team, "r": run, "c": corpus}).fetchall()
+        {"t": team, "r": run, "c": corpus},
+    ).fetchall()
     matched = independent_dea(edges, tokens)
     return sum(matched.values()) / len(matched)
 
@@ -68,12 +73,20 @@ def test_blanked_lemmas_do_not_inflate_a_random_baseline(tmp_path):
         for corpus in ("intact", "blanked"):
             run_baseline(wh, "random", corpus, seed=1)
             run_baseline(wh, "lr", corpus)
-            dea.update({(corpus, r): d for r, d in wh.sql(
-                "select run, dea from submission_scores where corpus = $c", {"c": corpus}).fetchall()})
+            dea.update(
+                {
+                    (corpus, r): d
+                    for r, d in wh.sql(
+                        "select run, dea from submission_scores where corpus = $c", {"c": corpus}
+                    ).fetchall()
+                }
+            )
         before = old_dea(wh, "baseline", "random", "blanked")
-    print(f"\nrandom baseline DEA: intact {dea['intact', 'random']:.4f}, half the lemmas blanked "
-          f"{dea['blanked', 'random']:.4f} (with _ matching _: {before:.4f}); lr: intact {dea['intact', 'lr']:.4f}, "
-          f"blanked {dea['blanked', 'lr']:.4f}")
+    print(
+        f"\nrandom baseline DEA: intact {dea['intact', 'random']:.4f}, half the lemmas blanked "
+        f"{dea['blanked', 'random']:.4f} (with _ matching _: {before:.4f}); lr: intact {dea['intact', 'lr']:.4f}, "
+        f"blanked {dea['blanked', 'lr']:.4f}"
+    )
     # the same word order scores about the same whether the lemmas are there or not
     assert abs(dea["blanked", "random"] - dea["intact", "random"]) < 0.01
     assert dea["blanked", "random"] < 0.12
@@ -85,15 +98,20 @@ def test_blanked_lemmas_do_not_inflate_a_random_baseline(tmp_path):
 def test_a_treebank_with_missing_lemmas(tmp_path):
     """UD Portuguese-GSD (current test split) has words without a lemma: counted, and they do not match."""
     path = shared("ud", "UD_Portuguese-GSD", "pt_gsd-ud-test.conllu")
-    missing = sum(1 for line in path.read_text(encoding="utf-8").split("\n")
-                  if len(cols := line.split("\t")) == 10 and cols[0].isdigit() and cols[2] == "_" and cols[1] != "_")
+    missing = sum(
+        1
+        for line in path.read_text(encoding="utf-8").split("\n")
+        if len(cols := line.split("\t")) == 10 and cols[0].isdigit() and cols[2] == "_" and cols[1] != "_"
+    )
     with evalhouse.connect(":memory:") as wh:
         [summary] = wh.ingest_treebank([path])
         assert summary.missing_lemmas == missing > 1000
         run_baseline(wh, "random", summary.corpus, seed=1)
         dea = wh.sql("select dea from submission_scores").fetchone()[0]
         before = old_dea(wh, "baseline", "random", summary.corpus)
-    print(f"\npt_gsd: {missing:,} words without a lemma; random baseline DEA {dea:.4f} (with _ matching _: {before:.4f})")
+    print(
+        f"\npt_gsd: {missing:,} words without a lemma; random baseline DEA {dea:.4f} (with _ matching _: {before:.4f})"
+    )
     assert dea < 0.12 and before > 2 * dea
 
 
@@ -120,8 +138,11 @@ def test_keys_and_missing_lemmas_of_every_real_treebank(rel):
         assert wh.sql("select missing_lemmas from corpora").fetchone()[0] == missing
         rows = wh.sql("select position, dependent_id, head_id, dependent_key, head_key from edges").fetchall()
     assert len(rows) > 1000
-    wrong = [r for r in rows if r[3] != word_key(*words[r[0], r[1]])
-             or r[4] != (None if r[2] == 0 else word_key(*words[r[0], r[2]]))]
+    wrong = [
+        r
+        for r in rows
+        if r[3] != word_key(*words[r[0], r[1]]) or r[4] != (None if r[2] == 0 else word_key(*words[r[0], r[2]]))
+    ]
     assert wrong[:5] == []
 
 
@@ -129,8 +150,9 @@ def test_keys_and_missing_lemmas_of_every_real_treebank(rel):
 def sr19(tmp_path_factory):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([shared("ud-v2.3", "en_ewt-ud-test.conllu")], corpus="en_ewt-test")
-        [t1] = wh.ingest_treebank([shared("sr19", "T1-test", "en_ewt-ud-test.conllu")], corpus="en_ewt-test-t1",
-                                  input_of="en_ewt-test")
+        [t1] = wh.ingest_treebank(
+            [shared("sr19", "T1-test", "en_ewt-ud-test.conllu")], corpus="en_ewt-test-t1", input_of="en_ewt-test"
+        )
         others = wh.ingest_treebank([shared("sr19", "T1-test", f"{t}-ud-test.conllu") for t in ("fr_gsd", "zh_gsd")])
         yield wh, t1, others
 
@@ -169,17 +191,25 @@ def test_lexicon_links_inflections_of_the_real_runs(tmp_path):
         methods = defaultdict(dict)
         for r, m, tokens in wh.sql("select run, method, tokens from alignment_methods").fetchall():
             methods[r][m] = tokens
-        lemmas = dict(wh.sql("""select o.lemma, count(*) from output_tokens o join alignments a on a.team = o.team
+        lemmas = dict(
+            wh.sql("""select o.lemma, count(*) from output_tokens o join alignments a on a.team = o.team
                                 and a.run = o.run and a.corpus = o.corpus and a.position = o.position
-                                and a.from_index = o.token where a.method = 'lexicon' group by 1""").fetchall())
-        relations = {(r, rel): acc for r, rel, acc in wh.sql(
-            "select run, relation, accuracy from dea_by_relation where relation in ('cop', 'aux')").fetchall()}
+                                and a.from_index = o.token where a.method = 'lexicon' group by 1""").fetchall()
+        )
+        relations = {
+            (r, rel): acc
+            for r, rel, acc in wh.sql(
+                "select run, relation, accuracy from dea_by_relation where relation in ('cop', 'aux')"
+            ).fetchall()
+        }
         both = wh.sql("""select count(*) from sentence_scores a join sentence_scores b using (position)
                          where a.run = 'none' and b.run = 'lexicon' and b.dea < a.dea""").fetchone()[0]
-    print(f"\nunaligned {methods['none']['unaligned']} -> {methods['lexicon']['unaligned']}; lexicon links "
-          f"{methods['lexicon']['lexicon']} (be/have/do {sum(lemmas.get(x, 0) for x in ('be', 'have', 'do'))}); "
-          f"cop {relations['none', 'cop']:.3f} -> {relations['lexicon', 'cop']:.3f}, "
-          f"aux {relations['none', 'aux']:.3f} -> {relations['lexicon', 'aux']:.3f}; {both} sentences lose DEA")
+    print(
+        f"\nunaligned {methods['none']['unaligned']} -> {methods['lexicon']['unaligned']}; lexicon links "
+        f"{methods['lexicon']['lexicon']} (be/have/do {sum(lemmas.get(x, 0) for x in ('be', 'have', 'do'))}); "
+        f"cop {relations['none', 'cop']:.3f} -> {relations['lexicon', 'cop']:.3f}, "
+        f"aux {relations['none', 'aux']:.3f} -> {relations['lexicon', 'aux']:.3f}; {both} sentences lose DEA"
+    )
     assert methods["none"]["lexicon"] == 0
     assert methods["lexicon"]["unaligned"] < methods["none"]["unaligned"] / 3
     assert sum(lemmas.get(x, 0) for x in ("be", "have", "do")) > 0.6 * methods["lexicon"]["lexicon"]

@@ -16,15 +16,24 @@ from hypothesis import strategies as st
 
 from evalhouse.analysis import dependency_eval, leaf_ancestor
 from evalhouse.analysis.dependency_eval import LEFT, RIGHT, _lineages_and_parts_python, _universal_all
-from evalhouse.analysis.leaf_ancestor import (DEFAULT, STRICT, LabelCost, _lineage_distance_python, cost_table,
-                                              lineage_distance)
+from evalhouse.analysis.leaf_ancestor import (
+    DEFAULT,
+    STRICT,
+    LabelCost,
+    _lineage_distance_python,
+    cost_table,
+    lineage_distance,
+)
 from evalhouse.loaders.conllu_words import read_words
 from tests.conftest import shared
 from tests.test_trees import trees
 
 if dependency_eval._trees is None or leaf_ancestor._trees is None:
-    pytest.fail("the C kernel analysis/_trees.c (with dependency_lineages and lineage_distance) is not built "
-                "(pip install -e . builds it where a C compiler is)", pytrace=False)
+    pytest.fail(
+        "the C kernel analysis/_trees.c (with dependency_lineages and lineage_distance) is not built "
+        "(pip install -e . builds it where a C compiler is)",
+        pytrace=False,
+    )
 kernel = dependency_eval._trees.dependency_lineages
 distance_kernel = leaf_ancestor._trees.lineage_distance
 
@@ -48,8 +57,11 @@ def assert_same(head: list[int], rel: list[str]) -> None:
     assert all(type(x) is int for x in above)
 
 
-REAL = [("parsing", "conll2018", part, f"{tb}.conllu")
-        for part in ("gold", "UDPipe-Future", "Stanford-18", "HIT-SCIR-18") for tb in ("en_ewt", "fr_gsd", "zh_gsd")]
+REAL = [
+    ("parsing", "conll2018", part, f"{tb}.conllu")
+    for part in ("gold", "UDPipe-Future", "Stanford-18", "HIT-SCIR-18")
+    for tb in ("en_ewt", "fr_gsd", "zh_gsd")
+]
 
 
 @pytest.mark.realdata
@@ -82,7 +94,7 @@ def test_random_forests(sentences, data):
 
 @pytest.mark.parametrize("n", [1, 2, 1000])
 def test_chains_stars_and_reversed_chains(n):
-    chain = [0] + list(range(1, n))          # word k+1 under word k: one long path
+    chain = [0] + list(range(1, n))  # word k+1 under word k: one long path
     reversed_chain = list(range(2, n + 1)) + [0]
     star = [0] + [1] * (n - 1)
     for heads in (chain, reversed_chain, star):
@@ -100,12 +112,15 @@ def test_the_tuples_hold_the_callers_objects_and_leave_no_reference():
     assert [sys.getrefcount(r) for r in rel] + [sys.getrefcount(LEFT), sys.getrefcount(RIGHT)] == before
 
 
-@pytest.mark.parametrize("head, message", [
-    ([0, 1, -1], "the heads form a cycle"),        # 0 -> 0
-    ([1, 2, 0], "the heads form a cycle"),          # 0 -> 1 -> 2 -> 0
-    ([-1, 3, 0], "head 3 of word 1 out of range"),
-    ([-1, -2, 0], "head -2 of word 1 out of range"),
-])
+@pytest.mark.parametrize(
+    "head, message",
+    [
+        ([0, 1, -1], "the heads form a cycle"),  # 0 -> 0
+        ([1, 2, 0], "the heads form a cycle"),  # 0 -> 1 -> 2 -> 0
+        ([-1, 3, 0], "head 3 of word 1 out of range"),
+        ([-1, -2, 0], "head -2 of word 1 out of range"),
+    ],
+)
 def test_bad_heads_raise(head, message):
     with pytest.raises(ValueError, match=message):
         kernel(head, ["dep"] * len(head), LEFT, RIGHT)
@@ -137,14 +152,22 @@ SYMBOLS = ["NP", "N1", "VP", "S", LEFT, RIGHT, "nsubj", "obj", "obl"]
 
 def costs():
     """The two named costs (module-wide objects) and two new tables, dyadic and not."""
-    return [STRICT, DEFAULT, cost_table([("NP", "N1", 0.25), ("VP", "S", 1.5), ("nsubj", "obj", 0.75)]),
-            cost_table([("NP", "N1", 0.1), ("VP", "S", 1.3), ("obj", "obl", 1 / 3), ("S", "NP", 0.7)])]
+    return [
+        STRICT,
+        DEFAULT,
+        cost_table([("NP", "N1", 0.25), ("VP", "S", 1.5), ("nsubj", "obj", 0.75)]),
+        cost_table([("NP", "N1", 0.1), ("VP", "S", 1.3), ("obj", "obl", 1 / 3), ("S", "NP", 0.7)]),
+    ]
 
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(SYMBOLS), max_size=90), st.lists(st.sampled_from(SYMBOLS), max_size=90),
-       st.lists(st.sampled_from(SYMBOLS), max_size=8), st.lists(st.sampled_from(SYMBOLS), max_size=8))
+@given(
+    st.lists(st.sampled_from(SYMBOLS), max_size=90),
+    st.lists(st.sampled_from(SYMBOLS), max_size=90),
+    st.lists(st.sampled_from(SYMBOLS), max_size=8),
+    st.lists(st.sampled_from(SYMBOLS), max_size=8),
+)
 def test_distance_equals_the_python_dp(a, b, prefix, suffix):
     gold, cand = tuple(prefix + a + suffix), tuple(prefix + b + suffix)
     for cost in costs():

@@ -1,5 +1,7 @@
-"""The repository passes its linter: ``ruff check .`` with the configuration in pyproject.toml [tool.ruff]
-(pyflakes and pycodestyle's error rules). .ci/run runs the same command before the suite."""
+"""The repository passes its linter and its formatter: ``ruff check .`` and ``ruff format --check .`` with the
+configuration in pyproject.toml [tool.ruff] (pyflakes and pycodestyle's error rules; line length 120). .ci/run
+runs the same commands before the suite."""
+
 from __future__ import annotations
 
 import shutil
@@ -11,14 +13,19 @@ import pytest
 from tests.conftest import REPO
 
 
-def test_ruff_check_passes():
+def _ruff() -> list[str]:
     try:
         import ruff  # noqa: F401  (the wheel ships the binary beside this package)
+
         command = [sys.executable, "-m", "ruff"]
     except ImportError:
         if shutil.which("ruff") is None:
             pytest.skip("RUFF MISSING: install the test extras (python -m pip install -e '.[test]')")
         command = ["ruff"]
-    result = subprocess.run([*command, "check", "--no-cache", "."], cwd=REPO,
-                            capture_output=True, text=True, timeout=120)
+    return command
+
+
+@pytest.mark.parametrize("arguments", [["check", "--no-cache", "."], ["format", "--check", "--no-cache", "."]])
+def test_ruff_passes(arguments):
+    result = subprocess.run([*_ruff(), *arguments], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

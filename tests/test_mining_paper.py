@@ -25,8 +25,7 @@ UPOS = ["VERB", "ADV", "VERB", "ADV", "ADV"]
 def test_root_excluded():
     """With the root, the sentence has 6 dep forms (test_analysis.py lists them); without it, the two
     headed by conj: (conj (advmod)) with 2 nodes and (conj (advmod advmod)) with 3."""
-    forms = mining.sentence_forms(HEADS, RELS, UPOS, list("abcde"), views=("dep", "pos"), exclude_root=True,
-                                  sizes=True)
+    forms = mining.sentence_forms(HEADS, RELS, UPOS, list("abcde"), views=("dep", "pos"), exclude_root=True, sizes=True)
     assert forms["dep"] == {"(conj (advmod))": 2, "(conj (advmod advmod))": 3}
     assert forms["pos"] == {"(VERB (ADV))": 2, "(VERB (ADV ADV))": 3}
     every = mining.sentence_forms(HEADS, RELS, UPOS, list("abcde"), views=("dep",))["dep"]
@@ -36,8 +35,9 @@ def test_root_excluded():
 def test_issue_example_nested_list_forms():
     """Issue 16: (list (nummod)) and (root ((list (nummod)))) filled the top 10 together. A root with a
     list dependent that has a nummod: without the root only (list (nummod)) remains."""
-    forms = mining.sentence_forms([0, 1, 2], ["root", "list", "nummod"], ["X"] * 3, ["x"] * 3, views=("dep",),
-                                  exclude_root=True)["dep"]
+    forms = mining.sentence_forms(
+        [0, 1, 2], ["root", "list", "nummod"], ["X"] * 3, ["x"] * 3, views=("dep",), exclude_root=True
+    )["dep"]
     assert forms == {"(list (nummod))"}
 
 
@@ -47,9 +47,7 @@ def test_representatives_keep_the_largest_form_of_an_occurrence_set():
     # 4 "(a (c))" in {0, 1}: alone
     names = ["(a (b))", "(a (b c))", "(x (y))", "(w (z))", "(a (c))"]
     sizes = [2, 3, 2, 2, 2]
-    dense = np.array([[1, 1, 0, 0, 1],
-                      [0, 0, 1, 1, 1],
-                      [1, 1, 0, 0, 0]])
+    dense = np.array([[1, 1, 0, 0, 1], [0, 0, 1, 1, 1], [1, 1, 0, 0, 0]])
     rep = mining.representatives(sparse.csr_matrix(dense), sizes, names)
     assert rep.tolist() == [1, 1, 3, 3, 4]
 
@@ -86,9 +84,11 @@ def test_suspicious_means_occurs_in_a_failed_sentence():
 #   s0: root <- obj <- det, obj <- amod        forms (root excluded): (obj (amod)) (obj (det)) (obj (amod det))
 #   s1: root <- obj <- det                      forms: (obj (det))
 #   s2: root <- nsubj <- det                    forms: (nsubj (det))
-TREES = [([0, 1, 2, 2], ["root", "obj", "det", "amod"], ["VERB", "NOUN", "DET", "ADJ"], ["see", "cat", "the", "big"]),
-         ([0, 1, 2], ["root", "obj", "det"], ["VERB", "NOUN", "DET"], ["see", "dog", "a"]),
-         ([0, 1, 2], ["root", "nsubj", "det"], ["VERB", "NOUN", "DET"], ["go", "man", "the"])]
+TREES = [
+    ([0, 1, 2, 2], ["root", "obj", "det", "amod"], ["VERB", "NOUN", "DET", "ADJ"], ["see", "cat", "the", "big"]),
+    ([0, 1, 2], ["root", "obj", "det"], ["VERB", "NOUN", "DET"], ["see", "dog", "a"]),
+    ([0, 1, 2], ["root", "nsubj", "det"], ["VERB", "NOUN", "DET"], ["go", "man", "the"]),
+]
 
 
 def test_corpus_forms_one_representative_per_occurrence_set():
@@ -96,11 +96,15 @@ def test_corpus_forms_one_representative_per_occurrence_set():
     (obj (det)) occurs in {s0, s1} and (nsubj (det)) in {s2}: each alone. 4 forms enumerated, 3 kept."""
     got = mining.corpus_forms(TREES, views=("dep",))["dep"]
     assert got.enumerated == 4
-    found = {name: (size, rep, got.matrix[:, j].toarray().ravel().tolist())
-             for j, (name, size, rep) in enumerate(zip(got.names, got.sizes, got.represents))}
-    assert found == {"(obj (amod det))": (3, ("(obj (amod))",), [1, 0, 0]),
-                     "(obj (det))": (2, (), [1, 1, 0]),
-                     "(nsubj (det))": (2, (), [0, 0, 1])}
+    found = {
+        name: (size, rep, got.matrix[:, j].toarray().ravel().tolist())
+        for j, (name, size, rep) in enumerate(zip(got.names, got.sizes, got.represents))
+    }
+    assert found == {
+        "(obj (amod det))": (3, ("(obj (amod))",), [1, 0, 0]),
+        "(obj (det))": (2, (), [1, 1, 0]),
+        "(nsubj (det))": (2, (), [0, 0, 1]),
+    }
     every = mining.corpus_forms(TREES, views=("dep",), settings=mining.MiningSettings(representatives="all"))["dep"]
     assert sorted(every.names) == ["(nsubj (det))", "(obj (amod det))", "(obj (amod))", "(obj (det))"]
     assert all(r == () for r in every.represents)
@@ -117,8 +121,12 @@ def test_score_forms_scores_the_forms_of_failed_trees():
     forms = mining.corpus_forms(TREES, views=("dep",))["dep"]
     got = mining.score_forms(forms, [False, True, False])
     assert [forms.names[j] for j in got["column"]] == ["(obj (det))"]
-    assert (got["c_f"].tolist(), got["c_f_fail"].tolist(), got["c_notf"].tolist(), got["c_notf_pass"].tolist()) == \
-        ([2], [1], [1], [1])
+    assert (got["c_f"].tolist(), got["c_f_fail"].tolist(), got["c_notf"].tolist(), got["c_notf_pass"].tolist()) == (
+        [2],
+        [1],
+        [1],
+        [1],
+    )
     assert got["score"][0] == pytest.approx(math.log(2) / 4) and got["suspicious"].tolist() == [True]
     top = mining.score_forms(forms, [False, True, False], settings=mining.MiningSettings(suspicious="top-k", top_k=2))
     assert [forms.names[j] for j in top["column"]] == ["(obj (det))", "(nsubj (det))", "(obj (amod det))"]
@@ -142,7 +150,12 @@ def test_coverage_and_mss_by_hand():
 
 def test_settings_record_the_paper_defaults():
     s = mining.MiningSettings()
-    assert (s.exclude_root, s.representatives, s.suspicious, s.score) == (True, "largest", "non-null", "narayan-gardent")
+    assert (s.exclude_root, s.representatives, s.suspicious, s.score) == (
+        True,
+        "largest",
+        "non-null",
+        "narayan-gardent",
+    )
     assert s.signature() == "root:excluded|representatives:largest|suspicious:non-null|score:narayan-gardent|max_size:3"
     old = mining.MiningSettings(exclude_root=False, representatives="all", suspicious="top-k", top_k=10)
     assert old.signature() == "root:included|representatives:all|suspicious:top-10|score:narayan-gardent|max_size:3"
@@ -158,8 +171,9 @@ def test_failure_term_score():
     assert got[1] == 0.0 and got[2] == 0.0
 
 
-@given(c_f=st.integers(1, 3000), fail_share=st.floats(0, 1), n_extra=st.integers(2, 3000),
-       pass_share=st.floats(0.01, 1))
+@given(
+    c_f=st.integers(1, 3000), fail_share=st.floats(0, 1), n_extra=st.integers(2, 3000), pass_share=st.floats(0.01, 1)
+)
 def test_narayan_gardent_score_is_never_null_for_a_form_that_occurs(c_f, fail_share, n_extra, pass_share):
     """Why footnote 10 cannot separate forms under the Narayan & Gardent score: its second term
     1/2 c(not f|P)/c(not f) ln c(not f) is positive as soon as two sentences lack the form and one of
@@ -170,6 +184,7 @@ def test_narayan_gardent_score_is_never_null_for_a_form_that_occurs(c_f, fail_sh
 
 
 # --- real data: the scale of the scores on the ADAPT runs (docs/statistics.md) ----------------------
+
 
 @pytest.fixture(scope="module")
 def adapt_mining():
@@ -184,11 +199,14 @@ def adapt_mining():
         wh.ingest_treebank([reference], corpus="ewt")
         for run in runs:
             wh.ingest_outputs(run / "en_out.txt", reference="ewt", team="adapt", run=run.name)
-        edges = wh.sql("select position, head, relation, dependent_upos, dependent_lemma from edges "
-                       "where corpus = 'ewt' order by position, dependent").fetchall()
+        edges = wh.sql(
+            "select position, head, relation, dependent_upos, dependent_lemma from edges "
+            "where corpus = 'ewt' order by position, dependent"
+        ).fetchall()
         bleu = {}
-        for run, position, value in wh.sql("select run, position, bleu from sentence_scores order by run, position"
-                                           ).fetchall():
+        for run, position, value in wh.sql(
+            "select run, position, bleu from sentence_scores order by run, position"
+        ).fetchall():
             bleu.setdefault(run, []).append(value)
     by_sentence: dict[int, list] = {}
     for position, *row in edges:
@@ -199,8 +217,16 @@ def adapt_mining():
     vocab, sizes, rows, cols = {}, [], [], []
     for r, position in enumerate(positions):
         heads, rels, upos, lemmas = zip(*by_sentence[position])
-        forms = mining.sentence_forms(heads, rels, upos, lemmas, views=("dep",), max_size=settings.max_size,
-                                      exclude_root=settings.exclude_root, sizes=True)["dep"]
+        forms = mining.sentence_forms(
+            heads,
+            rels,
+            upos,
+            lemmas,
+            views=("dep",),
+            max_size=settings.max_size,
+            exclude_root=settings.exclude_root,
+            sizes=True,
+        )["dep"]
         for form, size in forms.items():
             j = vocab.setdefault(form, len(vocab))
             if j == len(sizes):
@@ -249,6 +275,7 @@ def test_scale_of_the_suspicion_scores_on_real_runs(adapt_mining):
 
 # --- real data: what the paper's settings change in a real analysis (issue 16, point 5) ----------------
 
+
 def parse_form(text: str):
     """A canonical form -> (label, [child forms]), read independently of evalhouse.analysis.mining:
     a leaf is its label; '(label (c1 c2 ...))' a node with children."""
@@ -268,13 +295,13 @@ def parse_form(text: str):
             return (label(), [])
         pos += 1
         head = label()
-        assert text[pos:pos + 2] == " ("
+        assert text[pos : pos + 2] == " ("
         pos += 2
         kids = [node()]
         while text[pos] == " ":
             pos += 1
             kids.append(node())
-        assert text[pos:pos + 2] == "))"
+        assert text[pos : pos + 2] == "))"
         pos += 2
         return (head, kids)
 
@@ -323,8 +350,9 @@ def adapt_analysed():
     figures = {}
     analyze(wh, AnalysisConfig(resamples=5, exclude_root=False, representatives="all", suspicious="top-k", keep=50))
     before = {}
-    for run, form in wh.sql("select run, form from suspicious_subtrees where view = 'dep' and rank <= 50 "
-                            "order by run, rank").fetchall():
+    for run, form in wh.sql(
+        "select run, form from suspicious_subtrees where view = 'dep' and rank <= 50 order by run, rank"
+    ).fetchall():
         before.setdefault(run, []).append(form)
     figures["before"] = _mss(wh)
     analyze(wh, AnalysisConfig(resamples=5, score_form="failure-term"))
@@ -332,8 +360,9 @@ def adapt_analysed():
     analyze(wh, AnalysisConfig(resamples=5))
     figures["default"] = _mss(wh)
     trees: dict[int, tuple[list, list]] = {}
-    for position, head, relation in wh.sql("select position, head, relation from edges where corpus = 'ewt' "
-                                           "order by position, dependent").fetchall():
+    for position, head, relation in wh.sql(
+        "select position, head, relation from edges where corpus = 'ewt' order by position, dependent"
+    ).fetchall():
         trees.setdefault(position, ([], []))
         trees[position][0].append(head)
         trees[position][1].append(relation)
@@ -347,8 +376,9 @@ def _mss(wh) -> dict:
     term and the largest first term of the Narayan & Gardent score."""
     out = {}
     for view, low, high, forms, everywhere in wh.sql(
-            "select view, min(mss), max(mss), count(*), count(*) filter (where coverage = 1) "
-            "from suspicious_subtrees_coverage group by view").fetchall():
+        "select view, min(mss), max(mss), count(*), count(*) filter (where coverage = 1) "
+        "from suspicious_subtrees_coverage group by view"
+    ).fetchall():
         out[view] = {"mss": (low, high), "forms": forms, "everywhere": everywhere}
     for view, low, high in wh.sql("""select view, min(mss), max(mss) from (select *, row_number() over
                                      (partition by view order by coverage desc, mss desc) as r
@@ -358,8 +388,9 @@ def _mss(wh) -> dict:
                                      suspicious_subtrees where selected group by all) group by view""").fetchall():
         out[view]["per_run"] = (low, high)
     for view, b_low, b_high, a_high in wh.sql(
-            "select view, min(0.5 * c_notf_pass / c_notf * ln(c_notf)), max(0.5 * c_notf_pass / c_notf * ln(c_notf)), "
-            "max(0.5 * c_f_fail / c_f * ln(c_f)) from suspicious_subtrees where selected group by view").fetchall():
+        "select view, min(0.5 * c_notf_pass / c_notf * ln(c_notf)), max(0.5 * c_notf_pass / c_notf * ln(c_notf)), "
+        "max(0.5 * c_f_fail / c_f * ln(c_f)) from suspicious_subtrees where selected group by view"
+    ).fetchall():
         out[view]["terms"] = (b_low, b_high, a_high)
     return out
 
@@ -393,11 +424,17 @@ def test_root_headed_forms_no_longer_fill_the_top_50(adapt_analysed):
     for run, forms in before.items():
         assert len(forms) == 50
         assert 26 <= sum(f.startswith("(root ") for f in forms) <= 34, run
-    assert wh.sql("select count(*) from suspicious_subtrees where form like '(root %' "
-                  "or list_contains(represents, form)").fetchone()[0] == 0
+    assert (
+        wh.sql(
+            "select count(*) from suspicious_subtrees where form like '(root %' or list_contains(represents, form)"
+        ).fetchone()[0]
+        == 0
+    )
     assert wh.sql("select count(*) from suspicious_subtrees where view = 'dep' and rank <= 50").fetchone()[0] == 5 * 50
     configuration = wh.sql("select distinct configuration from suspicious_subtrees").fetchall()
-    assert len(configuration) == 1 and "root:excluded|representatives:largest|suspicious:non-null" in configuration[0][0]
+    assert (
+        len(configuration) == 1 and "root:excluded|representatives:largest|suspicious:non-null" in configuration[0][0]
+    )
 
 
 @pytest.mark.realdata
@@ -409,11 +446,17 @@ def test_nested_forms_with_identical_occurrence_sets_collapse(adapt_analysed):
     wh, before, trees, _ = adapt_analysed
     old_top = before["ewt_only_test_set_13-Oct_11-27"]
     assert "(list (nummod))" in old_top[:10] and "(root ((list (nummod))))" in old_top[:10]
-    assert occurrence_set("(list (nummod))", trees) == occurrence_set("(root ((list (nummod))))", trees, True) \
+    assert (
+        occurrence_set("(list (nummod))", trees)
+        == occurrence_set("(root ((list (nummod))))", trees, True)
         != frozenset()
+    )
     for run in before:
-        rows = wh.sql("select form, size, represents, c_f from suspicious_subtrees where view = 'dep' and run = $r "
-                      "and rank <= 50 order by rank", {"r": run}).fetchall()
+        rows = wh.sql(
+            "select form, size, represents, c_f from suspicious_subtrees where view = 'dep' and run = $r "
+            "and rank <= 50 order by rank",
+            {"r": run},
+        ).fetchall()
         sets = {}
         for form, size, represents, c_f in rows:
             sets[form] = occurrence_set(form, trees)
@@ -425,8 +468,10 @@ def test_nested_forms_with_identical_occurrence_sets_collapse(adapt_analysed):
                 assert (form_size(parse_form(other)), form) < (size, other)
         assert len(set(sets.values())) == len(sets), run
     # the example of docs/statistics.md: (nmod (compound)) stands in (nmod (case compound))'s 151 sentences
-    represented = wh.sql("select distinct c_f, represents from suspicious_subtrees "
-                         "where view = 'dep' and form = '(nmod (case compound))'").fetchall()
+    represented = wh.sql(
+        "select distinct c_f, represents from suspicious_subtrees "
+        "where view = 'dep' and form = '(nmod (case compound))'"
+    ).fetchall()
     assert represented and all(c == 151 and "(nmod (compound))" in r for c, r in represented)
 
 

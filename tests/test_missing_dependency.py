@@ -1,6 +1,7 @@
 """A missing dependency or a broken install says which module is missing and how to install it, not
 "cannot import name": each case runs in a fresh interpreter where the dependency is made unimportable
 (``sys.modules[name] = None``, what Python does for a module that is not there)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -21,14 +22,17 @@ def run_without(module: str, code: str) -> subprocess.CompletedProcess:
 
 
 def test_importing_a_name_from_the_warehouse_without_duckdb_names_duckdb_and_the_install_command():
-    result = run_without("duckdb", """
+    result = run_without(
+        "duckdb",
+        """
         import evalhouse
         for attempt in range(2):  # the first use and any later one say the same
             try:
                 from evalhouse.warehouse import schema_files
             except ImportError as error:
                 print(type(error).__name__, error.name, "|", error)
-        """)
+        """,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 2
@@ -40,21 +44,27 @@ def test_importing_a_name_from_the_warehouse_without_duckdb_names_duckdb_and_the
 
 
 def test_connect_without_duckdb_names_duckdb():
-    result = run_without("duckdb", """
+    result = run_without(
+        "duckdb",
+        """
         import evalhouse
         evalhouse.connect(":memory:")
-        """)
+        """,
+    )
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("evalhouse.lazy.MissingDependencyError:") and "'duckdb'" in last and INSTALL in last
 
 
 def test_the_command_without_duckdb_says_what_is_missing_in_one_line_with_exit_4():
-    result = run_without("duckdb", """
+    result = run_without(
+        "duckdb",
+        """
         sys.argv = ["evalhouse", "sql", "select 42"]
         from evalhouse.cli import main
         main()
-        """)
+        """,
+    )
     assert result.returncode == 4
     assert result.stderr.count("\n") == 1, result.stderr  # one line, no traceback
     assert result.stderr.startswith("evalhouse: ") and "'duckdb'" in result.stderr and INSTALL in result.stderr
@@ -63,7 +73,9 @@ def test_the_command_without_duckdb_says_what_is_missing_in_one_line_with_exit_4
 @pytest.mark.slow
 def test_a_command_whose_library_imports_a_missing_dependency_directly_names_it():
     # analysis/bleu.py imports numpy at its top, not through a lazy module: the command's error handler says it
-    result = run_without("numpy", """
+    result = run_without(
+        "numpy",
+        """
         import importlib
         import typer
         from evalhouse.cli.common import execute
@@ -71,7 +83,8 @@ def test_a_command_whose_library_imports_a_missing_dependency_directly_names_it(
             execute(lambda: importlib.import_module("evalhouse.analysis.bleu"))
         except typer.Exit as exit:
             sys.exit(exit.exit_code)
-        """)
+        """,
+    )
     assert result.returncode == 4
     assert result.stderr.count("\n") == 1, result.stderr
     assert "module 'numpy' is missing" in result.stderr and INSTALL in result.stderr

@@ -25,8 +25,7 @@ import evalhouse
 from evalhouse.analysis.alignment import METHODS
 from evalhouse.cli import app
 from evalhouse.errors import InputError
-from evalhouse.loaders.outputs import (MAX_SENTENCE_CHARACTERS, MAX_SENTENCE_WORDS, campaign_files,
-                                       read_manifest)
+from evalhouse.loaders.outputs import MAX_SENTENCE_CHARACTERS, MAX_SENTENCE_WORDS, campaign_files, read_manifest
 from evalhouse.ingest.outputs import ingest_submissions
 from evalhouse.warehouse import schema_files
 from tests.conftest import write
@@ -41,7 +40,10 @@ CLI_TIMEOUT = 60  # seconds: a hang check (the pool must not wait forever on a f
 # 1: "What if Google morphed into GoogleOS?"  (EWT test, sentence 1: "GoogleOS?" has no space)
 # 2: "I don't know."                          (EWT style: do|n't split, no multiword-token line)
 # 3: "a full-fledged system"                  (full|-|fledged written without spaces)
-REF = tree("s1", """
+REF = (
+    tree(
+        "s1",
+        """
 1 What what 0 root
 2 if if 4 mark
 3 Google Google 4 nsubj
@@ -49,25 +51,38 @@ REF = tree("s1", """
 5 into into 6 case
 6 GoogleOS GoogleOS 4 obl SpaceAfter=No
 7 ? ? 1 punct
-""") + tree("s2", """
+""",
+    )
+    + tree(
+        "s2",
+        """
 1 I I 4 nsubj
 2 do do 4 aux SpaceAfter=No
 3 n't not 4 advmod
 4 know know 0 root SpaceAfter=No
 5 . . 4 punct
-""") + tree("s3", """
+""",
+    )
+    + tree(
+        "s3",
+        """
 1 a a 5 det
 2 full full 4 amod SpaceAfter=No
 3 - - 4 punct SpaceAfter=No
 4 fledged fledge 5 amod
 5 system system 0 root
-""")
+""",
+    )
+)
 
 DETOK = ["What if GoogleOS morphed into Google?", "I don't know.", "a full-fledged system"]
 TOK = ["What if GoogleOS morphed into Google ?", "I do n't know .", "a full - fledged system"]
 # the tokens both must give (the first output swaps Google and GoogleOS: DEA is not trivially 1)
-TOKENS = [["What", "if", "GoogleOS", "morphed", "into", "Google", "?"], ["I", "do", "n't", "know", "."],
-          ["a", "full", "-", "fledged", "system"]]
+TOKENS = [
+    ["What", "if", "GoogleOS", "morphed", "into", "Google", "?"],
+    ["I", "do", "n't", "know", "."],
+    ["a", "full", "-", "fledged", "system"],
+]
 
 
 @pytest.fixture
@@ -106,6 +121,7 @@ def tokens_of(wh, run):
 
 # --- formats and tokenisation -----------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_formats_and_tokenisation_give_the_same_scores(ref, tmp_path):
     variants = {
@@ -131,17 +147,20 @@ def test_formats_and_tokenisation_give_the_same_scores(ref, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text, tokens", [
-    ("What if Google morphed into GoogleOS?", ["What", "if", "Google", "morphed", "into", "GoogleOS", "?"]),
-    ("what if googleos morphed into google?", ["what", "if", "googleos", "morphed", "into", "google", "?"]),
-    ("I don't know.", ["I", "do", "n't", "know", "."]),
-    ("Don't I know?", ["Do", "n't", "I", "know", "?"]),
-    ("a full-fledged system", ["a", "full", "-", "fledged", "system"]),
-    ("a fledged-full system.", ["a", "fledged", "-", "full", "system", "."]),
-    # a split between two word characters only where the reference glues words: "know" is glued to
-    # "." only, "I" to nothing, so "Iknow" stays whole (and is then unaligned or fuzzy)
-    ("Iknow", ["Iknow"]),
-])
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        ("What if Google morphed into GoogleOS?", ["What", "if", "Google", "morphed", "into", "GoogleOS", "?"]),
+        ("what if googleos morphed into google?", ["what", "if", "googleos", "morphed", "into", "google", "?"]),
+        ("I don't know.", ["I", "do", "n't", "know", "."]),
+        ("Don't I know?", ["Do", "n't", "I", "know", "?"]),
+        ("a full-fledged system", ["a", "full", "-", "fledged", "system"]),
+        ("a fledged-full system.", ["a", "fledged", "-", "full", "system", "."]),
+        # a split between two word characters only where the reference glues words: "know" is glued to
+        # "." only, "I" to nothing, so "Iknow" stays whole (and is then unaligned or fuzzy)
+        ("Iknow", ["Iknow"]),
+    ],
+)
 def test_reference_guided_tokenisation(ref, tmp_path, text, tokens):
     position = 1 if "oogle" in text else 3 if "full" in text else 2
     lines = ["", "", ""]
@@ -151,14 +170,21 @@ def test_reference_guided_tokenisation(ref, tmp_path, text, tokens):
     assert forms == tokens
 
 
-MWT = tree("en-mwt", """
+MWT = (
+    tree(
+        "en-mwt",
+        """
 1 I I 4 nsubj
 2-3 cannot
 2 can can 4 aux
 3 not not 4 advmod
 4 go go 0 root SpaceAfter=No
 5 . . 4 punct
-""") + tree("fr-mwt", """
+""",
+    )
+    + tree(
+        "fr-mwt",
+        """
 1 Il il 2 nsubj
 2 parle parler 0 root
 3-4 du
@@ -166,39 +192,82 @@ MWT = tree("en-mwt", """
 4 le le 5 det
 5 chat chat 2 obl SpaceAfter=No
 6 . . 2 punct
-""") + tree("zh", """
+""",
+    )
+    + tree(
+        "zh",
+        """
 1 我 我 2 nsubj SpaceAfter=No
 2 喜欢 喜欢 0 root SpaceAfter=No
 3 猫 猫 2 obj SpaceAfter=No
 4 。 。 2 punct SpaceAfter=No
-""") + tree("ja", """
+""",
+    )
+    + tree(
+        "ja",
+        """
 1 猫 猫 3 nsubj SpaceAfter=No
 2 が が 1 case SpaceAfter=No
 3 好き 好き 0 root SpaceAfter=No
 4 です だ 3 cop SpaceAfter=No
 5 。 。 3 punct SpaceAfter=No
-""")
+""",
+    )
+)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("position, text, tokens, lemmas, methods, dea", [
-    # a multiword token's surface form is split into its syntactic words (as UD does)
-    (1, "I cannot go.", ["I", "can", "not", "go", "."], ["I", "can", "not", "go", "."],
-     ["exact", "multiword", "multiword", "exact", "exact"], 1.0),
-    (1, "Cannot I go?", ["can", "not", "I", "go", "?"], ["can", "not", "I", "go", "?"],
-     ["multiword", "multiword", "exact", "exact", "unaligned"], 0.0),
-    (1, "I can not go .", ["I", "can", "not", "go", "."], ["I", "can", "not", "go", "."],
-     ["exact"] * 5, 1.0),
-    (2, "Il parle du chat.", ["Il", "parle", "de", "le", "chat", "."], ["il", "parler", "de", "le", "chat", "."],
-     ["exact", "exact", "multiword", "multiword", "exact", "exact"], 1.0),
-    (2, "du chat Il parle", ["de", "le", "chat", "Il", "parle"], ["de", "le", "chat", "il", "parler"],
-     ["multiword", "multiword", "exact", "exact", "exact"], 3 / 4),
-    # Chinese and Japanese: no spaces in the reference text nor in the output
-    (3, "我喜欢猫。", ["我", "喜欢", "猫", "。"], ["我", "喜欢", "猫", "。"], ["exact"] * 4, 1.0),
-    (3, "猫我喜欢。", ["猫", "我", "喜欢", "。"], ["猫", "我", "喜欢", "。"], ["exact"] * 4, 1 / 2),
-    (4, "猫が好きです。", ["猫", "が", "好き", "です", "。"], ["猫", "が", "好き", "だ", "。"], ["exact"] * 5, 1.0),
-    (4, "好きです猫が。", ["好き", "です", "猫", "が", "。"], ["好き", "だ", "猫", "が", "。"], ["exact"] * 5, 2 / 3),
-])
+@pytest.mark.parametrize(
+    "position, text, tokens, lemmas, methods, dea",
+    [
+        # a multiword token's surface form is split into its syntactic words (as UD does)
+        (
+            1,
+            "I cannot go.",
+            ["I", "can", "not", "go", "."],
+            ["I", "can", "not", "go", "."],
+            ["exact", "multiword", "multiword", "exact", "exact"],
+            1.0,
+        ),
+        (
+            1,
+            "Cannot I go?",
+            ["can", "not", "I", "go", "?"],
+            ["can", "not", "I", "go", "?"],
+            ["multiword", "multiword", "exact", "exact", "unaligned"],
+            0.0,
+        ),
+        (1, "I can not go .", ["I", "can", "not", "go", "."], ["I", "can", "not", "go", "."], ["exact"] * 5, 1.0),
+        (
+            2,
+            "Il parle du chat.",
+            ["Il", "parle", "de", "le", "chat", "."],
+            ["il", "parler", "de", "le", "chat", "."],
+            ["exact", "exact", "multiword", "multiword", "exact", "exact"],
+            1.0,
+        ),
+        (
+            2,
+            "du chat Il parle",
+            ["de", "le", "chat", "Il", "parle"],
+            ["de", "le", "chat", "il", "parler"],
+            ["multiword", "multiword", "exact", "exact", "exact"],
+            3 / 4,
+        ),
+        # Chinese and Japanese: no spaces in the reference text nor in the output
+        (3, "我喜欢猫。", ["我", "喜欢", "猫", "。"], ["我", "喜欢", "猫", "。"], ["exact"] * 4, 1.0),
+        (3, "猫我喜欢。", ["猫", "我", "喜欢", "。"], ["猫", "我", "喜欢", "。"], ["exact"] * 4, 1 / 2),
+        (4, "猫が好きです。", ["猫", "が", "好き", "です", "。"], ["猫", "が", "好き", "だ", "。"], ["exact"] * 5, 1.0),
+        (
+            4,
+            "好きです猫が。",
+            ["好き", "です", "猫", "が", "。"],
+            ["好き", "だ", "猫", "が", "。"],
+            ["exact"] * 5,
+            2 / 3,
+        ),
+    ],
+)
 def test_multiword_tokens_and_scripts_without_spaces(wh, tmp_path, position, text, tokens, lemmas, methods, dea):
     ingest_text(wh, tmp_path, "m", MWT)
     texts = {position: text}
@@ -211,17 +280,23 @@ def test_multiword_tokens_and_scripts_without_spaces(wh, tmp_path, position, tex
     assert [r[2] for r in rows] == methods
     assert wh.sql(f"select dea from sentence_scores where position = {position}").fetchone()[0] == pytest.approx(dea)
     # the independent DEA agrees
-    edges = wh.sql(f"select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
-                   f"where head > 0 and position = {position}").fetchall()
-    toks = wh.sql(f"select position, stripped_position, lemma from output_tokens where position = {position} "
-                  "and stripped_position is not null").fetchall()
+    edges = wh.sql(
+        f"select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
+        f"where head > 0 and position = {position}"
+    ).fetchall()
+    toks = wh.sql(
+        f"select position, stripped_position, lemma from output_tokens where position = {position} "
+        "and stripped_position is not null"
+    ).fetchall()
     want = independent_dea(edges, toks)
     assert sum(want.values()) / len(want) == pytest.approx(dea)
 
 
 # --- alignment ------------------------------------------------------------------------------
 
-THREE_THE = tree("the", """
+THREE_THE = tree(
+    "the",
+    """
 1 the the 2 det
 2 cat cat 3 nsubj
 3 saw see 0 root
@@ -230,7 +305,8 @@ THREE_THE = tree("the", """
 6 near near 8 case
 7 the the 8 det
 8 house house 3 obl
-""")
+""",
+)
 
 
 def _links(wh, run=None):
@@ -256,14 +332,17 @@ def test_repeated_words_align_kth_to_kth(wh, tmp_path):
     assert {m for _, _, m in links} == {"exact"}
 
 
-CAPITAL = tree("cap", """
+CAPITAL = tree(
+    "cap",
+    """
 1 The the 2 det
 2 cat cat 3 nsubj
 3 saw see 0 root
 4 the the 5 det
 5 dog dog 3 obj SpaceAfter=No
 6 . . 3 punct
-""")
+""",
+)
 
 
 def test_case_difference_does_not_cross_alignments(wh, tmp_path):
@@ -277,7 +356,9 @@ def test_case_difference_does_not_cross_alignments(wh, tmp_path):
 
 
 # "des" twice: first the plain word (indefinite article, lemma un), then the multiword token de + les
-FR_DES = tree("des", """
+FR_DES = tree(
+    "des",
+    """
 1 Il il 2 nsubj
 2 mange manger 0 root
 3 des un 4 det
@@ -287,7 +368,8 @@ FR_DES = tree("des", """
 6 les le 7 det
 7 voisins voisin 4 nmod SpaceAfter=No
 8 . . 2 punct
-""")
+""",
+)
 
 
 def test_multiword_surface_that_is_also_a_plain_word(wh, tmp_path):
@@ -300,11 +382,13 @@ def test_multiword_surface_that_is_also_a_plain_word(wh, tmp_path):
 
 
 # UD allows spaces inside a word (fr_gsd test sentence 188 has the FORM "6 20 30", 399 "1 000")
-SPACED = ("# sent_id = tel\n"
-          "1\tAppelez\tappeler\tVERB\t_\t_\t0\troot\t_\t_\n"
-          "2\tle\tle\tDET\t_\t_\t3\tdet\t_\t_\n"
-          "3\t6 20 30\t6 20 30\tNUM\t_\t_\t1\tobj\t_\tSpaceAfter=No\n"
-          "4\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n")
+SPACED = (
+    "# sent_id = tel\n"
+    "1\tAppelez\tappeler\tVERB\t_\t_\t0\troot\t_\t_\n"
+    "2\tle\tle\tDET\t_\t_\t3\tdet\t_\t_\n"
+    "3\t6 20 30\t6 20 30\tNUM\t_\t_\t1\tobj\t_\tSpaceAfter=No\n"
+    "4\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"
+)
 
 
 def test_reference_word_with_spaces(wh, tmp_path):
@@ -317,14 +401,17 @@ def test_reference_word_with_spaces(wh, tmp_path):
 
 # "ch." is one word the first time; at the end of the sentence the reference splits "ch" + "."
 # (ru_gsd test sentence 531 has the same with "гл." and "гл" + ".")
-ABBREVIATION = tree("abbr", """
+ABBREVIATION = tree(
+    "abbr",
+    """
 1 See see 0 root
 2 ch. chapter 1 obj
 3 2 2 2 nummod
 4 and and 5 cc
 5 ch chapter 2 conj SpaceAfter=No
 6 . . 1 punct
-""")
+""",
+)
 
 
 def test_same_string_tokenised_twice_differently(wh, tmp_path):
@@ -335,7 +422,9 @@ def test_same_string_tokenised_twice_differently(wh, tmp_path):
     assert wh.sql("select dea from sentence_scores").fetchone()[0] == 1.0
 
 
-METHODS_TREE = tree("methods", """
+METHODS_TREE = tree(
+    "methods",
+    """
 1 The the 2 det
 2 students student 5 nsubj
 3-4 cannot
@@ -344,7 +433,8 @@ METHODS_TREE = tree("methods", """
 5 enjoyed enjoy 0 root
 6 lessons lesson 5 obj SpaceAfter=No
 7 . . 5 punct
-""")
+""",
+)
 
 
 def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
@@ -357,13 +447,13 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
                       and a.corpus = o.corpus and a.position = o.position and a.from_index = o.token
                       and a.pair = 'output-reference' order by o.token""").fetchall()
     assert rows == [
-        (1, "the", "the", "reference", False, 1, "casefold"),         # "The"
-        (2, "student", "student", "reference", False, 2, "lemma"),    # lemma of "students"
-        (3, "can", "can", "reference", False, 3, "multiword"),        # "cannot" -> can + not
+        (1, "the", "the", "reference", False, 1, "casefold"),  # "The"
+        (2, "student", "student", "reference", False, 2, "lemma"),  # lemma of "students"
+        (3, "can", "can", "reference", False, 3, "multiword"),  # "cannot" -> can + not
         (4, "not", "not", "reference", False, 4, "multiword"),
         (5, "enjoys", "enjoy", "reference", False, 5, "inflection"),  # -s of the verb enjoy (English rules)
         (6, "lessons", "lesson", "reference", False, 6, "exact"),
-        (7, "banana", "banana", "form", False, None, "unaligned"),    # nothing left: its own lemma
+        (7, "banana", "banana", "form", False, None, "unaligned"),  # nothing left: its own lemma
         (8, ".", ".", "reference", True, 7, "exact"),
     ]
     # every method but lexicon (no inflection the treebank attests) and contraction (tested below):
@@ -372,9 +462,13 @@ def test_every_alignment_method_and_every_token_has_a_lemma(wh, tmp_path):
     assert wh.sql("select count(*) from output_tokens where lemma is null or lemma = ''").fetchone()[0] == 0
     # without the rules (--no-inflection) "enjoys" is linked to nothing, and the configuration says so
     ingest_output(wh, tmp_path, "methods", "the student cannot enjoys lessons banana.\n", run="bare", inflection=False)
-    assert wh.sql("select a.method from output_tokens o join alignments a on a.run = o.run and a.position = o.position "
-                  "and a.from_index = o.token and a.pair = 'output-reference' where o.run = 'bare' and o.form = 'enjoys'"
-                  ).fetchone()[0] == "unaligned"
+    assert (
+        wh.sql(
+            "select a.method from output_tokens o join alignments a on a.run = o.run and a.position = o.position "
+            "and a.from_index = o.token and a.pair = 'output-reference' where o.run = 'bare' and o.form = 'enjoys'"
+        ).fetchone()[0]
+        == "unaligned"
+    )
     configs = dict(wh.sql("select run, configuration from submissions").fetchall())
     assert "inflection:en-regular" in configs["r"] and "inflection:none" in configs["bare"]
 
@@ -384,31 +478,46 @@ def test_a_negative_contraction_links_to_its_host(wh, tmp_path):
     was + n't: "was" keeps its link and "n't" is a word of its own. "won't" for "will not" cannot be cut
     into reference words (wo + n't): the whole word contracts "will" with "not", so it takes "will" and
     its lemma, and "not" is not realised."""
-    text = tree("neg", """
+    text = tree(
+        "neg",
+        """
 1 It it 3 nsubj
 2 was be 3 cop
 3 not not 0 root
 4 there there 3 advmod
-""") + tree("fut", """
+""",
+    ) + tree(
+        "fut",
+        """
 1 It it 3 nsubj
 2 will will 3 aux
 3 not not 4 advmod
 4 go go 0 root
-""")
+""",
+    )
     wh.ingest_treebank([write(tmp_path, "neg.conllu", text)], corpus="neg", language="en")
     ingest_output(wh, tmp_path, "neg", "It wasn't there\nIt won't go\n", fmt="lines")
     rows = wh.sql("""select o.position, o.form, o.lemma, a.to_index, a.method from output_tokens o join alignments a
                      on a.run = o.run and a.position = o.position and a.from_index = o.token
                      and a.pair = 'output-reference' order by o.position, o.token""").fetchall()
-    assert rows == [(1, "It", "it", 1, "exact"), (1, "was", "be", 2, "exact"), (1, "n't", "n't", None, "unaligned"),
-                    (1, "there", "there", 4, "exact"),
-                    (2, "It", "it", 1, "exact"), (2, "won't", "will", 2, "contraction"), (2, "go", "go", 4, "exact")]
+    assert rows == [
+        (1, "It", "it", 1, "exact"),
+        (1, "was", "be", 2, "exact"),
+        (1, "n't", "n't", None, "unaligned"),
+        (1, "there", "there", 4, "exact"),
+        (2, "It", "it", 1, "exact"),
+        (2, "won't", "will", 2, "contraction"),
+        (2, "go", "go", 4, "exact"),
+    ]
 
 
 @pytest.mark.slow
 def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
-    lemmas = [["what", "if", "GoogleOS", "morph", "into", "Google", "?"], ["I", "do", "not", "know", "."],
-              ["a", "full", "-", "fledge", "system"]]
+    lemmas = [
+        ["what", "if", "GoogleOS", "morph", "into", "Google", "?"],
+        ["I", "do", "not", "know", "."],
+        ["a", "full", "-", "fledge", "system"],
+    ]
     ingest_output(ref, tmp_path, "c", conllu_output(TOKENS, lemmas), run="given")
     got = ref.sql("""select list(lemma order by token), list(distinct lemma_source) from output_tokens
                      group by position order by position""").fetchall()
@@ -422,20 +531,23 @@ def test_conllu_output_supplies_its_own_lemmas(ref, tmp_path):
 
 # --- missing sentences ------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_missing_sentences_are_scored_empty_and_reported(tmp_path):
     db = str(tmp_path / "w.duckdb")
     refp = write(tmp_path, "c.conllu", REF)
     assert runner.invoke(app, ["--db", db, "ingest", "treebank", str(refp), "--corpus", "c", "-q"]).exit_code == 0
     out = write(tmp_path, "out.txt", sr({1: DETOK[0], 3: DETOK[2]}))
-    r = runner.invoke(app, ["--db", db, "ingest", "outputs", str(out), "--team", "t", "--run", "r",
-                            "--reference", "c"])
+    r = runner.invoke(app, ["--db", db, "ingest", "outputs", str(out), "--team", "t", "--run", "r", "--reference", "c"])
     assert r.exit_code == 0, r.output
     assert "2 of 3 sentences" in r.output
     assert "missing (scored as empty outputs): positions 2" in r.output
     with evalhouse.connect(db, read_only=True) as wh:
-        assert wh.sql("select given_sentences, missing_sentences, missing_positions from submissions").fetchone() \
-            == (2, 1, [2])
+        assert wh.sql("select given_sentences, missing_sentences, missing_positions from submissions").fetchone() == (
+            2,
+            1,
+            [2],
+        )
         rows = wh.sql("""select position, sent_id, missing, edges, matched_edges, dea, bleu, ssa, gsa,
                                 string_deletions, string_reference_length
                          from sentence_scores order by position""").fetchall()
@@ -476,33 +588,56 @@ def counts(db) -> dict[str, int]:
 
 BAD_OUTPUTS = {
     # name: (bytes, --format, line, problem starts with)
-    "unknown sent_id": (b"# sent_id = 1\n# text = x\n\n# sent_id = 4\n# text = y\n", "auto", 4,
-                        "unknown sent_id '4'"),
+    "unknown sent_id": (b"# sent_id = 1\n# text = x\n\n# sent_id = 4\n# text = y\n", "auto", 4, "unknown sent_id '4'"),
     "sent_id zero": (b"# sent_id = 0\n# text = x\n", "auto", 1, "unknown sent_id '0'"),
-    "duplicate sent_id": (b"# sent_id = 2\n# text = x\n\n# sent_id = 3\n# text = y\n\n# sent_id = 2\n# text = z\n",
-                          "auto", 7, "duplicate sent_id 2"),
+    "duplicate sent_id": (
+        b"# sent_id = 2\n# text = x\n\n# sent_id = 3\n# text = y\n\n# sent_id = 2\n# text = z\n",
+        "auto",
+        7,
+        "duplicate sent_id 2",
+    ),
     "malformed sr line": (b"# sent_id = 1\n# text = x\nx y z\n", "auto", 3, "expected '# sent_id = N'"),
     "sr block without text": (b"# sent_id = 1\n# text = x\n\n# sent_id = 2\n\n", "sr", 4, "sent_id 2 has no"),
     "invalid UTF-8": (b"one\ntwo\ncaf\xe9\n", "lines", 3, "invalid UTF-8"),
     "too few lines": (b"one\ntwo\n", "lines", 2, "2 lines, but reference corpus c has 3 sentences"),
     "too many lines": (b"one\ntwo\nthree\nfour\n", "lines", 4, "4 lines, but reference corpus c has 3 sentences"),
     # the line of a CoNLL-U sentence with a sent_id is its '# sent_id' line
-    "conllu duplicate sent_id": (conllu_output([["a"], ["b"]], sent_ids=["s1", "s1"]).encode(), "auto", 4,
-                                 "duplicate sent_id s1"),
+    "conllu duplicate sent_id": (
+        conllu_output([["a"], ["b"]], sent_ids=["s1", "s1"]).encode(),
+        "auto",
+        4,
+        "duplicate sent_id s1",
+    ),
     "conllu bad word line": (b"1\ta\ta\t_\t_\t_\t_\t_\t_\t_\n2\tb\tb\n\n", "conllu", 2, "not a CoNLL-U word line"),
     # size limits (issue 37): refused by file, line and limit, before any tokenisation or edit distance
-    "line too long": (b"one\n" + b"x" * (MAX_SENTENCE_CHARACTERS + 1) + b"\nthree\n", "lines", 2,
-                      f"output sentence of {MAX_SENTENCE_CHARACTERS + 1:,} characters: more than the limit of "
-                      f"{MAX_SENTENCE_CHARACTERS:,} characters per sentence"),
-    "too many words": (b"one\n" + b"w " * (MAX_SENTENCE_WORDS + 1) + b"\nthree\n", "lines", 2,
-                       f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the limit of "
-                       f"{MAX_SENTENCE_WORDS:,} words per sentence"),
+    "line too long": (
+        b"one\n" + b"x" * (MAX_SENTENCE_CHARACTERS + 1) + b"\nthree\n",
+        "lines",
+        2,
+        f"output sentence of {MAX_SENTENCE_CHARACTERS + 1:,} characters: more than the limit of "
+        f"{MAX_SENTENCE_CHARACTERS:,} characters per sentence",
+    ),
+    "too many words": (
+        b"one\n" + b"w " * (MAX_SENTENCE_WORDS + 1) + b"\nthree\n",
+        "lines",
+        2,
+        f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the limit of "
+        f"{MAX_SENTENCE_WORDS:,} words per sentence",
+    ),
     # one white-space word that the tokeniser cuts into one token per character
-    "too many tokens": (b"# sent_id = 1\n# text = one\n\n# sent_id = 2\n# text = " + b"!" * (MAX_SENTENCE_WORDS + 1)
-                        + b"\n", "sr", 4, f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the "
-                        f"limit of {MAX_SENTENCE_WORDS:,} words per sentence"),
-    "conllu too many words": (conllu_output([["a"] * (MAX_SENTENCE_WORDS + 1)]).encode(), "conllu", 1,
-                              f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words"),
+    "too many tokens": (
+        b"# sent_id = 1\n# text = one\n\n# sent_id = 2\n# text = " + b"!" * (MAX_SENTENCE_WORDS + 1) + b"\n",
+        "sr",
+        4,
+        f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words: more than the "
+        f"limit of {MAX_SENTENCE_WORDS:,} words per sentence",
+    ),
+    "conllu too many words": (
+        conllu_output([["a"] * (MAX_SENTENCE_WORDS + 1)]).encode(),
+        "conllu",
+        1,
+        f"output sentence of {MAX_SENTENCE_WORDS + 1:,} words",
+    ),
 }
 
 
@@ -512,8 +647,10 @@ def test_bad_output_is_rejected_with_file_and_line(db, tmp_path, case):
     data, fmt, line, problem = BAD_OUTPUTS[case]
     bad = write(tmp_path, "bad.txt", data)
     before = counts(db)
-    r = runner.invoke(app, ["--db", db, "ingest", "outputs", str(bad), "--team", "t", "--run", "bad",
-                            "--reference", "c", "--format", fmt])
+    r = runner.invoke(
+        app,
+        ["--db", db, "ingest", "outputs", str(bad), "--team", "t", "--run", "bad", "--reference", "c", "--format", fmt],
+    )
     assert r.exit_code == 1, r.output
     assert r.stderr.startswith(f"evalhouse: {bad}:{line}: {problem}"), r.stderr
     assert "Traceback" not in r.stderr
@@ -554,12 +691,14 @@ def test_same_submission_twice_is_refused_unless_replace(db, tmp_path):
 @pytest.mark.slow
 def test_unknown_reference_corpus_is_refused(db, tmp_path):
     out = write(tmp_path, "o.txt", "\n".join(TOK) + "\n")
-    r = runner.invoke(app, ["--db", db, "ingest", "outputs", str(out), "--team", "t", "--run", "x",
-                            "--reference", "nope"])
+    r = runner.invoke(
+        app, ["--db", db, "ingest", "outputs", str(out), "--team", "t", "--run", "x", "--reference", "nope"]
+    )
     assert r.exit_code == 3 and "nope" in r.stderr
 
 
 # --- campaigns: a directory DIR/<team>/<run>/<file> or a CSV manifest, one transaction ---------
+
 
 def _campaign(root):
     write_at(root / "alpha" / "run1" / "out.txt", sr(dict(enumerate(DETOK, 1))))
@@ -604,8 +743,12 @@ def test_campaign_with_one_bad_file_ingests_nothing(db, tmp_path):
 def test_input_error_survives_pickling():
     """Worker processes send exceptions back pickled; InputError must come back whole."""
     err = pickle.loads(pickle.dumps(InputError("out.txt", 4, "unknown sent_id '7'")))
-    assert (err.path, err.line, err.problem, str(err)) == ("out.txt", 4, "unknown sent_id '7'",
-                                                           "out.txt:4: unknown sent_id '7'")
+    assert (err.path, err.line, err.problem, str(err)) == (
+        "out.txt",
+        4,
+        "unknown sent_id '7'",
+        "out.txt:4: unknown sent_id '7'",
+    )
 
 
 @pytest.mark.slow
@@ -614,9 +757,13 @@ def test_cli_campaign_with_a_bad_file_exits_1(db, tmp_path):
     _campaign(root)
     bad = write_at(root / "gamma" / "run1" / "out.txt", "# sent_id = 1\n# text = x\n\n# sent_id = 7\n# text = y\n")
     before = counts(db)
-    proc = subprocess.Popen([sys.executable, "-m", "evalhouse", "--db", db, "ingest", "outputs", str(root),
-                             "--reference", "c"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evalhouse", "--db", db, "ingest", "outputs", str(root), "--reference", "c"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         _, stderr = proc.communicate(timeout=CLI_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -632,10 +779,14 @@ def test_cli_campaign_with_a_bad_file_exits_1(db, tmp_path):
 def test_manifest(db, tmp_path):
     root = tmp_path / "files"
     _campaign(root)
-    manifest = write(root, "manifest.csv", "path,team,run,format\n"
-                                           "alpha/run1/out.txt,alpha,run1,sr\n"
-                                           "alpha/run2/out.txt,alpha,2,\n"
-                                           f"{root / 'beta' / 'primary' / 'beta.conllu'},beta,primary,conllu\n")
+    manifest = write(
+        root,
+        "manifest.csv",
+        "path,team,run,format\n"
+        "alpha/run1/out.txt,alpha,run1,sr\n"
+        "alpha/run2/out.txt,alpha,2,\n"
+        f"{root / 'beta' / 'primary' / 'beta.conllu'},beta,primary,conllu\n",
+    )
     r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
     assert r.exit_code == 0, r.output
     with evalhouse.connect(db, read_only=True) as wh:
@@ -648,16 +799,22 @@ def test_manifest_with_one_bad_file_ingests_nothing(db, tmp_path):
     root = tmp_path / "files"
     _campaign(root)
     write_at(root / "bad.txt", "one\ntwo\n")
-    manifest = write(root, "manifest.csv", "path,team,run\nalpha/run1/out.txt,alpha,run1\n"
-                                           "alpha/run2/out.txt,alpha,run2\nbad.txt,gamma,1\n")
+    manifest = write(
+        root,
+        "manifest.csv",
+        "path,team,run\nalpha/run1/out.txt,alpha,run1\nalpha/run2/out.txt,alpha,run2\nbad.txt,gamma,1\n",
+    )
     before = counts(db)
     with evalhouse.connect(db) as wh, pytest.raises(InputError) as err:
         ingest_submissions(wh, read_manifest(manifest), "c", workers=1)
     assert str(err.value).startswith(f"{root / 'bad.txt'}:2: 2 lines")
     assert counts(db) == before
     # a bad manifest row names its line
-    manifest = write(root, "manifest2.csv", "path,team,run,format\nalpha/run1/out.txt,alpha,run1,sr\n"
-                                            "alpha/run2/out.txt,alpha,run2,xml\n")
+    manifest = write(
+        root,
+        "manifest2.csv",
+        "path,team,run,format\nalpha/run1/out.txt,alpha,run1,sr\nalpha/run2/out.txt,alpha,run2,xml\n",
+    )
     r = runner.invoke(app, ["--db", db, "ingest", "outputs", "--manifest", str(manifest), "--reference", "c"])
     assert r.exit_code == 1 and r.stderr.startswith(f"evalhouse: {manifest}:3: unknown format"), r.stderr
     assert counts(db) == before
@@ -675,14 +832,14 @@ JUDGEMENTS = [
     # team, run, corpus, sent_id, annotator, criterion, score
     ("t", "good", "c", "s1", "ann1", "fluency", 70),
     ("t", "good", "c", "s2", "ann1", "fluency", 90),
-    ("t", "good", "c", "3", "ann1", "fluency", 40),      # a position instead of a sent_id
+    ("t", "good", "c", "3", "ann1", "fluency", 40),  # a position instead of a sent_id
     ("t", "other", "c", "s1", "ann1", "fluency", 55),
-    ("t", "good", "c", "s1", "ann1", "Adequacy", 3),     # criterion is case-insensitive
+    ("t", "good", "c", "s1", "ann1", "Adequacy", 3),  # criterion is case-insensitive
     ("t", "good", "c", "s2", "ann1", "adequacy", 5),
     ("t", "good", "c", "s1", "ann2", "fluency", 20),
     ("t", "other", "c", "s1", "ann2", "fluency", 35),
     ("t", "other", "c", "s3", "ann2", "fluency", 35),
-    ("t", "good", "c", "s3", "ann3", "fluency", 50),      # a single score: sd undefined, z NULL
+    ("t", "good", "c", "s3", "ann3", "fluency", 50),  # a single score: sd undefined, z NULL
 ]
 
 
@@ -697,8 +854,13 @@ def _csv(path, rows, header=("team", "run", "corpus", "sent_id", "annotator", "c
 @pytest.mark.slow
 def test_judgement_z_equals_an_independent_computation(db, tmp_path):
     other = write(tmp_path, "other.txt", "\n".join(TOK) + "\n")
-    assert runner.invoke(app, ["--db", db, "ingest", "outputs", str(other), "--team", "t", "--run", "other",
-                               "--reference", "c", "-q"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app,
+            ["--db", db, "ingest", "outputs", str(other), "--team", "t", "--run", "other", "--reference", "c", "-q"],
+        ).exit_code
+        == 0
+    )
     path = _csv(tmp_path / "j.csv", JUDGEMENTS)
     r = runner.invoke(app, ["--db", db, "ingest", "judgements", str(path)])
     assert r.exit_code == 0, r.output
@@ -712,37 +874,58 @@ def test_judgement_z_equals_an_independent_computation(db, tmp_path):
         z = (score - statistics.mean(xs)) / statistics.stdev(xs) if len(xs) > 1 else None
         want[(run, position[sid], ann, crit.lower())] = z
     with evalhouse.connect(db, read_only=True) as wh:
-        got = {(run, p, a, c): z for run, p, a, c, z in wh.sql(
-            "select run, position, annotator, criterion, z from judgement_z").fetchall()}
+        got = {
+            (run, p, a, c): z
+            for run, p, a, c, z in wh.sql("select run, position, annotator, criterion, z from judgement_z").fetchall()
+        }
         assert got.keys() == want.keys()
         for k, z in want.items():
             assert (got[k] is None) if z is None else got[k] == pytest.approx(z, abs=1e-12), k
         # sentence_scores: mean z over annotators per criterion
-        rows = {(run, p): (f, a, n) for run, p, f, a, n in wh.sql(
-            "select run, position, fluency_z, adequacy_z, judgements from sentence_scores").fetchall()}
-        assert rows[("good", 1)][0] == pytest.approx((want[("good", 1, "ann1", "fluency")]
-                                                      + want[("good", 1, "ann2", "fluency")]) / 2, abs=1e-12)
+        rows = {
+            (run, p): (f, a, n)
+            for run, p, f, a, n in wh.sql(
+                "select run, position, fluency_z, adequacy_z, judgements from sentence_scores"
+            ).fetchall()
+        }
+        assert rows[("good", 1)][0] == pytest.approx(
+            (want[("good", 1, "ann1", "fluency")] + want[("good", 1, "ann2", "fluency")]) / 2, abs=1e-12
+        )
         assert rows[("good", 1)][1] == pytest.approx(want[("good", 1, "ann1", "adequacy")], abs=1e-12)
         assert rows[("good", 1)][2] == 3
         assert rows[("other", 2)] == (None, None, 0)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("row, line, problem", [
-    (("t", "good", "c", "s1", "ann1", "fluency", "good"), 3, "score 'good' is not a number"),
-    (("t", "good", "c", "s1", "ann1", "fluency", "nan"), 3, "score 'nan' is not a finite number"),
-    (("t", "good", "c", "s9", "ann1", "fluency", "1"), 3, "unknown sent_id 's9'"),
-    (("t", "nope", "c", "s1", "ann1", "fluency", "1"), 3, "no submission team t run nope"),
-    (("t", "good", "c", "s2", "", "fluency", "1"), 3, "empty annotator"),
-    (("t", "good", "c", "s1", "ann1", "FLUENCY", "2"), 3, "annotator ann1 already scored"),
-    # issue 37: scores whose squares overflow gave judgement_z an infinite sd and every z 0.0, silently
-    (("t", "good", "c", "s2", "ann1", "fluency", "1e300"), 3, "score '1e300' is beyond ±1e+15: judgement_z squares"),
-    (("t", "good", "c", "s2", "ann1", "fluency", "-1e300"), 3, "score '-1e300' is beyond ±1e+15"),
-    # names shown in the report, refused as team names are (evalhouse/names.py)
-    (("t", "good", "c", "s2", "ann\u202e1", "fluency", "1"), 3, "annotator 'ann\\u202e1': a name cannot contain an "
-                                                              "invisible formatting character (here U+202E"),
-    (("t", "good", "c", "s2", "ann1", "flu\u200bency", "1"), 3, "criterion 'flu\\u200bency': a name cannot contain"),
-])
+@pytest.mark.parametrize(
+    "row, line, problem",
+    [
+        (("t", "good", "c", "s1", "ann1", "fluency", "good"), 3, "score 'good' is not a number"),
+        (("t", "good", "c", "s1", "ann1", "fluency", "nan"), 3, "score 'nan' is not a finite number"),
+        (("t", "good", "c", "s9", "ann1", "fluency", "1"), 3, "unknown sent_id 's9'"),
+        (("t", "nope", "c", "s1", "ann1", "fluency", "1"), 3, "no submission team t run nope"),
+        (("t", "good", "c", "s2", "", "fluency", "1"), 3, "empty annotator"),
+        (("t", "good", "c", "s1", "ann1", "FLUENCY", "2"), 3, "annotator ann1 already scored"),
+        # issue 37: scores whose squares overflow gave judgement_z an infinite sd and every z 0.0, silently
+        (
+            ("t", "good", "c", "s2", "ann1", "fluency", "1e300"),
+            3,
+            "score '1e300' is beyond ±1e+15: judgement_z squares",
+        ),
+        (("t", "good", "c", "s2", "ann1", "fluency", "-1e300"), 3, "score '-1e300' is beyond ±1e+15"),
+        # names shown in the report, refused as team names are (evalhouse/names.py)
+        (
+            ("t", "good", "c", "s2", "ann\u202e1", "fluency", "1"),
+            3,
+            "annotator 'ann\\u202e1': a name cannot contain an invisible formatting character (here U+202E",
+        ),
+        (
+            ("t", "good", "c", "s2", "ann1", "flu\u200bency", "1"),
+            3,
+            "criterion 'flu\\u200bency': a name cannot contain",
+        ),
+    ],
+)
 def test_bad_judgements_are_rejected_with_line(db, tmp_path, row, line, problem):
     path = _csv(tmp_path / "j.csv", [("t", "good", "c", "s1", "ann1", "fluency", "5"), row])
     before = counts(db)
@@ -754,15 +937,18 @@ def test_bad_judgements_are_rejected_with_line(db, tmp_path, row, line, problem)
 
 # --- grain of the views and a plain DuckDB client ---------------------------------------------
 
+
 def test_sentence_scores_grain(db, tmp_path):
     other = write(tmp_path, "other.txt", "\n".join(TOK) + "\n")
     with evalhouse.connect(db) as wh:
         wh.ingest_outputs(other, reference="c", team="u", run="2")
         rows = wh.sql("select team, run, corpus, sent_id, position from sentence_scores order by all").fetchall()
         assert rows == [(t, r, "c", f"s{p}", p) for t, r in (("t", "good"), ("u", "2")) for p in (1, 2, 3)]
-        for view, key in (("dea_edges", "team, run, corpus, position, dependent"),
-                          ("dea_by_relation", "team, run, corpus, relation"),
-                          ("submission_scores", "team, run, corpus")):
+        for view, key in (
+            ("dea_edges", "team, run, corpus, position, dependent"),
+            ("dea_by_relation", "team, run, corpus, relation"),
+            ("submission_scores", "team, run, corpus"),
+        ):
             n, distinct = wh.sql(f"select count(*), count(distinct ({key})) from {view}").fetchone()
             assert n == distinct > 0, view
         # dea_edges: one row per submission x reference edge (root excluded)
@@ -770,8 +956,14 @@ def test_sentence_scores_grain(db, tmp_path):
         assert wh.sql("select count(*) from dea_edges").fetchone()[0] == 2 * n_edges
 
 
-NEW_VIEWS = ("dea_edges", "dea_by_relation", "dea_by_relation_pooled", "judgement_z", "sentence_scores",
-             "submission_scores")
+NEW_VIEWS = (
+    "dea_edges",
+    "dea_by_relation",
+    "dea_by_relation_pooled",
+    "judgement_z",
+    "sentence_scores",
+    "submission_scores",
+)
 
 
 # a plain DuckDB client of the installed duckdb's release, without evalhouse: PyPI's duckdb-cli stops at 1.5.6,
@@ -808,6 +1000,7 @@ def test_plain_duckdb_cli_reads_the_output_views(db, tmp_path):
     with evalhouse.connect(db, read_only=True) as wh:
         for v in NEW_VIEWS:
             assert int(got[v]) == wh.sql(f"select count(*) from {v}").fetchone()[0] > 0, v
-        total = wh.sql("select round(sum(bleu + dea + ssa + coalesce(fluency_z, 0)), 9) "
-                       "from sentence_scores").fetchone()[0]
+        total = wh.sql(
+            "select round(sum(bleu + dea + ssa + coalesce(fluency_z, 0)), 9) from sentence_scores"
+        ).fetchone()[0]
     assert float(got["bleu"]) == total

@@ -41,6 +41,7 @@ METHOD2 = SmoothingFunction().method2
 
 # --- helpers shared by the output tests ---------------------------------------------------------
 
+
 def tree(sent_id: str, rows: str) -> str:
     """One CoNLL-U sentence from compact rows ``ID FORM LEMMA HEAD DEPREL [MISC]`` (space separated);
     a row ``2-3 cannot [MISC]`` is a multiword token. UPOS is PUNCT for deprel punct, else X."""
@@ -154,19 +155,22 @@ def lines_output(sentences: list[str]) -> str:
 
 # --- sentence BLEU = NLTK method 2 ----------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_identical_three_token_sentence_scores_below_one():
     """p1 = p2 = p3 = 1 and p4 = (0 + 1) / (0 + 1 + 1) = 1/2, BP = 1: BLEU = (1/2) ** (1/4)."""
     three = ["the", "cat", "sat"]
-    assert bleu.sentence_bleu(three, three) == pytest.approx(0.5 ** 0.25, abs=1e-15)
-    assert nltk_bleu(three, three) == pytest.approx(0.5 ** 0.25, abs=1e-15)
+    assert bleu.sentence_bleu(three, three) == pytest.approx(0.5**0.25, abs=1e-15)
+    assert nltk_bleu(three, three) == pytest.approx(0.5**0.25, abs=1e-15)
     assert bleu.sentence_bleu(three + ["down"], three + ["down"]) == 1.0
     assert bleu.sentence_bleu([], three) == 0.0
     with evalhouse.connect(":memory:") as wh:
-        got = wh.sql("select sentence_bleu(['the','cat','sat'], ['the','cat','sat']), "
-                     "sentence_bleu(['a','b','c','d'], ['a','b','c','d']), sentence_bleu([], ['a']), "
-                     "sentence_bleu(NULL, ['a'])").fetchone()
-    assert got[0] == pytest.approx(0.5 ** 0.25, abs=1e-15)
+        got = wh.sql(
+            "select sentence_bleu(['the','cat','sat'], ['the','cat','sat']), "
+            "sentence_bleu(['a','b','c','d'], ['a','b','c','d']), sentence_bleu([], ['a']), "
+            "sentence_bleu(NULL, ['a'])"
+        ).fetchone()
+    assert got[0] == pytest.approx(0.5**0.25, abs=1e-15)
     assert got[1:] == (1.0, 0.0, None)
 
 
@@ -220,7 +224,8 @@ def test_sentence_bleu_equals_nltk_method2(pairs, udf_warehouse):
     sql = udf_warehouse.con.execute(
         "SELECT s.i, sentence_bleu(s.h, s.r) FROM "
         "(SELECT unnest(CAST($rows AS STRUCT(i INTEGER, h VARCHAR[], r VARCHAR[])[])) AS s) ORDER BY 1",
-        {"rows": rows}).fetchall()
+        {"rows": rows},
+    ).fetchall()
     assert [i for i, _ in sql] == list(range(len(pairs)))
     for (_, got), want, pair in zip(sql, expected, pairs):
         assert abs(got - want) <= 1e-12, (pair, got, want)
@@ -235,7 +240,8 @@ def test_figure1_dea_and_bleu_end_to_end(wh, tmp_path):
     wh.ingest_treebank([TEST_DATA / "figure1.conllu"], corpus="figure1")
     ingest_output(wh, tmp_path, "figure1", f"# sent_id = 1\n# text = {FIGURE1_OUTPUT}\n", team="fig", run="1")
     dea, edges, matched, b = wh.sql(
-        "select dea, edges, matched_edges, bleu from sentence_scores where corpus = 'figure1'").fetchone()
+        "select dea, edges, matched_edges, bleu from sentence_scores where corpus = 'figure1'"
+    ).fetchone()
     # "two out of the seven dependency relations cannot be found in the output: (school, high, -1)
     # and (school, franklin, -2). Thus, DEA is 0.71 (5/7)."
     assert (edges, matched) == (7, 5)
@@ -261,12 +267,19 @@ def test_figure1_by_relation_views(wh, tmp_path):
     rows = wh.sql("""select relation, edges, matched, accuracy from dea_by_relation
                      where team = 'fig' order by relation""").fetchall()
     # edges of Figure 1 without the full stop: nsubj, nmod:poss, obj, case, compound x2, nmod
-    assert rows == [("case", 1, 1, 1.0), ("compound", 2, 0, 0.0), ("nmod", 2, 2, 1.0),
-                    ("nsubj", 1, 1, 1.0), ("obj", 1, 1, 1.0)]
+    assert rows == [
+        ("case", 1, 1, 1.0),
+        ("compound", 2, 0, 0.0),
+        ("nmod", 2, 2, 1.0),
+        ("nsubj", 1, 1, 1.0),
+        ("obj", 1, 1, 1.0),
+    ]
     # pooled over a second submission that gets everything right
     ingest_output(wh, tmp_path, "figure1", "I enjoyed my time at Franklin High School.\n", team="fig", run="2")
-    pooled = dict((r, (n, m, a)) for r, n, m, a in wh.sql(
-        "select relation, edges, matched, accuracy from dea_by_relation_pooled").fetchall())
+    pooled = dict(
+        (r, (n, m, a))
+        for r, n, m, a in wh.sql("select relation, edges, matched, accuracy from dea_by_relation_pooled").fetchall()
+    )
     assert pooled["compound"] == (4, 2, 0.5)
     assert pooled["nmod"] == (4, 4, 1.0)
 
@@ -274,8 +287,13 @@ def test_figure1_by_relation_views(wh, tmp_path):
 # Seed 000 Table 4 (relation, count, accuracy in %): for these rows no number k of matched edges gives
 # k / count that rounds to the printed accuracy, so Table 4 is not edges pooled over submissions; it is
 # "dependency edge accuracy per relation, averaging over all submissions" (section 5.4), a macro-average.
-TABLE4_NOT_POOLED = [("vocative", 974, 21.91), ("goeswith", 1453, 27.98), ("discourse", 3862, 37.45),
-                     ("orphan", 843, 48.49), ("clf", 1668, 67.47)]
+TABLE4_NOT_POOLED = [
+    ("vocative", 974, 21.91),
+    ("goeswith", 1453, 27.98),
+    ("discourse", 3862, 37.45),
+    ("orphan", 843, 48.49),
+    ("clf", 1668, 67.47),
+]
 
 
 @pytest.mark.parametrize("relation, count, printed", TABLE4_NOT_POOLED)
@@ -303,7 +321,8 @@ def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
     ingest_output(wh, tmp_path, "sample", lines_output([s["text"] for s in sentences]), team="perm", run="ref")
     per_submission = defaultdict(lambda: [0, 0])
     for team, run, corpus, relation, matched in wh.sql(
-            "select team, run, corpus, relation, matched from dea_edges").fetchall():
+        "select team, run, corpus, relation, matched from dea_edges"
+    ).fetchall():
         cell = per_submission[(team, run, corpus, relation)]
         cell[0] += int(matched)
         cell[1] += 1
@@ -312,8 +331,12 @@ def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
         macro[relation].append(matched / edges)
         pooled[relation][0] += matched
         pooled[relation][1] += edges
-    got = {r: (n, e, a, m) for r, n, e, a, m in wh.sql(
-        "select relation, submissions, edges, accuracy, mean_submission_accuracy from dea_by_relation_pooled").fetchall()}
+    got = {
+        r: (n, e, a, m)
+        for r, n, e, a, m in wh.sql(
+            "select relation, submissions, edges, accuracy, mean_submission_accuracy from dea_by_relation_pooled"
+        ).fetchall()
+    }
     assert set(got) == set(macro)
     for relation, values in macro.items():
         n, edges, accuracy, mean = got[relation]
@@ -322,11 +345,18 @@ def test_table4_headline_is_the_mean_over_submissions(wh, tmp_path):
         assert accuracy == pytest.approx(pooled[relation][0] / pooled[relation][1], abs=1e-12)
     # compound: figure1 0 of 2 edges; the sample's runs have many more: the two averages differ
     assert abs(got["compound"][3] - got["compound"][2]) > 0.01
-    assert wh.sql("select comment from duckdb_columns() where table_name = 'dea_by_relation_pooled' "
-                  "and column_name = 'mean_submission_accuracy'").fetchone()[0].startswith("Headline (Shimorina, Parmentier & Gardent 2021, Table 4)")
+    assert (
+        wh.sql(
+            "select comment from duckdb_columns() where table_name = 'dea_by_relation_pooled' "
+            "and column_name = 'mean_submission_accuracy'"
+        )
+        .fetchone()[0]
+        .startswith("Headline (Shimorina, Parmentier & Gardent 2021, Table 4)")
+    )
 
 
 # --- corpus BLEU and mean sentence BLEU = NLTK --------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def sample_permutations(tmp_path_factory):
@@ -416,6 +446,7 @@ def test_permutation_tokens_realise_every_reference_word(sample_permutations):
 
 # --- DEA: an independent implementation, multiset semantics, reference as output ---------------
 
+
 def _dea_inputs(wh, run):
     edges = wh.sql("""select position, dependent, head, head_lemma, dependent_lemma, distance from edges
                       where corpus = 'sample' and head > 0""").fetchall()
@@ -429,8 +460,10 @@ def _dea_inputs(wh, run):
 def test_dea_edges_equal_an_independent_implementation(sample_permutations, run):
     wh, _ = sample_permutations
     want = independent_dea(*_dea_inputs(wh, run))
-    got = {(p, d): m for p, d, m in wh.sql(
-        f"select position, dependent, matched from dea_edges where run = '{run}'").fetchall()}
+    got = {
+        (p, d): m
+        for p, d, m in wh.sql(f"select position, dependent, matched from dea_edges where run = '{run}'").fetchall()
+    }
     assert got == want
     if run != "ref":
         assert 0 < sum(want.values()) < len(want)  # the permutations are neither all right nor all wrong
@@ -475,15 +508,25 @@ def test_dea_edges_keep_submissions_with_shared_names_apart(wh, tmp_path):
             runs[(team, corpus)] = out
     assert wh.sql("select count(*) from dea_edges where corpus = 'unscored'").fetchone()[0] == 0
     seen = set()
-    for (team, corpus) in runs:
-        edges = wh.sql("select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
-                       "where corpus = $c and head > 0", {"c": corpus}).fetchall()
-        tokens = wh.sql("select position, stripped_position, lemma from output_tokens where team = $t and "
-                        "corpus = $c and stripped_position is not null", {"t": team, "c": corpus}).fetchall()
+    for team, corpus in runs:
+        edges = wh.sql(
+            "select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
+            "where corpus = $c and head > 0",
+            {"c": corpus},
+        ).fetchall()
+        tokens = wh.sql(
+            "select position, stripped_position, lemma from output_tokens where team = $t and "
+            "corpus = $c and stripped_position is not null",
+            {"t": team, "c": corpus},
+        ).fetchall()
         want = independent_dea(edges, tokens)
-        got = {(p, d): m for p, d, m in wh.sql(
-            "select position, dependent, matched from dea_edges where team = $t and run = 'r' and corpus = $c",
-            {"t": team, "c": corpus}).fetchall()}
+        got = {
+            (p, d): m
+            for p, d, m in wh.sql(
+                "select position, dependent, matched from dea_edges where team = $t and run = 'r' and corpus = $c",
+                {"t": team, "c": corpus},
+            ).fetchall()
+        }
         assert got == want, (team, corpus)
         seen.add((team, corpus, all(want.values())))
     # team a (the reference's own text) matches every edge, team b (shuffled) does not
@@ -512,30 +555,37 @@ def test_reference_as_output_scores_one(sample_permutations):
         assert ssa == gsa == 1.0, position
 
 
-DOGS = tree("dogs", """
+DOGS = tree(
+    "dogs",
+    """
 1 dogs dog 2 nsubj
 2 bark bark 0 root
 3 and and 5 cc
 4 dogs dog 5 nsubj
 5 bark bark 2 conj
-""")
+""",
+)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("output, nsubj_matched", [
-    # (bark, dog, -1) twice in the reference
-    ("dogs bark and dogs bark", [True, True]),    # two realisations: both edges
-    ("bark dogs and dogs bark", [True, False]),   # one realisation (4-5): only the first edge by dependent
-    ("bark dogs and bark dogs", [False, False]),  # none
-    ("dogs bark dogs bark and", [True, True]),    # two realisations (1-2, 3-4)
-])
+@pytest.mark.parametrize(
+    "output, nsubj_matched",
+    [
+        # (bark, dog, -1) twice in the reference
+        ("dogs bark and dogs bark", [True, True]),  # two realisations: both edges
+        ("bark dogs and dogs bark", [True, False]),  # one realisation (4-5): only the first edge by dependent
+        ("bark dogs and bark dogs", [False, False]),  # none
+        ("dogs bark dogs bark and", [True, True]),  # two realisations (1-2, 3-4)
+    ],
+)
 def test_dea_multiset_semantics(wh, tmp_path, output, nsubj_matched):
     ingest_text(wh, tmp_path, "dogs", DOGS)
     ingest_output(wh, tmp_path, "dogs", output + "\n")
     got = wh.sql("""select dependent, matched from dea_edges where relation = 'nsubj' order by dependent""").fetchall()
     assert got == list(zip([1, 4], nsubj_matched))
-    edges = wh.sql("select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
-                   "where head > 0").fetchall()
+    edges = wh.sql(
+        "select position, dependent, head, head_lemma, dependent_lemma, distance from edges where head > 0"
+    ).fetchall()
     tokens = wh.sql("select position, stripped_position, lemma from output_tokens").fetchall()
     want = independent_dea(edges, tokens)
     assert dict(((1, d), m) for d, m in wh.sql("select dependent, matched from dea_edges").fetchall()) == want
@@ -557,7 +607,7 @@ def small_corpus(tmp_path_factory):
 
 @pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2 ** 32 - 1), drop=st.floats(0, 0.5))
+@given(seed=st.integers(0, 2**32 - 1), drop=st.floats(0, 0.5))
 def test_shuffled_outputs_stay_in_range_and_match_nltk_and_independent_dea(small_corpus, seed, drop):
     """Shuffling (and dropping) words never raises DEA, BLEU or SSA above 1, never lowers DEA, BLEU below 0;
     DEA equals the independent implementation and BLEU equals NLTK on the lemma lists."""
@@ -577,20 +627,26 @@ def test_shuffled_outputs_stay_in_range_and_match_nltk_and_independent_dea(small
         assert 0 <= b <= 1
         assert ssa <= 1 and gsa <= 1 and ssa <= gsa + 1e-12
         assert sta is None or (sta <= 1 and gta <= 1 and sta <= gta + 1e-12)
-    edges = wh.sql("select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
-                   "where corpus = 'small' and head > 0").fetchall()
+    edges = wh.sql(
+        "select position, dependent, head, head_lemma, dependent_lemma, distance from edges "
+        "where corpus = 'small' and head > 0"
+    ).fetchall()
     tokens = wh.sql("""select position, stripped_position, lemma from output_tokens
                        where team = 'shuffle' and stripped_position is not null""").fetchall()
     want = independent_dea(edges, tokens)
-    got = {(p, d): m for p, d, m in wh.sql("select position, dependent, matched from dea_edges "
-                                           "where team = 'shuffle'").fetchall()}
+    got = {
+        (p, d): m
+        for p, d, m in wh.sql("select position, dependent, matched from dea_edges where team = 'shuffle'").fetchall()
+    }
     assert got == want
     hyp, ref = defaultdict(list), defaultdict(list)
-    for p, lemma in wh.sql("select position, lower(lemma) from output_tokens where team = 'shuffle' and not punct "
-                           "order by position, token").fetchall():
+    for p, lemma in wh.sql(
+        "select position, lower(lemma) from output_tokens where team = 'shuffle' and not punct order by position, token"
+    ).fetchall():
         hyp[p].append(lemma)
-    for p, lemma in wh.sql("select position, lower(dependent_lemma) from edges where corpus = 'small' "
-                           "order by position, dependent").fetchall():
+    for p, lemma in wh.sql(
+        "select position, lower(dependent_lemma) from edges where corpus = 'small' order by position, dependent"
+    ).fetchall():
         ref[p].append(lemma)
     for position, _, b, *_ in rows:
         assert abs(b - nltk_bleu(hyp[position], ref[position])) <= 1e-12
@@ -619,10 +675,11 @@ def test_bangalore_example_string_counts():
 
 
 def test_bangalore_counterfactual_without_the_substitution():
-    """"had it not aligned phase and cost as a substitution ... the simple string accuracy would have
+    """ "had it not aligned phase and cost as a substitution ... the simple string accuracy would have
     6 errors instead of 5, but the generation string accuracy would have 3 errors instead of 4"."""
-    ops = accuracy.EditOperations(substituted=(), deleted=("no", "cost", "phase"),
-                                  inserted=("phase", "no", "cost"), reference_length=9)
+    ops = accuracy.EditOperations(
+        substituted=(), deleted=("no", "cost", "phase"), inserted=("phase", "no", "cost"), reference_length=9
+    )
     assert sorted(ops.moved) == ["cost", "no", "phase"]
     counts = ops.counts()
     assert counts.simple_accuracy == pytest.approx(1 - 6 / 9, abs=1e-15)
@@ -632,7 +689,9 @@ def test_bangalore_counterfactual_without_the_substitution():
 # The paper's sentence with its own tree (section 2, footnote 1: the XTAG analysis heads the predicative
 # noun construction by the noun, "estimate"; Figure 2): There, was, no, cost and for depend on estimate,
 # phase on for, the and second on phase. Example (2) has no final period.
-BANGALORE_TREE = tree("wsj", """
+BANGALORE_TREE = tree(
+    "wsj",
+    """
 1 There there 5 expl
 2 was be 5 cop
 3 no no 5 det
@@ -642,7 +701,8 @@ BANGALORE_TREE = tree("wsj", """
 7 the the 9 det
 8 second second 9 amod
 9 phase phase 6 pobj
-""")
+""",
+)
 
 
 def test_bangalore_example_through_ingest(wh, tmp_path):
@@ -653,10 +713,14 @@ def test_bangalore_example_through_ingest(wh, tmp_path):
     ingest_text(wh, tmp_path, "wsj", BANGALORE_TREE)
     ingest_output(wh, tmp_path, "wsj", " ".join(BANGALORE_LR) + "\n", team="lr", run="1")
     ingest_output(wh, tmp_path, "wsj", "There was no cost estimate for the second phase\n", team="fergus", run="1")
-    rows = dict((team, r) for team, *r in wh.sql(
-        """select team, string_insertions, string_deletions, string_substitutions, string_moves,
+    rows = dict(
+        (team, r)
+        for team, *r in wh.sql(
+            """select team, string_insertions, string_deletions, string_substitutions, string_moves,
                   string_reference_length, tree_insertions, tree_deletions, tree_substitutions, tree_moves,
-                  tree_reference_length, ssa, gsa, sta, gta from sentence_scores""").fetchall())
+                  tree_reference_length, ssa, gsa, sta, gta from sentence_scores"""
+        ).fetchall()
+    )
     assert rows["lr"][:10] == [2, 2, 1, 1, 9, 3, 3, 0, 3, 9]
     ssa, gsa, sta, gta = rows["lr"][10:]
     assert (ssa, gsa, sta, gta) == pytest.approx((1 - 5 / 9, 1 - 4 / 9, 1 - 6 / 9, 1 - 3 / 9), abs=1e-12)
@@ -668,9 +732,14 @@ def test_bangalore_example_with_its_period(wh, tmp_path):
     """Section 4 writes both outputs with a final period ("There was estimate for phase the second no
     cost ."). The period is a token of the string (punctuation counts in seed 003): R = 10, the same 5
     and 4 errors, SSA 0.5 and GSA 0.6; in the tree the period hangs from estimate and stays last."""
-    ingest_text(wh, tmp_path, "wsj", BANGALORE_TREE.replace("9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\t_",
-                                                            "9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\tSpaceAfter=No")
-                .replace("\n\n", "\n10\t.\t.\tPUNCT\t_\t_\t5\tpunct\t_\t_\n\n"))
+    ingest_text(
+        wh,
+        tmp_path,
+        "wsj",
+        BANGALORE_TREE.replace(
+            "9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\t_", "9\tphase\tphase\t_\t_\t_\t6\tpobj\t_\tSpaceAfter=No"
+        ).replace("\n\n", "\n10\t.\t.\tPUNCT\t_\t_\t5\tpunct\t_\t_\n\n"),
+    )
     ingest_output(wh, tmp_path, "wsj", " ".join(BANGALORE_LR) + " .\n", team="lr", run="1")
     ssa, gsa, r = wh.sql("select ssa, gsa, string_reference_length from sentence_scores").fetchone()
     assert r == 10 and (ssa, gsa) == pytest.approx((0.5, 0.6), abs=1e-12)
@@ -704,13 +773,16 @@ def test_edit_counts_are_a_minimum_cost_alignment(ref, out):
 #   treelet of B: [A, B, C, D]; treelet of D: [D, E]. R = 5 reference words (issue 16: the paper's
 #   "number of tokens in the target string"); the summed treelet lengths (6) are the documented
 #   alternative denominator="treelets", which evalhouse used before issue 16.
-ABCDE = tree("abcde", """
+ABCDE = tree(
+    "abcde",
+    """
 1 A a 2 nsubj
 2 B b 0 root
 3 C c 2 obj
 4 D d 2 obl
 5 E e 4 nmod
-""")
+""",
+)
 
 
 def test_tree_counts_by_hand():
@@ -737,11 +809,15 @@ def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
     ingest_output(wh, tmp_path, "abcde", "B C D A\n", team="t", run="dropE")
     ingest_output(wh, tmp_path, "abcde", "B C D A E\n", team="t", run="moveA")
     ingest_output(wh, tmp_path, "abcde", "A B C D E indeed blah foo\n", team="t", run="extra")
-    got = {run: rest for run, *rest in wh.sql(
-        """select run, string_insertions, string_deletions, string_substitutions, string_moves, ssa, gsa,
+    got = {
+        run: rest
+        for run, *rest in wh.sql(
+            """select run, string_insertions, string_deletions, string_substitutions, string_moves, ssa, gsa,
                   tree_insertions, tree_deletions, tree_substitutions, tree_moves, tree_reference_length,
                   sta, gta, understandability_accuracy, quality_accuracy, lemma_ssa, lemma_gsa, lemma_sta, lemma_gta,
-                  lemma_tree_insertions from sentence_scores""").fetchall()}
+                  lemma_tree_insertions from sentence_scores"""
+        ).fetchall()
+    }
     # string, "B C D A" against "A B C D E": delete A, match B C D, substitute E -> A (cost 2, unique)
     s_i, s_d, s_s, s_m, ssa, gsa, t_i, t_d, t_s, t_m, t_r, sta, gta, ua, qa, *lemma = got["dropE"]
     assert (s_i, s_d, s_s, s_m) == (0, 1, 1, 0)
@@ -768,14 +844,20 @@ def test_tree_and_string_accuracy_through_ingest(wh, tmp_path):
 
 
 # the issue's examples: a word replaced by another in a leaf, and a one-word sentence
-BIG_DOG = tree("dog", """
+BIG_DOG = tree(
+    "dog",
+    """
 1 the the 3 det
 2 big big 3 amod
 3 dog dog 4 nsubj
 4 barked bark 0 root
-""") + tree("one", """
+""",
+) + tree(
+    "one",
+    """
 1 dog dog 0 root
-""")
+""",
+)
 
 
 def test_a_substitution_is_one_error_in_the_string_and_in_the_tree(wh, tmp_path):
@@ -796,15 +878,24 @@ def test_the_paper_tokens_are_words_with_punctuation_and_case_folded(wh, tmp_pat
     lemma is the same (the lemma-key variant: no error), a missing "." is a deletion (the variant
     ignores punctuation), and "The" for "the" is the same word (case folded, as the speech-recognition
     accuracy the paper borrows ignores case)."""
-    ingest_text(wh, tmp_path, "dogs", tree("p", """
+    ingest_text(
+        wh,
+        tmp_path,
+        "dogs",
+        tree(
+            "p",
+            """
 1 The the 2 det
 2 dogs dog 3 nsubj
 3 bark bark 0 root SpaceAfter=No
 4 . . 3 punct
-"""))
+""",
+        ),
+    )
     ingest_output(wh, tmp_path, "dogs", "the dog bark\n", fmt="lines")
     ssa, sta, s, d, lemma_ssa, lemma_sta = wh.sql(
-        "select ssa, sta, string_substitutions, string_deletions, lemma_ssa, lemma_sta from sentence_scores").fetchone()
+        "select ssa, sta, string_substitutions, string_deletions, lemma_ssa, lemma_sta from sentence_scores"
+    ).fetchone()
     assert (s, d) == (1, 1) and ssa == pytest.approx(1 - 2 / 4)
     # the tree: "dogs" is missing from its own treelet {The dogs} and from the root's {dogs bark .}, "."
     # from the root's: three deletions over R = 4
@@ -823,8 +914,12 @@ def test_understandability_and_quality_of_a_perfect_sentence():
 @pytest.mark.slow
 def test_every_score_records_its_configuration(sample_permutations):
     wh, _ = sample_permutations
-    configs = {c for (c,) in wh.sql("select distinct configuration from sentence_scores "
-                                    "join configurations using (configuration_id)").fetchall()}
+    configs = {
+        c
+        for (c,) in wh.sql(
+            "select distinct configuration from sentence_scores join configurations using (configuration_id)"
+        ).fetchall()
+    }
     assert len(configs) == 1
     config = configs.pop()
     for part in ("method2", "punct", "case", "tokenisation", "align", "evalhouse"):

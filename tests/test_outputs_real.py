@@ -57,8 +57,10 @@ def test_adapt_runs_ingest_cleanly(ewt):
     assert sorted(s.run for s in summaries) == sorted(RUNS)
     for s in summaries:
         assert (s.format, s.sentences, s.given_sentences, s.missing_positions) == ("sr", 2077, 2077, ())
-    assert wh.sql("select count(*), count(distinct run) from sentence_scores where team = 'adapt'").fetchone() \
-        == (5 * 2077, 5)
+    assert wh.sql("select count(*), count(distinct run) from sentence_scores where team = 'adapt'").fetchone() == (
+        5 * 2077,
+        5,
+    )
     assert wh.sql("select count(*) from sentence_scores where bleu is null or ssa is null").fetchone()[0] == 0
     assert wh.sql("select count(*) from output_tokens where lemma is null or lemma = ''").fetchone()[0] == 0
     methods = dict(wh.sql("select method, count(*) from alignments where team = 'adapt' group by 1").fetchall())
@@ -68,8 +70,12 @@ def test_adapt_runs_ingest_cleanly(ewt):
 
 
 def _by_sentence(wh, run):
-    return {p: (dea, b) for p, dea, b in wh.sql(
-        f"select position, dea, bleu from sentence_scores where team = 'adapt' and run = '{run}'").fetchall()}
+    return {
+        p: (dea, b)
+        for p, dea, b in wh.sql(
+            f"select position, dea, bleu from sentence_scores where team = 'adapt' and run = '{run}'"
+        ).fetchall()
+    }
 
 
 @pytest.mark.parametrize("run", [AUGMENTED, EWT_ONLY])
@@ -77,8 +83,9 @@ def test_tokenised_variant_scores_the_same(ewt, run):
     wh, *_ = ewt
     means = {r: m for r, *m in wh.sql("select run, mean_dea, mean_bleu from submission_scores").fetchall()}
     detok, tok = means[run], means[run + "_tokenized"]
-    print(f"\n{run}: mean DEA {detok[0]:.4f} / tokenised {tok[0]:.4f}; "
-          f"mean BLEU {detok[1]:.4f} / tokenised {tok[1]:.4f}")
+    print(
+        f"\n{run}: mean DEA {detok[0]:.4f} / tokenised {tok[0]:.4f}; mean BLEU {detok[1]:.4f} / tokenised {tok[1]:.4f}"
+    )
     assert abs(detok[0] - tok[0]) < 0.005
     assert abs(detok[1] - tok[1]) < 0.005
     a, b = _by_sentence(wh, run), _by_sentence(wh, run + "_tokenized")
@@ -90,13 +97,20 @@ def test_tokenised_variant_scores_the_same(ewt, run):
     # split a token into words the reference does not write that way, so the lemma "not" is lost
     texts = dict(wh.sql(f"select position, text from output_sentences where run = '{run}'").fetchall())
     reference = {k: s["text"].lower() for k, s in enumerate(reference_sentences(ewt[2]), start=1)}
-    negated = {p for (p,) in wh.sql(f"select distinct position from nodes where corpus = '{CORPUS}' "
-                                    "and lemma = 'not'").fetchall()}
+    negated = {
+        p
+        for (p,) in wh.sql(
+            f"select distinct position from nodes where corpus = '{CORPUS}' and lemma = 'not'"
+        ).fetchall()
+    }
     for p in differ:
         contractions = re.findall(r"\w*n't|cannot", texts[p], flags=re.I)
         assert p in negated and contractions, (p, texts[p])
-        assert any(not re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", reference[p]) for c in contractions), \
-            (p, texts[p], reference[p])
+        assert any(not re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", reference[p]) for c in contractions), (
+            p,
+            texts[p],
+            reference[p],
+        )
 
 
 def test_runs_rank_the_same_by_dea_and_bleu(ewt):
@@ -123,11 +137,18 @@ def test_runs_rank_the_same_by_dea_and_bleu(ewt):
 
 # --- the reference text of every treebank as an output ---------------------------------------
 
-TREEBANKS = ["UD_Chinese-GSD/zh_gsd-ud-test.conllu", "UD_English-EWT/en_ewt-ud-test.conllu",
-             "UD_English-GUM/en_gum-ud-test.conllu", "UD_French-GSD/fr_gsd-ud-test.conllu",
-             "UD_Indonesian-GSD/id_gsd-ud-test.conllu", "UD_Japanese-GSD/ja_gsd-ud-test.conllu",
-             "UD_Korean-GSD/ko_gsd-ud-test.conllu", "UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
-             "UD_Russian-GSD/ru_gsd-ud-test.conllu", "UD_Spanish-GSD/es_gsd-ud-test.conllu"]
+TREEBANKS = [
+    "UD_Chinese-GSD/zh_gsd-ud-test.conllu",
+    "UD_English-EWT/en_ewt-ud-test.conllu",
+    "UD_English-GUM/en_gum-ud-test.conllu",
+    "UD_French-GSD/fr_gsd-ud-test.conllu",
+    "UD_Indonesian-GSD/id_gsd-ud-test.conllu",
+    "UD_Japanese-GSD/ja_gsd-ud-test.conllu",
+    "UD_Korean-GSD/ko_gsd-ud-test.conllu",
+    "UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
+    "UD_Russian-GSD/ru_gsd-ud-test.conllu",
+    "UD_Spanish-GSD/es_gsd-ud-test.conllu",
+]
 FIRST = 10**6  # sentences per treebank: all of them (about 9 s for the ten files)
 # fr_gsd sentences 58, 70, 165 ("des" both a plain word and the multiword token de+les) and 188 (the
 # word "6 20 30" contains spaces) once failed here; hand-made reproductions are in test_outputs_ingest.py
@@ -180,6 +201,7 @@ def test_french_reference_text_scores_one_everywhere(tmp_path):
 
 # --- the planted fault: amod on the wrong side of its head -----------------------------------
 
+
 def flip_amod(words):
     """Linearise the tree head by head, each dependent's subtree kept together, every amod dependent
     (with its subtree) put on the other side of its head, next to it; other dependents keep their side
@@ -211,14 +233,21 @@ def flip_amod(words):
 
 def test_flip_amod_by_hand():
     # the(1) big(2) dog(3) barked(4) ; amod big -> dog moves after dog
-    words = [(1, "the", "the", 3, "det", True), (2, "big", "big", 3, "amod", True),
-             (3, "dog", "dog", 4, "nsubj", True), (4, "barked", "bark", 0, "root", True)]
+    words = [
+        (1, "the", "the", 3, "det", True),
+        (2, "big", "big", 3, "amod", True),
+        (3, "dog", "dog", 4, "nsubj", True),
+        (4, "barked", "bark", 0, "root", True),
+    ]
     assert flip_amod(words) == [1, 3, 2, 4]
     # no amod: the order is kept
     assert flip_amod([w if w[0] != 2 else (2, "big", "big", 3, "det", True) for w in words]) == [1, 2, 3, 4]
     # an amod with its own dependent (very(1) big(2) dog(3)) moves as a block
-    words = [(1, "very", "very", 2, "advmod", True), (2, "big", "big", 3, "amod", True),
-             (3, "dog", "dog", 0, "root", True)]
+    words = [
+        (1, "very", "very", 2, "advmod", True),
+        (2, "big", "big", 3, "amod", True),
+        (3, "dog", "dog", 0, "root", True),
+    ]
     assert flip_amod(words) == [3, 1, 2]
 
 
@@ -261,8 +290,18 @@ def test_planted_amod_fault(ewt):
     assert amod < 0.1 and all(acc > amod + 0.3 for r, _, _, acc in rows[1:])
 
 
-ACCURACY_COLUMNS = ("mean_ssa", "mean_gsa", "mean_sta", "mean_gta", "mean_understandability_accuracy",
-                    "mean_quality_accuracy", "mean_lemma_ssa", "mean_lemma_gsa", "mean_lemma_sta", "mean_lemma_gta")
+ACCURACY_COLUMNS = (
+    "mean_ssa",
+    "mean_gsa",
+    "mean_sta",
+    "mean_gta",
+    "mean_understandability_accuracy",
+    "mean_quality_accuracy",
+    "mean_lemma_ssa",
+    "mean_lemma_gsa",
+    "mean_lemma_sta",
+    "mean_lemma_gta",
+)
 
 
 def docs_table(heading: str, first_cell: str) -> dict[str, list[str]]:
@@ -271,7 +310,7 @@ def docs_table(heading: str, first_cell: str) -> dict[str, list[str]]:
 
     text = (REPO / "docs" / "system-outputs.md").read_text(encoding="utf-8")
     rows, inside = {}, False
-    for line in text[text.index(heading):].splitlines():
+    for line in text[text.index(heading) :].splitlines():
         if line.startswith(f"| {first_cell} |"):
             inside = True
             continue
@@ -289,9 +328,13 @@ def test_accuracy_figures_of_the_docs(ewt):
     """docs/system-outputs.md, "String and tree accuracy": the mean accuracies of the five ADAPT runs with
     the default settings (seed 003's and the lemma-key variant's), to the printed digits."""
     wh, *_ = ewt
-    got = {run: [f"{v:.4f}" for v in values] for run, *values in wh.sql(
-        f"select run, {', '.join(ACCURACY_COLUMNS)} from submission_scores where team = 'adapt'").fetchall()
-        if run in RUNS}
+    got = {
+        run: [f"{v:.4f}" for v in values]
+        for run, *values in wh.sql(
+            f"select run, {', '.join(ACCURACY_COLUMNS)} from submission_scores where team = 'adapt'"
+        ).fetchall()
+        if run in RUNS
+    }
     assert docs_table("## String and tree accuracy", "run") == got
     # seed 003 counts punctuation and inflection, which the variant ignores: its string accuracy is lower
     assert all(float(v[0]) < float(v[6]) for v in got.values())

@@ -77,14 +77,24 @@ def test_the_worked_case_against_itself_and_another(tmp_path, wh):
     ingest_dependency_run(wh, gold, gold, "c", "gold", "1")
     summary = analyze(wh, AnalysisConfig(resamples=200))
     assert summary.dependency_runs == 3 and summary.submissions == 0
-    values = {(t, r, m): v for t, r, m, v in wh.sql(
-        "SELECT team, run, metric, value FROM score_intervals WHERE kind = 'dependency run'").fetchall()}
-    scores = wh.sql("SELECT team, run, uas_f1, las_f1, clas_f1, mlas_f1, blex_f1, la_gold_mean FROM dependency_scores").fetchall()
+    values = {
+        (t, r, m): v
+        for t, r, m, v in wh.sql(
+            "SELECT team, run, metric, value FROM score_intervals WHERE kind = 'dependency run'"
+        ).fetchall()
+    }
+    scores = wh.sql(
+        "SELECT team, run, uas_f1, las_f1, clas_f1, mlas_f1, blex_f1, la_gold_mean FROM dependency_scores"
+    ).fetchall()
     for team, run, *figures in scores:
-        assert [values[(team, run, m)] for m in ("uas", "las", "clas", "mlas", "blex", "la")] == pytest.approx(figures, abs=1e-15)
+        assert [values[(team, run, m)] for m in ("uas", "las", "clas", "mlas", "blex", "la")] == pytest.approx(
+            figures, abs=1e-15
+        )
     assert values[("parser", "1", "las")] == 5 / 8
-    copies = wh.sql("SELECT DISTINCT delta, p, p_holm, significant FROM score_significance "
-                    "WHERE team_a = 'parser' AND team_b = 'parser'").fetchall()
+    copies = wh.sql(
+        "SELECT DISTINCT delta, p, p_holm, significant FROM score_significance "
+        "WHERE team_a = 'parser' AND team_b = 'parser'"
+    ).fetchall()
     assert copies == [(0.0, 1.0, 1.0, False)]
     pairs = wh.sql("SELECT count(*), count(DISTINCT metric), count(DISTINCT test) FROM score_significance").fetchone()
     assert pairs == (3 * 6 * 2, 6, 2)
@@ -104,15 +114,21 @@ def test_real_parsers_differ_and_a_copy_does_not(wh):
     d = shared("parsing", "conll2018")
     for team in ("HIT-SCIR-18", "UDPipe-Future"):
         ingest_dependency_run(wh, d / team / "fr_gsd.conllu", d / "gold" / "fr_gsd.conllu", "fr_gsd", team, "1")
-    ingest_dependency_run(wh, d / "UDPipe-Future" / "fr_gsd.conllu", d / "gold" / "fr_gsd.conllu", "fr_gsd",
-                          "UDPipe-Future", "copy")
+    ingest_dependency_run(
+        wh, d / "UDPipe-Future" / "fr_gsd.conllu", d / "gold" / "fr_gsd.conllu", "fr_gsd", "UDPipe-Future", "copy"
+    )
     analyze(wh, AnalysisConfig(resamples=300))
-    rows = {(a, ra, b, rb, t): (p, s) for a, ra, b, rb, t, p, s in wh.sql(
-        "SELECT team_a, run_a, team_b, run_b, test, p_holm, significant FROM score_significance "
-        "WHERE metric = 'las'").fetchall()}
+    rows = {
+        (a, ra, b, rb, t): (p, s)
+        for a, ra, b, rb, t, p, s in wh.sql(
+            "SELECT team_a, run_a, team_b, run_b, test, p_holm, significant FROM score_significance "
+            "WHERE metric = 'las'"
+        ).fetchall()
+    }
     for test in ("paired-bootstrap", "approximate-randomisation"):
         assert rows[("HIT-SCIR-18", "1", "UDPipe-Future", "1", test)][1]  # 86.89 against 85.74 LAS
         assert rows[("UDPipe-Future", "1", "UDPipe-Future", "copy", test)] == (1.0, False)
-    low, value, high = wh.sql("SELECT low, value, high FROM score_intervals WHERE team = 'HIT-SCIR-18' "
-                              "AND metric = 'las'").fetchone()
+    low, value, high = wh.sql(
+        "SELECT low, value, high FROM score_intervals WHERE team = 'HIT-SCIR-18' AND metric = 'las'"
+    ).fetchone()
     assert low < value < high and high - low < 0.03

@@ -86,10 +86,19 @@ EXAMPLE_11 = """
 """
 
 # (GEIG/unlabelled F, GEIG/labelled F, LA) of examples (1)-(11) as printed (section 4 for (1)).
-TRIPLES = [("0.800", "0.400", "0.833"), ("0.333", "0.333", "0.952"), ("1.0", "0.333", "0.262"),
-           ("0.353", "0.353", "0.921"), ("0.500", "0.500", "0.942"), ("0.500", "0.500", "0.932"),
-           ("0.917", "0.833", "0.589"), ("0.952", "0.667", "0.543"), ("0.909", "0.545", "0.531"),
-           ("0.909", "0.727", "0.627"), ("0.762", "0.667", "0.889")]
+TRIPLES = [
+    ("0.800", "0.400", "0.833"),
+    ("0.333", "0.333", "0.952"),
+    ("1.0", "0.333", "0.262"),
+    ("0.353", "0.353", "0.921"),
+    ("0.500", "0.500", "0.942"),
+    ("0.500", "0.500", "0.932"),
+    ("0.917", "0.833", "0.589"),
+    ("0.952", "0.667", "0.543"),
+    ("0.909", "0.545", "0.531"),
+    ("0.909", "0.727", "0.627"),
+    ("0.762", "0.667", "0.889"),
+]
 
 
 def _listing(text: str) -> list[tuple[str, str, str, str]]:
@@ -110,8 +119,10 @@ def _paper_digits(printed: str, value: float) -> bool:
 @pytest.mark.parametrize("position, listing", [(1, EXAMPLE_1), (11, EXAMPLE_11)], ids=["example1", "example11"])
 def test_word_scores_and_lineages_as_printed(wh, position, listing):
     ingest_seed002(wh)
-    rows = wh.sql("SELECT score, word, gold_lineage, candidate_lineage FROM la_words WHERE position = $p "
-                  "ORDER BY word_index", {"p": position}).fetchall()
+    rows = wh.sql(
+        "SELECT score, word, gold_lineage, candidate_lineage FROM la_words WHERE position = $p ORDER BY word_index",
+        {"p": position},
+    ).fetchall()
     expected = _listing(listing)
     assert [(w, g, c) for _, w, g, c in rows] == [(w, g, c) for _, w, g, c in expected]
     for (score, *_), (printed, word, *_) in zip(rows, expected):
@@ -129,11 +140,14 @@ def test_revision_worked_calculation():
 @pytest.mark.parametrize("position", range(1, 12))
 def test_triples_of_examples_1_to_11(wh, position):
     ingest_seed002(wh)
-    uf, lf = wh.sql("SELECT unlabelled_f, labelled_f FROM geig_sentences WHERE position = $p", {"p": position}).fetchone()
+    uf, lf = wh.sql(
+        "SELECT unlabelled_f, labelled_f FROM geig_sentences WHERE position = $p", {"p": position}
+    ).fetchone()
     la = wh.sql("SELECT la FROM la_sentences WHERE position = $p", {"p": position}).fetchone()[0]
     printed = TRIPLES[position - 1]
-    assert (_paper_digits(printed[0], uf), _paper_digits(printed[1], lf), _paper_digits(printed[2], la)) == (True,) * 3, \
-        (printed, (uf, lf, la))
+    assert (_paper_digits(printed[0], uf), _paper_digits(printed[1], lf), _paper_digits(printed[2], la)) == (
+        True,
+    ) * 3, (printed, (uf, lf, la))
 
 
 def test_boundary_markers_distinguish_the_papers_two_trees():
@@ -155,6 +169,7 @@ def test_uncorrected_journal_version_of_11G_does_not_give_the_printed_listing():
 
 # --- EVALB's sample ------------------------------------------------------------------------------
 
+
 @pytest.mark.realdata
 def test_evalb_report_equals_sample_rsl_byte_for_byte():
     # sample.rsl was written by the older EVALB: its layout is `layout="1997"` (the default is the C
@@ -168,13 +183,23 @@ def test_evalb_report_equals_sample_rsl_byte_for_byte():
 def test_evalb_sample_statuses_and_totals_through_the_views(wh):
     d = shared("constituency", "evalb")
     ingest_parses(wh, d / "sample.gld", "s", gold=True, one_per_line=True)
-    ingest_parses(wh, d / "sample.tst", "s", team="t", run="r", params=resolve_params(str(d / "sample.prm")),
-                  one_per_line=True, allow_mismatch=True)
+    ingest_parses(
+        wh,
+        d / "sample.tst",
+        "s",
+        team="t",
+        run="r",
+        params=resolve_params(str(d / "sample.prm")),
+        one_per_line=True,
+        allow_mismatch=True,
+    )
     status = dict(wh.sql("SELECT position, status FROM geig_sentences").fetchall())
     assert [p for p, s in sorted(status.items()) if s == "skip"] == [11, 14]
     assert [p for p, s in sorted(status.items()) if s == "error"] == [12, 13, 16, 17, 20]
-    row = wh.sql("SELECT matched_labelled, gold_brackets, test_brackets, words, correct_tags, no_crossing_sentences, "
-                 "crossing FROM parse_scores WHERE subset = 'all'").fetchone()
+    row = wh.sql(
+        "SELECT matched_labelled, gold_brackets, test_brackets, words, correct_tags, no_crossing_sentences, "
+        "crossing FROM parse_scores WHERE subset = 'all'"
+    ).fetchone()
     # sample.rsl totals row: 86 98 95 ... 108 106; its Cross column prints 16 = sentences with no crossing,
     # while the crossing brackets themselves sum to 1 (sentence 6)
     assert row == (86, 98, 95, 108, 106, 16, 1)
@@ -200,16 +225,32 @@ def test_ptb_multi_line_wrapper_traces_function_tags():
     p = prepare(t.words, t.pos, t.nodes, COLLINS)
     assert p.words == ["The", "cat", "sat"] and p.length == 4
     # EVALB's brackets: the wrapper counts; NP over the deleted trace spans no word (not counted)
-    assert [(lab, s, e) for lab, s, e, _ in p.brackets(COLLINS)] == [("", 0, 3), ("S", 0, 3), ("NP", 0, 2), ("VP", 2, 3),
-                                                            ("NP", 3, 3)]
+    assert [(lab, s, e) for lab, s, e, _ in p.brackets(COLLINS)] == [
+        ("", 0, 3),
+        ("S", 0, 3),
+        ("NP", 0, 2),
+        ("VP", 2, 3),
+        ("NP", 3, 3),
+    ]
     # the leaf-ancestor tree: no unlabelled node, no bracket over no word
     assert p.nodes == [("S", -1, 0, 3), ("NP", 0, 0, 2), ("VP", 0, 2, 3)]
     assert render(t) == "( (S (NP-SBJ-1 (DT The) (NN cat)) (VP (VBD sat) (NP (-NONE- *-1))) (. .)))"
     assert render(trees[1]) == "(ROOT (S (NP (DT the) (NN dog)) (VP (VBZ barks))))"
 
 
-@pytest.mark.parametrize("label, cut", [("NP-SBJ-1", "NP"), ("NP=2", "NP"), ("-NONE-", ""), ("-LRB-", ""),
-                                        ("PRP$", "PRP$"), ("S", "S"), ("", ""), ("X-", "X")])
+@pytest.mark.parametrize(
+    "label, cut",
+    [
+        ("NP-SBJ-1", "NP"),
+        ("NP=2", "NP"),
+        ("-NONE-", ""),
+        ("-LRB-", ""),
+        ("PRP$", "PRP$"),
+        ("S", "S"),
+        ("", ""),
+        ("X-", "X"),
+    ],
+)
 def test_evalb_label_cuts_at_the_first_hyphen_or_equals_sign(label, cut):
     # evalb.c's modify_label: a nonterminal's label ends at its first - or =, wherever it is
     assert evalb_label(label) == cut
@@ -232,8 +273,12 @@ def test_the_wrappers_bracket_can_be_deleted(tmp_path, wh):
     ingest_parses(wh, gold, "c", gold=True)
     ingest_parses(wh, test, "c", team="t", run="counted")
     ingest_parses(wh, test, "c", team="t", run="deleted", params=resolve_params("collins", delete_labels=[""]))
-    rows = dict((r[0], r[1:]) for r in wh.sql("SELECT run, gold_brackets, test_brackets, matched_labelled, config "
-                                               "FROM parse_scores WHERE subset = 'all'").fetchall())
+    rows = dict(
+        (r[0], r[1:])
+        for r in wh.sql(
+            "SELECT run, gold_brackets, test_brackets, matched_labelled, config FROM parse_scores WHERE subset = 'all'"
+        ).fetchall()
+    )
     assert rows["counted"][:3] == (4, 3, 2) and rows["deleted"][:3] == (3, 2, 1)
     assert "delete:(unlabelled) '' ," in rows["deleted"][3] and "(unlabelled)" not in rows["counted"][3]
 
@@ -248,23 +293,28 @@ def test_nul_byte_in_a_bracketed_file(tmp_path, wh):
     assert str(err.value) == f"{path}:2: binary file: NUL byte (this is not a bracketed-parse text file)"
 
 
-@pytest.mark.parametrize("label, base", [("NP-SBJ-1", "NP"), ("NP=2", "NP"), ("-NONE-", "-NONE-"),
-                                         ("-LRB-", "-LRB-"), ("PRP$", "PRP$"), ("S", "S")])
+@pytest.mark.parametrize(
+    "label, base",
+    [("NP-SBJ-1", "NP"), ("NP=2", "NP"), ("-NONE-", "-NONE-"), ("-LRB-", "-LRB-"), ("PRP$", "PRP$"), ("S", "S")],
+)
 def test_base_label(label, base):  # the leaf-ancestor symbol of a label
     assert base_label(label) == base
 
 
-@pytest.mark.parametrize("text, line, problem", [
-    ("(S (NP (DT the) (NN dog))\n", 1, "never closed"),
-    ("(S (DT the)))\n", 1, "never opened"),
-    ("(S (NP (DT the) dog))\n", 1, "beside constituents"),
-    ("(S\n (NP ))\n", 2, "has no words"),
-    ("(S (DT the dog))\n", 1, "second word"),
-    ("the (S (DT dog))\n", 1, "expected a tree starting with '(' or '['"),
-    ("[S a [NP b ] ] ]\n", 1, "never opened"),
-    ("[S a [ NP b ] ]\n", 1, "followed by its label"),
-    ("(S (A (B (C x))))\n\n[S a\n", 3, "never closed"),
-])
+@pytest.mark.parametrize(
+    "text, line, problem",
+    [
+        ("(S (NP (DT the) (NN dog))\n", 1, "never closed"),
+        ("(S (DT the)))\n", 1, "never opened"),
+        ("(S (NP (DT the) dog))\n", 1, "beside constituents"),
+        ("(S\n (NP ))\n", 2, "has no words"),
+        ("(S (DT the dog))\n", 1, "second word"),
+        ("the (S (DT dog))\n", 1, "expected a tree starting with '(' or '['"),
+        ("[S a [NP b ] ] ]\n", 1, "never opened"),
+        ("[S a [ NP b ] ]\n", 1, "followed by its label"),
+        ("(S (A (B (C x))))\n\n[S a\n", 3, "never closed"),
+    ],
+)
 def test_bad_brackets_name_file_line_problem(tmp_path, wh, text, line, problem):
     path = write(tmp_path, "bad.mrg", text)
     with pytest.raises(InputError) as err:
@@ -277,11 +327,15 @@ def test_bad_brackets_name_file_line_problem(tmp_path, wh, text, line, problem):
 def test_candidate_errors_leave_the_warehouse_unchanged(tmp_path, wh):
     gold = write(tmp_path, "g.mrg", "(S (A (P this)) (B (Q is)))\n(S (A (P a)) (B (Q test)))\n")
     ingest_parses(wh, gold, "c", gold=True)
-    before = {t: wh.sql(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("parse_runs", "parse_sentences", "parse_leaves", "constituents", "geig_counts", "la_word_scores")}
-    cases = [("(S (A (P this)) (B (Q is)))\n", "1 sentences, but the gold parses"),
-             ("(S (A (P this)) (B (Q is)))\n(S (A (P a)) (B (Q pest)))\n", "word mismatch at word 2 (test|pest)"),
-             ("(S (A (P this)) (B (Q is)))\n(S (A (P a)) (B (Q test) (R x)))\n", "length mismatch (2|3)")]
+    before = {
+        t: wh.sql(f"SELECT count(*) FROM {t}").fetchone()[0]
+        for t in ("parse_runs", "parse_sentences", "parse_leaves", "constituents", "geig_counts", "la_word_scores")
+    }
+    cases = [
+        ("(S (A (P this)) (B (Q is)))\n", "1 sentences, but the gold parses"),
+        ("(S (A (P this)) (B (Q is)))\n(S (A (P a)) (B (Q pest)))\n", "word mismatch at word 2 (test|pest)"),
+        ("(S (A (P this)) (B (Q is)))\n(S (A (P a)) (B (Q test) (R x)))\n", "length mismatch (2|3)"),
+    ]
     for text, problem in cases:
         with pytest.raises(InputError, match=problem.replace("(", r"\(").replace(")", r"\)").replace("|", r"\|")):
             ingest_parses(wh, write(tmp_path, "t.mrg", text), "c", team="t", run="r")
@@ -290,7 +344,9 @@ def test_candidate_errors_leave_the_warehouse_unchanged(tmp_path, wh):
     # with --allow-mismatch the sentence gets EVALB's error status instead
     ingest_parses(wh, write(tmp_path, "t.mrg", cases[1][0]), "c", team="t", run="r", allow_mismatch=True)
     assert wh.sql("SELECT position, status, message FROM geig_sentences ORDER BY position").fetchall() == [
-        (1, "ok", None), (2, "error", "word mismatch at word 2 (test|pest)")]
+        (1, "ok", None),
+        (2, "error", "word mismatch at word 2 (test|pest)"),
+    ]
 
 
 def test_refusals(tmp_path, wh):
@@ -327,8 +383,9 @@ def test_prm_and_cost_table_errors(tmp_path):
 
 def test_every_score_records_its_configuration(wh):
     ingest_seed002(wh, cost=STRICT)
-    prm, cost, config, version = wh.sql("SELECT evalb_params, la_cost, config, evalhouse_version FROM parse_runs "
-                                        "WHERE role = 'candidate'").fetchone()
+    prm, cost, config, version = wh.sql(
+        "SELECT evalb_params, la_cost, config, evalhouse_version FROM parse_runs WHERE role = 'candidate'"
+    ).fetchone()
     assert '"source": "none"' in prm and cost == '{"name": "strict"}'
     assert "la-cost:strict" in config and "prm:none" in config and config.startswith(f"evalhouse:{version}")
     assert wh.sql("SELECT DISTINCT config FROM parse_scores").fetchall() == [(config,)]
@@ -358,7 +415,9 @@ def random_tree(seed: int, n: int, labels=LABELS) -> Tree:
             inner = " ".join(words) if len(words) < 3 or rng.random() < 0.5 else None
             if inner is not None:
                 return f"[{label} {inner} ]"
-        cuts = sorted(rng.sample(range(1, len(words)), k=min(len(words) - 1, rng.randint(1, 3)))) if len(words) > 1 else []
+        cuts = (
+            sorted(rng.sample(range(1, len(words)), k=min(len(words) - 1, rng.randint(1, 3)))) if len(words) > 1 else []
+        )
         parts, prev = [], 0
         for c in cuts + [len(words)]:
             chunk = words[prev:c]
@@ -419,36 +478,59 @@ def test_render_round_trip(seed, n):
 
 # --- views: given / expect -----------------------------------------------------------------------
 
+
 def _run_row(wh, corpus="v", team="t", run="r", cutoff=40):
-    wh.sql("INSERT INTO parse_runs VALUES ($c, $t, $r, 'candidate', 'f', 'x', 0, 0, 0, false, $cut, true, "
-           "'{}', '{}', 'cfg', '0', now())", {"c": corpus, "t": team, "r": run, "cut": cutoff})
+    wh.sql(
+        "INSERT INTO parse_runs VALUES ($c, $t, $r, 'candidate', 'f', 'x', 0, 0, 0, false, $cut, true, "
+        "'{}', '{}', 'cfg', '0', now())",
+        {"c": corpus, "t": team, "r": run, "cut": cutoff},
+    )
 
 
 def _geig(wh, position, status, length, words, g, t, ml, mu, cross, tags, corpus="v"):
-    wh.sql("INSERT INTO geig_counts VALUES ($c, 't', 'r', $p, $s, NULL, $len, $w, $g, $t, $ml, $mu, $x, $tags)",
-           {"c": corpus, "p": position, "s": status, "len": length, "w": words, "g": g, "t": t, "ml": ml, "mu": mu,
-            "x": cross, "tags": tags})
+    wh.sql(
+        "INSERT INTO geig_counts VALUES ($c, 't', 'r', $p, $s, NULL, $len, $w, $g, $t, $ml, $mu, $x, $tags)",
+        {
+            "c": corpus,
+            "p": position,
+            "s": status,
+            "len": length,
+            "w": words,
+            "g": g,
+            "t": t,
+            "ml": ml,
+            "mu": mu,
+            "x": cross,
+            "tags": tags,
+        },
+    )
 
 
 def _la(wh, position, scores, corpus="v"):
     for i, s in enumerate(scores, start=1):
-        wh.sql("INSERT INTO la_word_scores VALUES ($c, 't', 'r', $p, $i, 'w', 'A', 'A', 0, $s)",
-               {"c": corpus, "p": position, "i": i, "s": s})
+        wh.sql(
+            "INSERT INTO la_word_scores VALUES ($c, 't', 'r', $p, $i, 'w', 'A', 'A', 0, $s)",
+            {"c": corpus, "p": position, "i": i, "s": s},
+        )
 
 
 def test_geig_sentences_given_expect(wh):
     _run_row(wh)
-    _geig(wh, 1, 0, 5, 5, 3, 2, 1, 2, 1, 4)   # P 1/2, R 1/3, F 2/5; unlabelled P 1, R 2/3, F 4/5
-    _geig(wh, 2, 0, 1, 1, 0, 0, 0, 0, 0, 1)   # nothing to bracket on either side: 1, 1, 1
-    _geig(wh, 3, 0, 2, 2, 1, 0, 0, 0, 0, 2)   # no candidate bracket: 0
-    _geig(wh, 4, 1, 3, 3, 0, 0, 0, 0, 0, 0)   # error: NULL ratios
-    rows = wh.sql("SELECT position, status, labelled_precision, labelled_recall, labelled_f, unlabelled_precision, "
-                  "unlabelled_recall, unlabelled_f, labelled_complete_match, tagging_accuracy FROM geig_sentences "
-                  "ORDER BY position").fetchall()
-    assert rows == [(1, "ok", 0.5, 1 / 3, 0.4, 1.0, 2 / 3, 0.8, False, 0.8),
-                    (2, "ok", 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, True, 1.0),
-                    (3, "ok", 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, 1.0),
-                    (4, "error", None, None, None, None, None, None, None, None)]
+    _geig(wh, 1, 0, 5, 5, 3, 2, 1, 2, 1, 4)  # P 1/2, R 1/3, F 2/5; unlabelled P 1, R 2/3, F 4/5
+    _geig(wh, 2, 0, 1, 1, 0, 0, 0, 0, 0, 1)  # nothing to bracket on either side: 1, 1, 1
+    _geig(wh, 3, 0, 2, 2, 1, 0, 0, 0, 0, 2)  # no candidate bracket: 0
+    _geig(wh, 4, 1, 3, 3, 0, 0, 0, 0, 0, 0)  # error: NULL ratios
+    rows = wh.sql(
+        "SELECT position, status, labelled_precision, labelled_recall, labelled_f, unlabelled_precision, "
+        "unlabelled_recall, unlabelled_f, labelled_complete_match, tagging_accuracy FROM geig_sentences "
+        "ORDER BY position"
+    ).fetchall()
+    assert rows == [
+        (1, "ok", 0.5, 1 / 3, 0.4, 1.0, 2 / 3, 0.8, False, 0.8),
+        (2, "ok", 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, True, 1.0),
+        (3, "ok", 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, 1.0),
+        (4, "error", None, None, None, None, None, None, None, None),
+    ]
 
 
 def test_parse_scores_given_expect(wh):
@@ -456,15 +538,20 @@ def test_parse_scores_given_expect(wh):
     _geig(wh, 1, 0, 5, 5, 3, 2, 1, 2, 1, 4)
     _geig(wh, 2, 0, 2, 2, 1, 1, 1, 1, 3, 1)
     _geig(wh, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0)
-    _la(wh, 1, [1.0, 0.5, 0.5, 1.0, 0.5])   # sentence LA 0.7
-    _la(wh, 2, [1.0, 0.0])                   # sentence LA 0.5
-    rows = {r[0]: r[1:] for r in wh.sql(
-        "SELECT subset, sentences, error_sentences, skip_sentences, valid_sentences, labelled_precision, labelled_recall, "
-        "labelled_f, unlabelled_f, labelled_complete_match, average_crossing, no_crossing, two_or_less_crossing, "
-        "tagging_accuracy, la_sentence_mean, la_word_mean FROM parse_scores").fetchall()}
+    _la(wh, 1, [1.0, 0.5, 0.5, 1.0, 0.5])  # sentence LA 0.7
+    _la(wh, 2, [1.0, 0.0])  # sentence LA 0.5
+    rows = {
+        r[0]: r[1:]
+        for r in wh.sql(
+            "SELECT subset, sentences, error_sentences, skip_sentences, valid_sentences, labelled_precision, labelled_recall, "
+            "labelled_f, unlabelled_f, labelled_complete_match, average_crossing, no_crossing, two_or_less_crossing, "
+            "tagging_accuracy, la_sentence_mean, la_word_mean FROM parse_scores"
+        ).fetchall()
+    }
     # all: matched 2 of gold 4, test 3 -> P 2/3, R 1/2, F 4/7; unlabelled 3 of 4/3 -> 6/7
-    assert rows["all"] == pytest.approx((3, 0, 1, 2, 2 / 3, 1 / 2, 4 / 7, 6 / 7, 1 / 2, 2.0, 0.0, 1 / 2, 5 / 7,
-                                         0.6, 4.5 / 7))
+    assert rows["all"] == pytest.approx(
+        (3, 0, 1, 2, 2 / 3, 1 / 2, 4 / 7, 6 / 7, 1 / 2, 2.0, 0.0, 1 / 2, 5 / 7, 0.6, 4.5 / 7)
+    )
     # len<=3: sentences 2 and 3 only
     assert rows["len<=3"] == pytest.approx((2, 0, 1, 1, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0, 0.0, 0.0, 0.5, 0.5, 0.5))
 
@@ -482,11 +569,15 @@ def test_metric_deciles_given_expect(wh):
     assert [ranks[("labelled_f", p)] for p in range(1, 11)] == list(range(10, 0, -1))
     assert [ranks[("unlabelled_f", p)] for p in range(1, 11)] == [6] * 10
     # the tied metric carries no order into the cross-tabulation: all ten sentences in one row
-    cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'unlabelled_f' AND decile_a = 6 "
-                   "AND metric_b = 'la' ORDER BY decile_b").fetchall()
+    cells = wh.sql(
+        "SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'unlabelled_f' AND decile_a = 6 "
+        "AND metric_b = 'la' ORDER BY decile_b"
+    ).fetchall()
     assert cells == [(d, 1) for d in range(1, 11)]
-    cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 10 "
-                   "AND metric_b = 'la' ORDER BY decile_b").fetchall()
+    cells = wh.sql(
+        "SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 10 "
+        "AND metric_b = 'la' ORDER BY decile_b"
+    ).fetchall()
     assert cells == [(1, 1)] + [(d, 0) for d in range(2, 11)]
     assert wh.sql("SELECT count(*), sum(sentences) FROM metric_deciles").fetchone() == (600, 60)
 
@@ -499,14 +590,18 @@ def test_parse_metric_ranks_average_ranks_for_ties(wh):
         matched = 10 if p <= 4 else 14 - p  # labelled F = matched / 10 with gold = test = 10 brackets
         _geig(wh, p, 0, 3, 3, 10, 10, matched, matched, 0, 3)
         _la(wh, p, [1 - p / 100])
-    rows = wh.sql("SELECT position, rank, average_rank, decile FROM parse_metric_ranks WHERE metric = 'labelled_f' "
-                  "ORDER BY position").fetchall()
+    rows = wh.sql(
+        "SELECT position, rank, average_rank, decile FROM parse_metric_ranks WHERE metric = 'labelled_f' "
+        "ORDER BY position"
+    ).fetchall()
     assert [r[2] for r in rows] == [2.5] * 4 + [5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
     assert [r[3] for r in rows] == [3] * 4 + [5, 6, 7, 8, 9, 10]
     assert [r[1] for r in rows] == list(range(1, 11))  # rank keeps the listing order by position
     # LA deciles of the tied group: sentences 1-4 are LA deciles 1-4, one each, in labelled decile 3
-    cells = wh.sql("SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 3 "
-                   "AND metric_b = 'la' AND sentences > 0 ORDER BY decile_b").fetchall()
+    cells = wh.sql(
+        "SELECT decile_b, sentences FROM metric_deciles WHERE metric_a = 'labelled_f' AND decile_a = 3 "
+        "AND metric_b = 'la' AND sentences > 0 ORDER BY decile_b"
+    ).fetchall()
     assert cells == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
 
@@ -528,6 +623,7 @@ def test_seed002_views_have_their_grain(wh):
 
 # --- the CLI -------------------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_cli_ingest_parses_and_evalb(tmp_path):
     from typer.testing import CliRunner
@@ -538,10 +634,30 @@ def test_cli_ingest_parses_and_evalb(tmp_path):
     db = str(tmp_path / "w.duckdb")
     r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "seed", "--gold"])
     assert r.exit_code == 0 and "seed (gold): 11 sentences" in r.output, r.output
-    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "bc",
-                            "--run", "1", "--prm", "none", "--cost", "default"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "ingest",
+            "parses",
+            str(SEED_CAND),
+            "--corpus",
+            "seed",
+            "--team",
+            "bc",
+            "--run",
+            "1",
+            "--prm",
+            "none",
+            "--cost",
+            "default",
+        ],
+    )
     assert r.exit_code == 0 and "11 ok, 0 error, 0 skip" in r.output and "la-cost:default" in r.output, r.output
-    r = runner.invoke(app, ["--db", db, "sql", "select round(la, 3) from la_sentences where position = 1", "--format", "csv"])
+    r = runner.invoke(
+        app, ["--db", db, "sql", "select round(la, 3) from la_sentences where position = 1", "--format", "csv"]
+    )
     assert r.output.splitlines()[1] == "0.833"
     # refused: exists (3); bad input (1); usage (2)
     r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "seed", "--gold"])
@@ -551,11 +667,43 @@ def test_cli_ingest_parses_and_evalb(tmp_path):
     assert r.exit_code == 1 and f"{bad}:1: '[S' is never closed" in r.output
     r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_GOLD), "--corpus", "x"])
     assert r.exit_code == 2 and "--gold or both --team and --run" in r.output
-    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "a",
-                            "--run", "b", "--cost", "nonsense"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "ingest",
+            "parses",
+            str(SEED_CAND),
+            "--corpus",
+            "seed",
+            "--team",
+            "a",
+            "--run",
+            "b",
+            "--cost",
+            "nonsense",
+        ],
+    )
     assert r.exit_code == 2 and "valid: default, strict" in r.output
-    r = runner.invoke(app, ["--db", db, "ingest", "parses", str(SEED_CAND), "--corpus", "seed", "--team", "a",
-                            "--run", "b", "--eq-label", "ADVP"])
+    r = runner.invoke(
+        app,
+        [
+            "--db",
+            db,
+            "ingest",
+            "parses",
+            str(SEED_CAND),
+            "--corpus",
+            "seed",
+            "--team",
+            "a",
+            "--run",
+            "b",
+            "--eq-label",
+            "ADVP",
+        ],
+    )
     assert r.exit_code == 2 and "A=B" in r.output
 
 
@@ -566,13 +714,15 @@ def test_cli_evalb_prints_sample_rsl(tmp_path):
     from evalhouse.cli import app
 
     d = shared("constituency", "evalb")
-    r = CliRunner().invoke(app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm"),
-                                 "--layout", "1997"])
+    r = CliRunner().invoke(
+        app, ["evalb", str(d / "sample.gld"), str(d / "sample.tst"), "--prm", str(d / "sample.prm"), "--layout", "1997"]
+    )
     assert r.exit_code == 0
     assert r.stdout == (d / "sample.rsl").read_text(encoding="utf-8")
     # EVALB's messages about the five error sentences, with file and line, on stderr
-    assert [line.split(": sentence ")[0] for line in r.stderr.splitlines()] == \
-        [f"evalhouse: note: {d / 'sample.tst'}:{n}" for n in (12, 13, 16, 17, 20)]
+    assert [line.split(": sentence ")[0] for line in r.stderr.splitlines()] == [
+        f"evalhouse: note: {d / 'sample.tst'}:{n}" for n in (12, 13, 16, 17, 20)
+    ]
 
 
 def test_evalb_unlabelled_mode(tmp_path):

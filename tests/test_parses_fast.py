@@ -23,14 +23,32 @@ TAGS = ["DT", "NN", "VBZ", ",", ".", "-NONE-", "``", "PRP$", "-LRB-", "RP", "POS
 PHRASES = ["S", "NP", "NP-SBJ-1", "VP", "ADVP", "PRT", "PP-LOC=2", "SBAR", "TOP", "-NONE-", "NP=3"]
 WORDS = ["a", "b", "the", "ç", "語", "x-y", "*-1", "n't", "=", "-", "a\u00a0b", "\u3000", "'", "/"]
 SPACES = [" ", " ", " ", "  ", "\t", " \t"]  # C EVALB's white space (a no-break space is a word's)
-BROKEN = ["(NP (DT a) b)", "(NP (DT a)", "(NP (DT a)))", "()", "(NP )", "a", "(DT a b)", "( (DT a) (NN b))x",
-          "(S (DT a) (NP (NN b)) c)", "(S ( (DT a)))", "[S a b ]", "(S (DT a) ( NN))"]
-EQ = EvalbParams(delete_labels=frozenset({",", "-NONE-"}), eq_labels=(("ADVP", "PRT"), ("NP", "S")),
-                 eq_words=(("a", "the"), ("b", "x-y")), cutoff_len=3, source="test")
+BROKEN = [
+    "(NP (DT a) b)",
+    "(NP (DT a)",
+    "(NP (DT a)))",
+    "()",
+    "(NP )",
+    "a",
+    "(DT a b)",
+    "( (DT a) (NN b))x",
+    "(S (DT a) (NP (NN b)) c)",
+    "(S ( (DT a)))",
+    "[S a b ]",
+    "(S (DT a) ( NN))",
+]
+EQ = EvalbParams(
+    delete_labels=frozenset({",", "-NONE-"}),
+    eq_labels=(("ADVP", "PRT"), ("NP", "S")),
+    eq_words=(("a", "the"), ("b", "x-y")),
+    cutoff_len=3,
+    source="test",
+)
 UNLABELLED = EvalbParams(delete_labels=frozenset({"."}), labeled=False, cutoff_len=2, source="test")
 # new.prm's quote terms, and a run that stops at its first error sentence
-QUOTES = EvalbParams(delete_labels=frozenset({"''", "``", ","}), quote_labels=("''", "``", "POS"), max_error=-1,
-                     source="test")
+QUOTES = EvalbParams(
+    delete_labels=frozenset({"''", "``", ","}), quote_labels=("''", "``", "POS"), max_error=-1, source="test"
+)
 PARAMS = {"collins": COLLINS, "none": NO_PARAMS, "eq": EQ, "unlabelled": UNLABELLED, "quotes": QUOTES}
 
 
@@ -93,8 +111,19 @@ def python_rows(gold: str, test: str, params: EvalbParams):
     out = []
     for a, b in zip(g, t):
         c = compare(prepare(a.words, a.pos, a.nodes, params), prepare(b.words, b.pos, b.nodes, params), params)
-        out.append((c.status, c.length, c.words, c.gold_brackets, c.test_brackets, c.matched_labelled,
-                    c.matched_unlabelled, c.crossing, c.correct_tags))
+        out.append(
+            (
+                c.status,
+                c.length,
+                c.words,
+                c.gold_brackets,
+                c.test_brackets,
+                c.matched_labelled,
+                c.matched_unlabelled,
+                c.crossing,
+                c.correct_tags,
+            )
+        )
     return out
 
 
@@ -145,8 +174,9 @@ def test_white_space_is_c_evalbs():
 def _report_through_views(wh, gold_path, test_path, params):
     """The report as it was computed before issue 18: both files ingested, then read from the views."""
     ingest_parses(wh, gold_path, "evalb", gold=True, one_per_line=True)
-    ingest_parses(wh, test_path, "evalb", team="evalb", run="test", params=params, one_per_line=True,
-                  allow_mismatch=True)
+    ingest_parses(
+        wh, test_path, "evalb", team="evalb", run="test", params=params, one_per_line=True, allow_mismatch=True
+    )
     return evalb_report_from_views(wh, "evalb", "evalb", "test", params)
 
 
@@ -183,8 +213,14 @@ def _lines(text: str) -> int:
 @pytest.mark.slow
 def test_errors_are_those_of_ingest(wh, tmp_path):
     good = "(S (NP (DT a)) (VP (VBZ b)))\n"
-    cases = [(good + "(NP (DT a)\n", good * 2), (good * 2, good + "()\n"), (good + "(NP (DT a)\n", b"\xff\n"),
-             (good, "\x01\n"), ("[S a ]\n", "[S a\n"), (good, good + "(NP\n")]
+    cases = [
+        (good + "(NP (DT a)\n", good * 2),
+        (good * 2, good + "()\n"),
+        (good + "(NP (DT a)\n", b"\xff\n"),
+        (good, "\x01\n"),
+        ("[S a ]\n", "[S a\n"),
+        (good, good + "(NP\n"),
+    ]
     for i, (g, t) in enumerate(cases):
         gold, test = write(tmp_path, f"g{i}", g), write(tmp_path, f"t{i}", t)
         with pytest.raises(InputError) as direct:
@@ -218,8 +254,9 @@ def test_sample_and_ptb_reports_equal_the_views(wh, tmp_path):
 
     d = shared("constituency", "evalb")
     params = resolve_params(str(d / "sample.prm"))
-    assert evalb_report(d / "sample.gld", d / "sample.tst", params) == \
-        _report_through_views(wh, d / "sample.gld", d / "sample.tst", params)
+    assert evalb_report(d / "sample.gld", d / "sample.tst", params) == _report_through_views(
+        wh, d / "sample.gld", d / "sample.tst", params
+    )
     gold, test = bench.evalb_files(shared("constituency", "ptb-sample", "treebank.zip"), tmp_path, seed=1)
     direct = evalb_report(gold, test, COLLINS)
     assert direct == _report_through_views(empty(wh), gold, test, COLLINS)

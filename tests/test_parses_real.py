@@ -19,9 +19,21 @@ from tests.conftest import shared, write
 
 pytestmark = pytest.mark.realdata
 
-PARSERS = ["berkeley", "bikel", "bubs", "charniak_basic", "charniak_reranking", "charniak_selftrained_basic",
-           "charniak_selftrained_reranking", "collins.1", "collins.2", "collins.3", "henderson", "stanford",
-           "stanford_factored"]
+PARSERS = [
+    "berkeley",
+    "bikel",
+    "bubs",
+    "charniak_basic",
+    "charniak_reranking",
+    "charniak_selftrained_basic",
+    "charniak_selftrained_reranking",
+    "collins.1",
+    "collins.2",
+    "collins.3",
+    "henderson",
+    "stanford",
+    "stanford_factored",
+]
 
 # --- an independent labelled-bracket counter (COLLINS.prm semantics), sharing no code with evalhouse
 _DELETE = {"TOP", "-NONE-", ",", ":", "``", "''", "."}
@@ -74,8 +86,12 @@ def test_thirteen_parsers_on_wsj_sample(wh):
     for name in PARSERS:
         ingest_parses(wh, d / f"{name}.mrg", "wsj01", team=name, run="1")
     assert wh.sql("SELECT DISTINCT status FROM geig_sentences").fetchall() == [("ok",)]
-    scores = {t: (lf, la) for t, lf, la in wh.sql(
-        "SELECT team, labelled_f, la_sentence_mean FROM parse_scores WHERE subset = 'all'").fetchall()}
+    scores = {
+        t: (lf, la)
+        for t, lf, la in wh.sql(
+            "SELECT team, labelled_f, la_sentence_mean FROM parse_scores WHERE subset = 'all'"
+        ).fetchall()
+    }
     assert set(scores) == set(PARSERS)
     for name in PARSERS:
         assert scores[name][0] == pytest.approx(_independent_f(d / "wsj01.mrg", d / f"{name}.mrg"), abs=1e-12), name
@@ -85,8 +101,10 @@ def test_thirteen_parsers_on_wsj_sample(wh):
     assert by_f != by_la
     # the gold against itself scores 1 on every metric
     ingest_parses(wh, d / "wsj01.mrg", "wsj01", team="gold", run="self")
-    row = wh.sql("SELECT labelled_f, unlabelled_f, labelled_complete_match, tagging_accuracy, la_sentence_mean, "
-                 "la_word_mean FROM parse_scores WHERE team = 'gold' AND subset = 'all'").fetchone()
+    row = wh.sql(
+        "SELECT labelled_f, unlabelled_f, labelled_complete_match, tagging_accuracy, la_sentence_mean, "
+        "la_word_mean FROM parse_scores WHERE team = 'gold' AND subset = 'all'"
+    ).fetchone()
     assert row == (1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 
@@ -110,8 +128,10 @@ def test_ptb_sample_identity_and_round_trip(wh, ptb):
     stored = _gold_trees(wh.con, "ptb")
     assert [render(t) for t in stored] == [render(t) for t in trees]
     ingest_parses(wh, gold, "ptb", team="same", run="1")
-    row = wh.sql("SELECT valid_sentences, labelled_f, unlabelled_f, labelled_complete_match, no_crossing, "
-                 "tagging_accuracy, la_sentence_mean, la_word_mean FROM parse_scores WHERE subset = 'all'").fetchone()
+    row = wh.sql(
+        "SELECT valid_sentences, labelled_f, unlabelled_f, labelled_complete_match, no_crossing, "
+        "tagging_accuracy, la_sentence_mean, la_word_mean FROM parse_scores WHERE subset = 'all'"
+    ).fetchone()
     assert row == (3914, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
     assert wh.sql("SELECT min(score) FROM la_words").fetchone()[0] == 1.0
 
@@ -150,13 +170,31 @@ def test_the_wrapper_is_no_lineage_symbol(wh, tmp_path, ptb):
         return replace(t, nodes=[(lab, remap.get(p, -1), s, e) for lab, p, s, e in (t.nodes[k] for k in keep)])
 
     for corpus, tr in (("wrapped", lambda t: t), ("bare", unwrapped)):
-        ingest_parses(wh, write(tmp_path, f"{corpus}-g.mrg", "".join(render(tr(t)) + "\n" for t in trees[:n])),
-                      corpus, gold=True)
-        ingest_parses(wh, write(tmp_path, f"{corpus}-t.mrg", "".join(render(tr(t)) + "\n" for t in test_trees)),
-                      corpus, team="t", run="r")
-    la = {c: wh.sql("SELECT position, word_index, gold_lineage, candidate_lineage, score FROM la_words "
-                    "WHERE corpus = $c ORDER BY ALL", {"c": c}).fetchall() for c in ("wrapped", "bare")}
+        ingest_parses(
+            wh, write(tmp_path, f"{corpus}-g.mrg", "".join(render(tr(t)) + "\n" for t in trees[:n])), corpus, gold=True
+        )
+        ingest_parses(
+            wh,
+            write(tmp_path, f"{corpus}-t.mrg", "".join(render(tr(t)) + "\n" for t in test_trees)),
+            corpus,
+            team="t",
+            run="r",
+        )
+    la = {
+        c: wh.sql(
+            "SELECT position, word_index, gold_lineage, candidate_lineage, score FROM la_words "
+            "WHERE corpus = $c ORDER BY ALL",
+            {"c": c},
+        ).fetchall()
+        for c in ("wrapped", "bare")
+    }
     assert la["wrapped"] == la["bare"] and len(la["bare"]) > 5000
-    counts = {c: wh.sql("SELECT gold_brackets, test_brackets, matched_labelled, matched_unlabelled FROM parse_scores "
-                        "WHERE corpus = $c AND subset = 'all'", {"c": c}).fetchone() for c in ("wrapped", "bare")}
+    counts = {
+        c: wh.sql(
+            "SELECT gold_brackets, test_brackets, matched_labelled, matched_unlabelled FROM parse_scores "
+            "WHERE corpus = $c AND subset = 'all'",
+            {"c": c},
+        ).fetchone()
+        for c in ("wrapped", "bare")
+    }
     assert [a - b for a, b in zip(counts["wrapped"], counts["bare"])] == [n] * 4

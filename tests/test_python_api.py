@@ -79,8 +79,11 @@ def test_each_method_hands_every_argument_to_its_function(method, monkeypatch):
     module, name = METHODS[method]
     function = _function(method)
     seen = []
-    monkeypatch.setattr(getattr(warehouse, module), name,
-                        lambda *a, **k: seen.append(inspect.signature(function).bind(*a, **k).arguments))
+    monkeypatch.setattr(
+        getattr(warehouse, module),
+        name,
+        lambda *a, **k: seen.append(inspect.signature(function).bind(*a, **k).arguments),
+    )
     me, given = object(), {p.name: object() for p in _public(getattr(Warehouse, method))}
     getattr(Warehouse, method)(me, **given)
     assert seen == [{list(inspect.signature(function).parameters)[0]: me, **given}]
@@ -93,9 +96,14 @@ def test_every_ingest_function_has_a_method():
     missing = []
     for path in sorted(INGEST.glob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if (isinstance(node, ast.FunctionDef) and node.name.startswith(("ingest_", "run_", "add_"))
-                    and node.args.args and node.args.args[0].arg == "wh"
-                    and (path.stem, node.name) not in wrapped and node.name not in BUILDING_BLOCKS):
+            if (
+                isinstance(node, ast.FunctionDef)
+                and node.name.startswith(("ingest_", "run_", "add_"))
+                and node.args.args
+                and node.args.args[0].arg == "wh"
+                and (path.stem, node.name) not in wrapped
+                and node.name not in BUILDING_BLOCKS
+            ):
                 missing.append(f"{path.stem}.{node.name}")
     assert missing == []
 
@@ -109,9 +117,12 @@ def _cli_uses():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         bound = {}
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                    and getattr(node.value.func, "id", None) == "lazy_module"
-                    and str(node.value.args[0].value).startswith("evalhouse.ingest.")):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", None) == "lazy_module"
+                and str(node.value.args[0].value).startswith("evalhouse.ingest.")
+            ):
                 bound[node.targets[0].id] = node.value.args[0].value.rpartition(".")[2]
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("evalhouse.ingest"):
                 for alias in node.names:
@@ -144,12 +155,14 @@ def test_the_python_api_page_shows_every_ingest_method():
     assert [m for m in sorted(METHODS) if f"wh.{m}(" not in page] == []
 
 
-
 def _takers():
     """(module name, file, function or class node, parameter or field) for every ``wh`` or ``con`` parameter
     of the package, and every annotated field of that name (``wh: Warehouse`` of a dataclass)."""
-    for folder, package in (("evalhouse", "evalhouse"), ("analysis", "evalhouse.analysis"),
-                            ("loaders", "evalhouse.loaders")):
+    for folder, package in (
+        ("evalhouse", "evalhouse"),
+        ("analysis", "evalhouse.analysis"),
+        ("loaders", "evalhouse.loaders"),
+    ):
         for path in sorted((REPO / folder).rglob("*.py")):
             parts = path.relative_to(REPO / folder).with_suffix("").parts
             module = ".".join((package, *parts[:-1], *([] if parts[-1] == "__init__" else [parts[-1]])))
@@ -161,8 +174,7 @@ def _takers():
                 if isinstance(node, ast.ClassDef):
                     for field in node.body:
                         if isinstance(field, ast.AnnAssign) and getattr(field.target, "id", None) in ("wh", "con"):
-                            yield module, path, node, ast.arg(field.target.id, field.annotation,
-                                                              lineno=field.lineno)
+                            yield module, path, node, ast.arg(field.target.id, field.annotation, lineno=field.lineno)
 
 
 def test_every_warehouse_and_connection_parameter_is_typed():
@@ -171,8 +183,11 @@ def test_every_warehouse_and_connection_parameter_is_typed():
     expected = {"wh": "Warehouse", "con": "duckdb.DuckDBPyConnection"}
     takers = list(_takers())
     assert len(takers) > 90  # the pattern finds them
-    wrong = [f"{path.relative_to(REPO)}:{arg.lineno} {node.name}({arg.arg})" for _, path, node, arg in takers
-             if arg.annotation is None or ast.unparse(arg.annotation) != expected[arg.arg]]
+    wrong = [
+        f"{path.relative_to(REPO)}:{arg.lineno} {node.name}({arg.arg})"
+        for _, path, node, arg in takers
+        if arg.annotation is None or ast.unparse(arg.annotation) != expected[arg.arg]
+    ]
     assert wrong == []
 
 

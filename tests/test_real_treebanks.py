@@ -65,12 +65,16 @@ def test_en_ewt_flux_weight_and_projectivity_are_consistent(ewt23):
     non_projective = sum(not brute_projective(heads) for _, heads in trees)
     np_pct = ewt23.sql("select nonprojective_pct from corpus_complexity where corpus = 'en_ewt-v2.3'").fetchone()[0]
     assert np_pct == pytest.approx(100 * non_projective / 2077, rel=1e-12)
-    assert ewt23.sql("""select count(*) from sentence_complexity where corpus = 'en_ewt-v2.3'
+    assert (
+        ewt23.sql("""select count(*) from sentence_complexity where corpus = 'en_ewt-v2.3'
                         and (mean_flux_weight > mean_flux_size + 1e-12
-                             or (length > 1 and mean_flux_weight < 1))""").fetchone()[0] == 0
+                             or (length > 1 and mean_flux_weight < 1))""").fetchone()[0]
+        == 0
+    )
 
 
 # --- byte-exact round trips ---------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def ud_files() -> list[Path]:
@@ -97,9 +101,14 @@ def test_every_ud_file_ingests(ud_files, ud_wh):
         assert summary.normalisations == (), (path, summary.normalisations)
         assert summary.sentences > 0 and summary.edges > 0
         # one root per sentence in the stripped tree (no UD sentence has a punct root)
-        assert wh.sql("""select count(*) from (select position, count(*) filter (where head = 0) r
+        assert (
+            wh.sql(
+                """select count(*) from (select position, count(*) filter (where head = 0) r
                                                from edges where corpus = $c group by position) where r <> 1""",
-                      {"c": summary.corpus}).fetchone()[0] == 0
+                {"c": summary.corpus},
+            ).fetchone()[0]
+            == 0
+        )
 
 
 @pytest.mark.realdata

@@ -58,8 +58,10 @@ def report(analysed, tmp_path_factory):
 def _cells(page: str, table_id: str) -> list[list[str]]:
     """The text of every body cell of one table of the page (an independent, regex-level reader)."""
     body = re.search(rf"<table class='eh' id='t-{table_id}'>.*?<tbody>(.*?)</tbody>", page, re.S).group(1)
-    return [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+    return [
+        [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
 
 
 @pytest.mark.slow
@@ -118,8 +120,10 @@ def test_hostile_names_stay_escaped(report):
 def test_leaderboard_numbers_and_groups(analysed, report):
     _, page = report
     rows = _cells(page, "leaderboard")
-    board = analysed.sql("select team, run, dea, mean_bleu, mean_fluency_z from submission_scores "
-                         "where corpus = 'sample' order by dea desc, team, run").fetchall()
+    board = analysed.sql(
+        "select team, run, dea, mean_bleu, mean_fluency_z from submission_scores "
+        "where corpus = 'sample' order by dea desc, team, run"
+    ).fetchall()
     assert [(r[0], r[1]) for r in rows] == [(t, r) for t, r, *_ in board]
     for cells, (team, run, dea, bleu, fluency) in zip(rows, board):
         assert f"{dea:.3f}" in cells and f"{bleu:.3f}" in cells
@@ -153,8 +157,11 @@ def test_significance_groups_by_hand():
     # nothing significant: one group, every rank possible
     assert significance_groups({"x": 1.0, "y": 0.5}, set()) == {"x": (1, 1, 2), "y": (1, 1, 2)}
     # everything significant: a strict order
-    assert significance_groups({"x": 1.0, "y": 0.5, "z": 0.0}, {("x", "y"), ("x", "z"), ("y", "z")}) == \
-        {"x": (1, 1, 1), "y": (2, 2, 2), "z": (3, 3, 3)}
+    assert significance_groups({"x": 1.0, "y": 0.5, "z": 0.0}, {("x", "y"), ("x", "z"), ("y", "z")}) == {
+        "x": (1, 1, 1),
+        "y": (2, 2, 2),
+        "z": (3, 3, 3),
+    }
 
 
 @pytest.mark.slow
@@ -174,8 +181,9 @@ def test_relation_intervals_are_the_bootstrap_not_min_max(analysed, report):
 @pytest.mark.slow
 def test_correlations_projectivity_subtrees_and_buckets(analysed, report):
     _, page = report
-    median = analysed.sql("select median(rho) from metric_correlations where metric_a = 'bleu' and metric_b = 'dea' "
-                          "and corpus = 'sample'").fetchone()[0]
+    median = analysed.sql(
+        "select median(rho) from metric_correlations where metric_a = 'bleu' and metric_b = 'dea' and corpus = 'sample'"
+    ).fetchone()[0]
     assert f"{median:.2f}" in [c for row in _cells(page, "correlations") for c in row]
     us = analysed.sql("select u from projectivity_tests where corpus = 'sample'").fetchall()
     assert us, "threshold 0 makes every corpus eligible"
@@ -186,14 +194,19 @@ def test_correlations_projectivity_subtrees_and_buckets(analysed, report):
     form = analysed.sql("select form from suspicious_subtrees where view = 'dep' and rank = 1 limit 1").fetchone()[0]
     assert form in [c for row in _cells(page, "subtrees") for c in row]
     # buckets: sentence counts per length bucket of one submission, recomputed from sentence_complexity
-    expected = dict(analysed.sql("""select case when length <= 5 then '1-5' when length <= 10 then '6-10'
+    expected = dict(
+        analysed.sql("""select case when length <= 5 then '1-5' when length <= 10 then '6-10'
                                                 when length <= 15 then '11-15' when length <= 20 then '16-20'
                                                 when length <= 30 then '21-30' when length <= 40 then '31-40'
                                                 else '41+' end, count(*)
                                      from sentence_complexity where corpus = 'sample' and length > 0
-                                     group by all""").fetchall())
-    got = {c[1]: int(c[5].replace(",", "")) for c in _cells(page, "buckets")
-           if c[0] == "sentence length (words)" and c[2] == "baseline" and c[3] == "lr"}
+                                     group by all""").fetchall()
+    )
+    got = {
+        c[1]: int(c[5].replace(",", ""))
+        for c in _cells(page, "buckets")
+        if c[0] == "sentence length (words)" and c[2] == "baseline" and c[3] == "lr"
+    }
     assert got == expected
 
 
@@ -208,15 +221,22 @@ def test_examples_show_failed_edges(analysed, report):
         team, run, corpus = subs[sub]
         assert 1 <= len(positions) <= 2
         for p in positions:
-            failed = analysed.sql("select count(*) from dea_edges where team = $t and run = $r and corpus = $c and "
-                                  "position = $p and relation = $rel and not matched",
-                                  {"t": team, "r": run, "c": corpus, "p": p, "rel": relation}).fetchone()[0]
+            failed = analysed.sql(
+                "select count(*) from dea_edges where team = $t and run = $r and corpus = $c and "
+                "position = $p and relation = $rel and not matched",
+                {"t": team, "r": run, "c": corpus, "p": p, "rel": relation},
+            ).fetchone()[0]
             assert failed > 0
             out = data["out"][f"{sub}\t{corpus}\t{p}"]
             sent = data["sent"][f"{corpus}\t{p}"]
-            assert out["m"].count(0) == analysed.sql(
-                "select count(*) from dea_edges where team = $t and run = $r and corpus = $c and position = $p "
-                "and not matched", {"t": team, "r": run, "c": corpus, "p": p}).fetchone()[0]
+            assert (
+                out["m"].count(0)
+                == analysed.sql(
+                    "select count(*) from dea_edges where team = $t and run = $r and corpus = $c and position = $p "
+                    "and not matched",
+                    {"t": team, "r": run, "c": corpus, "p": p},
+                ).fetchone()[0]
+            )
             assert len(out["m"]) == len(sent["w"]) == len(sent["h"])
     # a subtree example's nodes carry the form's labels (dep view: the relations)
     dep = [e for e in data["form"] if e[1] == "dep" and e[3]]
@@ -255,8 +275,10 @@ def test_optional_score_views_join_the_leaderboard(analysed, tmp_path):
     exists = {r[0] for r in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
     if "sr_submission_scores" in exists:
         pytest.skip("the real sr_submission_scores view exists; covered by the realdata browser test")
-    con.execute("create temp view sr_submission_scores as select team, run, corpus, 0.4321 as nist, "
-                "'sr-eval|test' as configuration from submissions")
+    con.execute(
+        "create temp view sr_submission_scores as select team, run, corpus, 0.4321 as nist, "
+        "'sr-eval|test' as configuration from submissions"
+    )
     try:
         page = build_report(analysed, tmp_path / "r", corpus="sample", examples=0).path.read_text(encoding="utf-8")
     finally:
@@ -271,8 +293,14 @@ def test_accuracies_against_judgements_are_shown(analysed, report):
     _, page = report
     stored = analysed.sql("""select metric, judgement, r, rho from judgement_correlations
                              where corpus = 'sample' order by all""").fetchall()
-    assert stored and {m for m, *_ in stored} <= {"ssa", "gsa", "sta", "gta", "understandability_accuracy",
-                                                   "quality_accuracy"}
+    assert stored and {m for m, *_ in stored} <= {
+        "ssa",
+        "gsa",
+        "sta",
+        "gta",
+        "understandability_accuracy",
+        "quality_accuracy",
+    }
     rows = _cells(page, "judgements")
     assert len(rows) == len(stored)
     shown = {(c[3], c[4]): c for c in rows}
@@ -284,12 +312,13 @@ def test_accuracies_against_judgements_are_shown(analysed, report):
 
 # --- paper figures, LaTeX toggles (issue 38) ---------------------------------------------------------
 
+
 def svg_size_and_fonts(path) -> tuple[float, float, list[float]]:
     """(width, height) in inches and the size in points of every text element of a matplotlib SVG, read from
     the file: its width/height in pt, its viewBox (user units per pt) and each <text>'s font-size."""
     root = ET.parse(path).getroot()
     width, height = (float(root.get(k).removesuffix("pt")) for k in ("width", "height"))
-    scale = width / float(root.get("viewBox").split()[2])   # pt per user unit
+    scale = width / float(root.get("viewBox").split()[2])  # pt per user unit
     sizes = []
     for text in root.iter("{http://www.w3.org/2000/svg}text"):
         style = (text.get("style") or "") + ";" + (text.get("font-size") or "")
@@ -315,7 +344,9 @@ def assert_axes_titled(fig, name: str) -> None:
     for ax in fig.axes:
         for axis, title in ((ax.xaxis, ax.get_xlabel()), (ax.yaxis, ax.get_ylabel())):
             shown = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
-            assert not shown or title.strip(), f"{name}: an axis with ticks {[t.get_text() for t in shown][:3]} and no title"
+            assert not shown or title.strip(), (
+                f"{name}: an axis with ticks {[t.get_text() for t in shown][:3]} and no title"
+            )
 
 
 def assert_systems_told_apart(fig, name: str) -> None:
@@ -372,11 +403,12 @@ def test_dea_figure_caps_and_splits_long_relation_lists():
     r, s = FIGURE_RELATIONS, 10
     rng = np.random.default_rng(1)
     acc = rng.uniform(0.5, 1, (r, s))
-    fig = figures.dea_by_relation([f"rel{i}" for i in range(r)], list(range(r)), [f"s{k}" for k in range(s)], acc,
-                                  acc - 0.05, acc + 0.05, 0.95)
+    fig = figures.dea_by_relation(
+        [f"rel{i}" for i in range(r)], list(range(r)), [f"s{k}" for k in range(s)], acc, acc - 0.05, acc + 0.05, 0.95
+    )
     width, height = fig.get_size_inches()
     assert width == figures.DOUBLE_COLUMN and height <= figures.MAX_HEIGHT
-    assert len(fig.axes) == 2                       # two panels of ten relations
+    assert len(fig.axes) == 2  # two panels of ten relations
     assert [len(ax.get_yticklabels()) for ax in fig.axes] == [10, 10]
     assert_axes_titled(fig, "dea_by_relation")
     assert_systems_told_apart(fig, "dea_by_relation")
@@ -384,9 +416,15 @@ def test_dea_figure_caps_and_splits_long_relation_lists():
 
 def latex_toggles(page: str) -> dict[str, str]:
     """The LaTeX code of every toggle of the page, by its \\label."""
-    codes = [html.unescape(c) for c in re.findall(
-        r"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
-        r"<pre><code>(.*?)</code></pre></details>", page, re.S)]
+    codes = [
+        html.unescape(c)
+        for c in re.findall(
+            r"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
+            r"<pre><code>(.*?)</code></pre></details>",
+            page,
+            re.S,
+        )
+    ]
     return {re.search(r"\\label\{([^}]*)\}", c).group(1): c for c in codes}
 
 
@@ -398,29 +436,37 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
     codes = latex_toggles(page)
     assert set(codes) == {"tab:leaderboard", "tab:dea-relations", "tab:ranks"}
     # each toggle follows its table
-    for label, table_id in (("tab:leaderboard", "leaderboard"), ("tab:dea-relations", "dea-relations"),
-                            ("tab:ranks", "ranks")):
+    for label, table_id in (
+        ("tab:leaderboard", "leaderboard"),
+        ("tab:dea-relations", "dea-relations"),
+        ("tab:ranks", "ranks"),
+    ):
         after = page.split(f"id='t-{table_id}'", 1)[1]
         toggle = after.index("<details class='latex'>")
         assert toggle < after.index("</section>") and "<table" not in after[:toggle]
-        assert label in html.unescape(after[toggle:after.index("</details>")])
+        assert label in html.unescape(after[toggle : after.index("</details>")])
     board = codes["tab:leaderboard"]
-    rows = analysed.sql("select team, run, dea, configuration from submission_scores join configurations "
-                        "using (configuration_id) where corpus = 'sample'").fetchall()
+    rows = analysed.sql(
+        "select team, run, dea, configuration from submission_scores join configurations "
+        "using (configuration_id) where corpus = 'sample'"
+    ).fetchall()
     for team, run, dea, configuration in rows:
         assert f"{dea:.3f}" in board
     from evalhouse.export import latex
 
     assert latex.escape(HOSTILE_TEAM) in board and latex.escape(HOSTILE_RUN) in board
-    assert all(latex.breakable(c) in board for *_, c in rows)           # configurations in the caption
+    assert all(latex.breakable(c) in board for *_, c in rows)  # configurations in the caption
     # DEA by relation: a row per relation, a column per submission, each cell the view's accuracy
     dea = codes["tab:dea-relations"]
-    relations = analysed.sql("select relation, team, run, accuracy from dea_by_relation where corpus = 'sample'").fetchall()
+    relations = analysed.sql(
+        "select relation, team, run, accuracy from dea_by_relation where corpus = 'sample'"
+    ).fetchall()
     body = dea.split("\\midrule", 1)[1].split("\\bottomrule")[0]
-    lines = {ln.split(" & ")[0]: ln.removesuffix(" \\\\").split(" & ") for ln in body.splitlines()
-             if ln.endswith("\\\\")}
+    lines = {
+        ln.split(" & ")[0]: ln.removesuffix(" \\\\").split(" & ") for ln in body.splitlines() if ln.endswith("\\\\")
+    }
     assert set(lines) == {latex.escape(r) for r, *_ in relations}
-    column = {}   # team/run -> column, from the caption's "Sk: team/run" (the hostile name is long)
+    column = {}  # team/run -> column, from the caption's "Sk: team/run" (the hostile name is long)
     for k, name in re.findall(r"S(\d+): (.*?)(?=; S\d+: |\. Configuration)", dea):
         column[name] = 1 + int(k)
     assert len(column) == 3, column
@@ -428,8 +474,9 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
         assert lines[latex.escape(relation)][column[latex.escape(f"{team}/{run}")]] == latex.number(accuracy)
     # every ranked score: its value and interval bounds as score_intervals stores them
     ranked = codes["tab:ranks"]
-    for value, low, high in analysed.sql("select value, low, high from score_intervals "
-                                         "where kind = 'submission' and corpus = 'sample'").fetchall():
+    for value, low, high in analysed.sql(
+        "select value, low, high from score_intervals where kind = 'submission' and corpus = 'sample'"
+    ).fetchall():
         assert all(latex.number(x) in ranked for x in (value, low, high))
     text = " ".join(compile_latex(tmp_path, board + "\n" + dea + "\n" + ranked).split())
     assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')

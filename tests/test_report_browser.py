@@ -38,8 +38,10 @@ HOSTILE_RUN = "r'\"&<img src=x onerror=alert(1)>"
 @pytest.fixture(scope="module")
 def browser():
     if not chromium():
-        pytest.skip("BROWSER MISSING: no chromium on PATH (apt-get install chromium, or set EVALHOUSE_CHROMIUM); "
-                    "the report was not checked in a browser")
+        pytest.skip(
+            "BROWSER MISSING: no chromium on PATH (apt-get install chromium, or set EVALHOUSE_CHROMIUM); "
+            "the report was not checked in a browser"
+        )
     with Browser() as b:
         yield b
 
@@ -169,7 +171,7 @@ PRINT_OVERFLOW = r"""(function () {
   return out.slice(0, 20);
 })()"""
 PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
-PRINT_MARGIN = 12 / 25.4   # inches: report.css's @page margin
+PRINT_MARGIN = 12 / 25.4  # inches: report.css's @page margin
 
 
 def _check_examples_readable(page, minimum_trees: int) -> None:
@@ -177,7 +179,7 @@ def _check_examples_readable(page, minimum_trees: int) -> None:
     assert result["trees"] >= minimum_trees and result["labels"] > 5 * result["trees"], result
     assert result["overlaps"] == [], result["overlaps"]
     assert result["smallest"] >= 11, result
-    assert result["outside"] == 0 and result["scrolling"] > 0, result   # long sentences scroll inside their box
+    assert result["outside"] == 0 and result["scrolling"] > 0, result  # long sentences scroll inside their box
     assert page.errors == []
 
 
@@ -192,8 +194,9 @@ def _pdf_text_and_pages(path: Path) -> tuple[int, tuple[float, float], str]:
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
     w, h = map(float, re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M).groups())
-    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
-                           check=True).stdout
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     return pages, (w / 72, h / 72), first
 
 
@@ -226,8 +229,10 @@ def _check_print(page, name: str, pages_at_most: int) -> None:
         page.evaluate("window.dispatchEvent(new Event('afterprint'))")
     assert page.evaluate("document.querySelectorAll('.print-parts, .print-split').length") == 0
     if not (shutil.which("pdfinfo") and shutil.which("pdftotext")):
-        pytest.skip("POPPLER MISSING: no pdfinfo/pdftotext (apt-get install poppler-utils); the report was printed "
-                    "but its PDF pages were not read")
+        pytest.skip(
+            "POPPLER MISSING: no pdfinfo/pdftotext (apt-get install poppler-utils); the report was printed "
+            "but its PDF pages were not read"
+        )
     for paper, (w, h) in PAPERS.items():
         pdf = SCREENSHOTS / f"print-{name}-{paper}.pdf"
         data = page.send("Page.printToPDF", paperWidth=w, paperHeight=h, printBackground=True)["data"]
@@ -242,7 +247,9 @@ def _check_print(page, name: str, pages_at_most: int) -> None:
             first_png = sorted(SCREENSHOTS.glob(f"print-{name}-{paper}-*1.png"))[0]
             # not half blank (it was: the DEA figure, 14 in tall, went to page 2 and was cut); a figure that does not
             # fit below the leaderboard still moves to the next page, leaving up to a third
-            assert _ink_bottom(first_png) > 0.6, f"{first_png}: the first page is blank below {_ink_bottom(first_png):.0%}"
+            assert _ink_bottom(first_png) > 0.6, (
+                f"{first_png}: the first page is blank below {_ink_bottom(first_png):.0%}"
+            )
     assert page.errors == []
 
 
@@ -259,14 +266,19 @@ def test_hostile_names_in_the_browser(browser, tmp_path):
     page = browser.open(path.as_uri())
     # a hostile name arrives as text: no alert, no extra element, the exact string in the cell and the picker
     assert page.evaluate("document.querySelectorAll('img:not(.fig), script').length") == 2
-    cells = page.evaluate("Array.prototype.map.call(document.querySelectorAll('#t-leaderboard tbody tr'), "
-                          "function (r) { return [r.cells[0].textContent, r.cells[1].textContent]; })")
+    cells = page.evaluate(
+        "Array.prototype.map.call(document.querySelectorAll('#t-leaderboard tbody tr'), "
+        "function (r) { return [r.cells[0].textContent, r.cells[1].textContent]; })"
+    )
     assert [HOSTILE_TEAM, HOSTILE_RUN] in cells
-    options = page.evaluate("Array.prototype.map.call(document.getElementById('ex-sub').options, "
-                            "function (o) { return o.textContent; })")
+    options = page.evaluate(
+        "Array.prototype.map.call(document.getElementById('ex-sub').options, function (o) { return o.textContent; })"
+    )
     hostile = options.index(f"{HOSTILE_TEAM}/{HOSTILE_RUN} on sample")
-    page.evaluate(f"document.getElementById('ex-sub').value = '{hostile}'; "
-                  "document.getElementById('ex-sub').dispatchEvent(new Event('change'))")
+    page.evaluate(
+        f"document.getElementById('ex-sub').value = '{hostile}'; "
+        "document.getElementById('ex-sub').dispatchEvent(new Event('change'))"
+    )
     assert page.evaluate("document.querySelectorAll('#ex-list svg.tree').length") > 0
     _check_tables(page)
     assert page.errors == []
@@ -275,7 +287,7 @@ def test_hostile_names_in_the_browser(browser, tmp_path):
 def readme_walkthrough() -> str:
     """The commands of the README's "From real data to a report", as a bash script."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## From real data to a report"):]
+    section = readme[readme.index("## From real data to a report") :]
     return section.split("```console\n", 1)[1].split("```", 1)[0]
 
 
@@ -295,10 +307,12 @@ def real_report(tmp_path_factory):
     assert page.exists() and (tmp / "report" / "figures" / "dea_by_relation.pdf").exists()
     with evalhouse.connect(tmp / "ewt.duckdb", read_only=True) as wh:
         assert wh.sql("select count(*) from submissions").fetchone()[0] == 5
-    leaderboard = re.search(r"<table class='eh' id='t-leaderboard'>.*?<tbody>(.*?)</tbody>", page.read_text("utf-8"),
-                            re.S).group(1)
-    return ReportSummary(page, leaderboard.count("<tr"), 3, sorted((tmp / "report" / "figures").iterdir()),
-                         page.stat().st_size)
+    leaderboard = re.search(
+        r"<table class='eh' id='t-leaderboard'>.*?<tbody>(.*?)</tbody>", page.read_text("utf-8"), re.S
+    ).group(1)
+    return ReportSummary(
+        page, leaderboard.count("<tr"), 3, sorted((tmp / "report" / "figures").iterdir()), page.stat().st_size
+    )
 
 
 @pytest.mark.realdata
@@ -311,8 +325,10 @@ def test_real_report_in_the_browser(browser, real_report):
     assert page.errors == []
     assert page.evaluate("document.querySelectorAll('#t-leaderboard tbody tr').length") == 5
     assert page.evaluate("document.querySelectorAll('#t-projectivity tbody tr').length") > 0
-    assert page.evaluate("Array.prototype.every.call(document.querySelectorAll('img.fig'), "
-                         "function (i) { return i.complete && i.naturalWidth > 300; })")
+    assert page.evaluate(
+        "Array.prototype.every.call(document.querySelectorAll('img.fig'), "
+        "function (i) { return i.complete && i.naturalWidth > 300; })"
+    )
     page.evaluate("document.querySelector('header').scrollIntoView()")
     for name in ("leaderboard", "dea", "correlations", "buckets", "projectivity", "subtrees"):
         _shoot(page, f"report-{name}", f"#{name}")
@@ -365,7 +381,9 @@ def parser_report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("parser-report")
     with evalhouse.connect(tmp / "parsers.duckdb") as wh:
         for team in ("HIT-SCIR-18", "Stanford-18", "UDPipe-Future"):
-            ingest_dependency_run(wh, conll / team / "en_ewt.conllu", conll / "gold" / "en_ewt.conllu", "en_ewt", team, "1")
+            ingest_dependency_run(
+                wh, conll / team / "en_ewt.conllu", conll / "gold" / "en_ewt.conllu", "en_ewt", team, "1"
+            )
         ingest_parses(wh, wsj / "wsj01.mrg", "wsj01", gold=True)
         for parser in ("berkeley", "charniak_basic", "collins.1"):
             ingest_parses(wh, wsj / f"{parser}.mrg", "wsj01", team=parser, run="1")
@@ -381,19 +399,25 @@ def test_parser_report_in_the_browser(browser, parser_report):
     assert page.errors == []
     assert page.evaluate("document.querySelectorAll('#t-parsers tbody tr').length") == 3
     assert page.evaluate("document.querySelectorAll('#t-constituency tbody tr').length") == 6  # all and len<=40
-    assert page.evaluate("Array.prototype.every.call(document.querySelectorAll('img.fig'), "
-                         "function (i) { return i.complete && i.naturalWidth > 300; })")
+    assert page.evaluate(
+        "Array.prototype.every.call(document.querySelectorAll('img.fig'), "
+        "function (i) { return i.complete && i.naturalWidth > 300; })"
+    )
     for name in ("parsers", "parser-breakdowns", "parser-confusion", "constituency"):
         _shoot(page, f"report-{name}", f"#{name}")
     # drill-down from a breakdown cell: the conj relation of the best parser, then a long arc
-    page.evaluate("document.querySelector(\"#t-parser-breakdowns tr[data-team='HIT-SCIR-18'] "
-                  "a.px[data-breakdown='relation'][data-grp='conj']\").click()")
+    page.evaluate(
+        "document.querySelector(\"#t-parser-breakdowns tr[data-team='HIT-SCIR-18'] "
+        "a.px[data-breakdown='relation'][data-grp='conj']\").click()"
+    )
     assert page.evaluate("document.querySelectorAll('#px-list .example').length") == 3
     assert page.evaluate("document.querySelectorAll('#px-list svg.tree').length") == 6  # gold and parser, each
     assert page.evaluate("document.querySelectorAll('#px-list path.arc.bad').length") > 0
     assert page.evaluate("document.querySelectorAll('#px-list text.word.hl').length") > 0
     _shoot(page, "report-parser-examples", "#parser-examples")
-    page.evaluate("document.querySelector(\"#t-parser-breakdowns a.px[data-breakdown='arc_length'][data-grp='7']\").click()")
+    page.evaluate(
+        "document.querySelector(\"#t-parser-breakdowns a.px[data-breakdown='arc_length'][data-grp='7']\").click()"
+    )
     assert page.evaluate("document.querySelectorAll('#px-list .example').length") > 0
     # worst constituency sentences: both trees, the brackets one lacks in red
     assert page.evaluate("document.querySelectorAll('#constituency code.brackets').length") == 2 * 3 * 5

@@ -22,8 +22,16 @@ from tests.conftest import write
 from tests.test_conll18_metrics import GOLD, SYSTEM
 from tests.test_names import rename_submissions
 from tests.test_parses import ingest_seed002
-from tests.test_report import (HOSTILE_RUN, HOSTILE_TEAM, _cells, assert_axes_titled, assert_fits_a_page,
-                               assert_systems_told_apart, captured_figures, latex_toggles)
+from tests.test_report import (
+    HOSTILE_RUN,
+    HOSTILE_TEAM,
+    _cells,
+    assert_axes_titled,
+    assert_fits_a_page,
+    assert_systems_told_apart,
+    captured_figures,
+    latex_toggles,
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +60,21 @@ def page_data(page: str) -> dict:
 def test_a_warehouse_of_parser_runs_gets_a_report(parsed):
     _, summary, page = parsed
     assert summary.submissions == 0 and summary.parse_runs == 4
-    for section in ("parsers", "parser-breakdowns", "parser-confusion", "parser-significance", "constituency",
-                    "parser-examples", "configuration"):
+    for section in (
+        "parsers",
+        "parser-breakdowns",
+        "parser-confusion",
+        "parser-significance",
+        "constituency",
+        "parser-examples",
+        "configuration",
+    ):
         assert f"<section id='{section}'>" in page, section
     for section in ("leaderboard", "dea", "examples"):  # the outputs' sections need submissions
         assert f"<section id='{section}'>" not in page
-    assert {p.name for p in summary.figures} == {f"{n}.{f}" for n in ("parser_scores", "parser_breakdowns",
-                                                                     "parser_relations") for f in ("svg", "pdf", "png")}
+    assert {p.name for p in summary.figures} == {
+        f"{n}.{f}" for n in ("parser_scores", "parser_breakdowns", "parser_relations") for f in ("svg", "pdf", "png")
+    }
     assert "metrics:conll18_ud_eval-1.2" in page and "bootstrap:percentile" in page  # configurations listed
 
 
@@ -66,21 +82,31 @@ def test_a_warehouse_of_parser_runs_gets_a_report(parsed):
 def test_leaderboard_and_ranks_are_the_views_and_the_stored_tests(parsed):
     wh, _, page = parsed
     rows = _cells(page, "parsers")
-    scores = {(t, r): (las, mlas) for t, r, las, mlas in wh.sql(
-        "SELECT team, run, las_f1, mlas_f1 FROM dependency_scores").fetchall()}
+    scores = {
+        (t, r): (las, mlas)
+        for t, r, las, mlas in wh.sql("SELECT team, run, las_f1, mlas_f1 FROM dependency_scores").fetchall()
+    }
     assert len(rows) == 3
     header = re.search(r"<table class='eh' id='t-parsers'><thead><tr>(.*?)</tr>", page, re.S).group(1)
     titles = [html.unescape(t) for t in re.findall(r"<th[^>]*>(.*?)</th>", header)]
     for row in rows:
         las, mlas = scores[(row[0], row[1])]
         assert row[titles.index("LAS")] == f"{100 * las:.2f}" and row[titles.index("MLAS")] == f"{100 * mlas:.2f}"
-    assert [r[:2] for r in rows] == [["gold", "self"], sorted([r[:2] for r in rows[1:]])[0], sorted([r[:2] for r in rows[1:]])[1]]
+    assert [r[:2] for r in rows] == [
+        ["gold", "self"],
+        sorted([r[:2] for r in rows[1:]])[0],
+        sorted([r[:2] for r in rows[1:]])[1],
+    ]
     ranks = {(r[1], r[2], r[3]): (r[7], r[8]) for r in _cells(page, "parser-ranks")}
     tests = wh.sql("""SELECT metric, team_a, run_a, team_b, run_b, delta, significant FROM score_significance
                       WHERE test = 'approximate-randomisation'""").fetchall()
-    values = dict(((t, r), v) for t, r, v in wh.sql(
-        "SELECT team, run, value FROM score_intervals WHERE metric = 'las'").fetchall())
-    better = {((a, ra), (b, rb)) if d > 0 else ((b, rb), (a, ra)) for m, a, ra, b, rb, d, s in tests if m == "las" and s}
+    values = dict(
+        ((t, r), v)
+        for t, r, v in wh.sql("SELECT team, run, value FROM score_intervals WHERE metric = 'las'").fetchall()
+    )
+    better = {
+        ((a, ra), (b, rb)) if d > 0 else ((b, rb), (a, ra)) for m, a, ra, b, rb, d, s in tests if m == "las" and s
+    }
     for (team, run), (group, lo, hi) in significance_groups(values, better).items():
         assert ranks[("LAS", team, run)] == (str(group), f"{lo}" if lo == hi else f"{lo}-{hi}")
     # the run and its copy are tied; two sentences cannot tell the gold from them (p >= 1/4 at best)
@@ -171,8 +197,11 @@ def test_latex_toggles_of_the_parser_tables(parsed, tmp_path):
     head = next(ln for ln in table.splitlines() if ln.startswith("breakdown & group"))
     runs = head.removesuffix(" \\\\").split(" & ")[3:]
     names = dict(re.findall(r"S(\d+): (.*?)(?=; S\d+: |\. Configuration)", table))
-    rows = {tuple(ln.split(" & ")[:2]): ln.removesuffix(" \\\\").split(" & ") for ln in table.splitlines()
-            if ln.endswith("\\\\") and not ln.startswith("breakdown")}
+    rows = {
+        tuple(ln.split(" & ")[:2]): ln.removesuffix(" \\\\").split(" & ")
+        for ln in table.splitlines()
+        if ln.endswith("\\\\") and not ln.startswith("breakdown")
+    }
     expected = wh.sql("SELECT team, run, breakdown, grp, las_f1 FROM dependency_breakdowns").fetchall()
     assert len(rows) == len({(b, g) for _, _, b, g, _ in expected})
     for team, run, breakdown, grp, value in expected:

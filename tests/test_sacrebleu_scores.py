@@ -13,15 +13,42 @@ import sacrebleu
 from evalhouse.analysis.sacrebleu_scores import sacrebleu_scores, score_from_statistics
 from tests.conftest import shared
 
-MTEVAL_BLEU = {"C-3MA.4959": 22.67, "FBK.4870": 26.33, "KIT.4950": 26.08, "LIUM-NMT.4900": 26.6,
-               "LMU-nmt-reranked.4934": 27.11, "LMU-nmt-single.4893": 26.56, "PROMT-Rule-based.4735": 16.61,
-               "RWTH-nmt-ensemble.4921": 26.02, "SYSTRAN.4847": 26.71, "TALP-UPC.4834": 21.24, "online-A.0": 20.8,
-               "online-B.0": 26.65, "online-F.0": 15.45, "online-G.0": 18.16, "uedin-nmt.4722": 28.3, "xmu.4910": 26.69}
-CHRFPP_CHRF = {"C-3MA.4959": 51.9533, "FBK.4870": 54.7152, "KIT.4950": 55.7629, "LIUM-NMT.4900": 55.9284,
-               "LMU-nmt-reranked.4934": 56.3908, "LMU-nmt-single.4893": 55.9216, "PROMT-Rule-based.4735": 50.3511,
-               "RWTH-nmt-ensemble.4921": 55.6116, "SYSTRAN.4847": 55.5758, "TALP-UPC.4834": 51.6860,
-               "online-A.0": 52.0023, "online-B.0": 56.2633, "online-F.0": 49.2588, "online-G.0": 51.5871,
-               "uedin-nmt.4722": 57.7227, "xmu.4910": 55.9642}
+MTEVAL_BLEU = {
+    "C-3MA.4959": 22.67,
+    "FBK.4870": 26.33,
+    "KIT.4950": 26.08,
+    "LIUM-NMT.4900": 26.6,
+    "LMU-nmt-reranked.4934": 27.11,
+    "LMU-nmt-single.4893": 26.56,
+    "PROMT-Rule-based.4735": 16.61,
+    "RWTH-nmt-ensemble.4921": 26.02,
+    "SYSTRAN.4847": 26.71,
+    "TALP-UPC.4834": 21.24,
+    "online-A.0": 20.8,
+    "online-B.0": 26.65,
+    "online-F.0": 15.45,
+    "online-G.0": 18.16,
+    "uedin-nmt.4722": 28.3,
+    "xmu.4910": 26.69,
+}
+CHRFPP_CHRF = {
+    "C-3MA.4959": 51.9533,
+    "FBK.4870": 54.7152,
+    "KIT.4950": 55.7629,
+    "LIUM-NMT.4900": 55.9284,
+    "LMU-nmt-reranked.4934": 56.3908,
+    "LMU-nmt-single.4893": 55.9216,
+    "PROMT-Rule-based.4735": 50.3511,
+    "RWTH-nmt-ensemble.4921": 55.6116,
+    "SYSTRAN.4847": 55.5758,
+    "TALP-UPC.4834": 51.6860,
+    "online-A.0": 52.0023,
+    "online-B.0": 56.2633,
+    "online-F.0": 49.2588,
+    "online-G.0": 51.5871,
+    "uedin-nmt.4722": 57.7227,
+    "xmu.4910": 55.9642,
+}
 
 
 def test_small_example_equals_sacrebleu_called_directly():

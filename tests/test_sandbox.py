@@ -109,8 +109,10 @@ def test_every_view_reads_the_same_rows_in_the_sandbox(db):
 
     def rows(sandbox):  # floats to 12 significant digits, sandbox or not (conftest.significant)
         with evalhouse.connect(db, read_only=True, sandbox=sandbox) as wh:
-            return {n: sorted(repr(tuple(map(significant, r))) for r in wh.con.execute(f'SELECT * FROM "{n}"').fetchall())
-                    for n in names}
+            return {
+                n: sorted(repr(tuple(map(significant, r))) for r in wh.con.execute(f'SELECT * FROM "{n}"').fetchall())
+                for n in names
+            }
 
     free, boxed = rows(False), rows(True)
     assert boxed == free
@@ -158,13 +160,24 @@ def test_the_export_commands_still_write_files(db, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [
-    ["export", "corpus_complexity\" TO '{out}'; --", "--out", "{tmp}/x.csv"],
-    ["export", "corpus_complexity", "--out", "{tmp}/x.csv", "--corpus", "x') TO '{out}'; --"],
-    ["report", "--team", "x'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
-    ["report", "--submission", "x/1'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
-    ["export-sql", "--dialect", "duckdb", "--out", "{tmp}/x.sql", "--dataset", "{tmp}'); COPY (SELECT 1) TO '{out}'; --"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "corpus_complexity\" TO '{out}'; --", "--out", "{tmp}/x.csv"],
+        ["export", "corpus_complexity", "--out", "{tmp}/x.csv", "--corpus", "x') TO '{out}'; --"],
+        ["report", "--team", "x'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
+        ["report", "--submission", "x/1'; COPY (SELECT 1) TO '{out}'; --", "--out", "{tmp}/report"],
+        [
+            "export-sql",
+            "--dialect",
+            "duckdb",
+            "--out",
+            "{tmp}/x.sql",
+            "--dataset",
+            "{tmp}'); COPY (SELECT 1) TO '{out}'; --",
+        ],
+    ],
+)
 def test_other_commands_run_no_sql_from_their_arguments(db, tmp_path, argv):
     """Names and paths given to export, report and export-sql are data (bound parameters, quoted literals),
     never SQL: a name that would be a COPY if pasted into SQL writes nothing."""
@@ -175,31 +188,43 @@ def test_other_commands_run_no_sql_from_their_arguments(db, tmp_path, argv):
 
 # --- readers run in the same sandbox (issue 37 point 5) -----------------------------------------------
 
+
 def _crafted(db, secret):
     """The warehouse as a hostile lab might share it: its corpus_complexity view also reads a local file."""
     con = duckdb.connect(db)
     try:
         sql = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'corpus_complexity'").fetchall()[0][0]
         con.execute(sql.replace("CREATE VIEW corpus_complexity AS", "CREATE VIEW eh_original AS", 1))
-        con.execute(f"CREATE OR REPLACE VIEW corpus_complexity AS SELECT * REPLACE (corpus || ' ' || "
-                    f"(SELECT content FROM read_text('{secret}')) AS corpus) FROM eh_original")
+        con.execute(
+            f"CREATE OR REPLACE VIEW corpus_complexity AS SELECT * REPLACE (corpus || ' ' || "
+            f"(SELECT content FROM read_text('{secret}')) AS corpus) FROM eh_original"
+        )
     finally:
         con.close()
 
 
 def _leaked(tmp_path) -> list[str]:
     """The files under ``tmp_path`` (but the secret and the warehouse) that hold the secret."""
-    return sorted(str(p) for p in tmp_path.rglob("*") if p.is_file() and p.name != "secret.csv"
-                  and not p.name.startswith("w.duckdb") and b"secret-token" in p.read_bytes())
+    return sorted(
+        str(p)
+        for p in tmp_path.rglob("*")
+        if p.is_file()
+        and p.name != "secret.csv"
+        and not p.name.startswith("w.duckdb")
+        and b"secret-token" in p.read_bytes()
+    )
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [
-    ["export", "corpus_complexity", "--out", "{out}/cc.csv"],
-    ["export", "corpus_complexity", "--out", "{out}/cc.parquet"],
-    ["export-dataset", "{out}/dataset", "--views", "corpus_complexity"],
-    ["report", "--out", "{out}/report"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "corpus_complexity", "--out", "{out}/cc.csv"],
+        ["export", "corpus_complexity", "--out", "{out}/cc.parquet"],
+        ["export-dataset", "{out}/dataset", "--views", "corpus_complexity"],
+        ["report", "--out", "{out}/report"],
+    ],
+)
 def test_a_view_the_file_brought_reads_no_local_file(db, secret, tmp_path, command):
     """A shared warehouse whose corpus_complexity reads a local file (issue 37: /etc/hostname went into the
     export) is refused in one line, exit 3, and nothing of the file is written anywhere."""

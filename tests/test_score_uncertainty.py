@@ -22,12 +22,14 @@ def test_the_general_resampler_gives_a_ratio_the_ratio_resamplers_p(test):
     den = rng.integers(1, 9, size=30).astype(float)
     nums = np.minimum(rng.integers(0, 9, size=(3, 30)), den).astype(float)
     ratio = paired = stats.paired_tests_all(nums, den, 400, 6, test)
-    general = stats.paired_statistic_tests(np.stack([nums, np.tile(den, (3, 1))], -1), lambda t: t[..., 0] / t[..., 1],
-                                           400, 6, test)
+    general = stats.paired_statistic_tests(
+        np.stack([nums, np.tile(den, (3, 1))], -1), lambda t: t[..., 0] / t[..., 1], 400, 6, test
+    )
     assert [r[5] for r in general] == [r[5] for r in ratio] and [r[:2] for r in general] == [r[:2] for r in paired]
     low, high = stats.bootstrap_ratio_intervals(nums.T, np.tile(den, (3, 1)).T, 400, 6)
-    glow, ghigh, _ = stats.bootstrap_statistic_intervals(np.stack([nums, np.tile(den, (3, 1))], -1),
-                                                         lambda t: t[..., 0] / t[..., 1], 400, 6)
+    glow, ghigh, _ = stats.bootstrap_statistic_intervals(
+        np.stack([nums, np.tile(den, (3, 1))], -1), lambda t: t[..., 0] / t[..., 1], 400, 6
+    )
     assert glow == pytest.approx(low, abs=1e-12) and ghigh == pytest.approx(high, abs=1e-12)
 
 
@@ -37,9 +39,14 @@ def test_every_ranked_score_has_its_interval_and_tests(analysed):  # noqa: F811
     views = {
         "submission_scores": ["dea", "mean_dea", "corpus_bleu", *MEANS],
         "sr_submission_scores": ["bleu", "nist", "dist", "dist_words"],
-        "sacrebleu_scores": ["bleu", "chrf"]}
-    intervals = {(t, r, m): (v, lo, hi) for t, r, m, v, lo, hi in wh.sql(
-        "SELECT team, run, metric, value, low, high FROM score_intervals WHERE kind = 'submission'").fetchall()}
+        "sacrebleu_scores": ["bleu", "chrf"],
+    }
+    intervals = {
+        (t, r, m): (v, lo, hi)
+        for t, r, m, v, lo, hi in wh.sql(
+            "SELECT team, run, metric, value, low, high FROM score_intervals WHERE kind = 'submission'"
+        ).fetchall()
+    }
     checked = 0
     for view, columns in views.items():
         prefix = {"submission_scores": "", "sr_submission_scores": "sr_", "sacrebleu_scores": "sacrebleu_"}[view]
@@ -61,8 +68,11 @@ def test_every_ranked_score_has_its_interval_and_tests(analysed):  # noqa: F811
 
 
 def _text_lines(path):
-    return [line.split("= ", 1)[1] if "= " in line else "" for line in path.read_text(encoding="utf-8").splitlines()
-            if line.startswith("# text")]
+    return [
+        line.split("= ", 1)[1] if "= " in line else ""
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("# text")
+    ]
 
 
 @pytest.mark.realdata
@@ -77,8 +87,11 @@ def test_sacrebleu_resampling_equals_sacrebleus_paired_test(test, code, monkeypa
     runs = shared("sr-outputs", "adapt-ewt-test")
     # two close runs (sacreBLEU BLEU 75.58 and 75.38) and a distant one (81.57): all three pairs differ
     # significantly (p = 1/301) under both tests, as sacrebleu says too
-    names = ["ewt_only_test_set_13-Oct_11-27", "augmented_and_ewt_test_set_13-Oct_12-07_tokenized",
-             "augmented_and_ewt_test_set_13-Oct_12-07"]
+    names = [
+        "ewt_only_test_set_13-Oct_11-27",
+        "augmented_and_ewt_test_set_13-Oct_12-07_tokenized",
+        "augmented_and_ewt_test_set_13-Oct_12-07",
+    ]
     hypotheses = [_text_lines(runs / name / "en_out.txt") for name in names]
     # and one that differs from the first in ten sentences only (taken from the second): a large p
     names.append("ten-changed")
@@ -88,10 +101,17 @@ def test_sacrebleu_resampling_equals_sacrebleus_paired_test(test, code, monkeypa
     results = [sacrebleu_scores.sacrebleu_scores(h, prepared) for h in hypotheses]
     monkeypatch.setitem(os.environ, "SACREBLEU_SEED", "11")
     for metric, cls in (("bleu", BLEU), ("chrf", CHRF)):
-        ours = sacrebleu_scores.paired_tests([getattr(r, f"{metric}_statistics") for r in results], metric, test, 300, 11)
+        ours = sacrebleu_scores.paired_tests(
+            [getattr(r, f"{metric}_statistics") for r in results], metric, test, 300, 11
+        )
         for a, b in ((0, 1), (0, 2), (1, 2), (0, 3)):
-            _, theirs = PairedTest([(names[a], hypotheses[a]), (names[b], hypotheses[b])],
-                                   {metric: cls(references=[references])}, None, test_type=code, n_samples=300)()
+            _, theirs = PairedTest(
+                [(names[a], hypotheses[a]), (names[b], hypotheses[b])],
+                {metric: cls(references=[references])},
+                None,
+                test_type=code,
+                n_samples=300,
+            )()
             base, other = theirs[next(k for k in theirs if k != "System")]
             assert (ours.scores[a], ours.scores[b]) == (base.score, other.score)
             assert ours.p[(a, b)] == other.p_value, (metric, a, b)

@@ -60,10 +60,24 @@ def nltk_sentence(hyp_text, ref_text):
     return {"bleu": b, "nist": n, "dist": d, "dist_words": dw}
 
 
-HYPS = ["What if Google morphed into GoogleOS?", "the cat sat on the mat .", "", "Straße  und\u00a0Weg ja",
-        "a b", "Ein Haus", None]
-REFS = ["What if Google Morphed Into GoogleOS?", "The cat sat on a mat.", "nothing came out", "strasse und weg ja",
-        "a b c d e", "Ein Haus steht da .", "missing output"]
+HYPS = [
+    "What if Google morphed into GoogleOS?",
+    "the cat sat on the mat .",
+    "",
+    "Straße  und\u00a0Weg ja",
+    "a b",
+    "Ein Haus",
+    None,
+]
+REFS = [
+    "What if Google Morphed Into GoogleOS?",
+    "The cat sat on a mat.",
+    "nothing came out",
+    "strasse und weg ja",
+    "a b c d e",
+    "Ein Haus steht da .",
+    "missing output",
+]
 
 
 def test_small_corpus_equals_nltk():
@@ -136,8 +150,12 @@ def test_adapt_runs_equal_the_script_to_the_printed_digits(adapt):
     digits of both script versions, by the Python functions and by the view sr_submission_scores;
     character DIST from NLTK on two runs (its Python edit distance takes about 10 s per run)."""
     wh, refs, runs = adapt
-    view = {r: dict(zip(("bleu", "nist", "dist", "dist_words"), v)) for r, *v in wh.sql(
-        "select run, bleu, nist, dist, dist_words from sr_submission_scores where team = 'adapt'").fetchall()}
+    view = {
+        r: dict(zip(("bleu", "nist", "dist", "dist_words"), v))
+        for r, *v in wh.sql(
+            "select run, bleu, nist, dist, dist_words from sr_submission_scores where team = 'adapt'"
+        ).fetchall()
+    }
     assert sorted(view) == sorted(run.parent.name for run in runs)
     for k, run in enumerate(runs):
         hyps = _texts(run)
@@ -160,8 +178,10 @@ def test_adapt_sentence_scores_equal_nltk(adapt):
     hyps = _texts(run)
     stats = sr_statistics(hyps, refs)
     per = sr_sentence_scores(stats)
-    view = wh.sql("select bleu, nist, dist, dist_words from sr_sentence_scores where run = $r order by position",
-                  {"r": run.parent.name}).fetchall()
+    view = wh.sql(
+        "select bleu, nist, dist, dist_words from sr_sentence_scores where run = $r order by position",
+        {"r": run.parent.name},
+    ).fetchall()
     assert len(view) == len(hyps)
     undefined = 0
     for k in range(0, len(hyps), 3):
@@ -184,11 +204,19 @@ def test_adapt_sacrebleu_view_equals_sacrebleu(adapt):
     """The view sacrebleu_scores against sacrebleu's module-level corpus_bleu and corpus_chrf on the same
     texts: scores, one-line reports and signatures identical."""
     wh, refs, runs = adapt
-    stored = {r: v for r, *v in wh.sql("select run, bleu, bleu_report, bleu_signature, chrf, chrf_signature "
-                                       "from sacrebleu_scores").fetchall()}
+    stored = {
+        r: v
+        for r, *v in wh.sql(
+            "select run, bleu, bleu_report, bleu_signature, chrf, chrf_signature from sacrebleu_scores"
+        ).fetchall()
+    }
     for run in runs:
         hyps = _texts(run)
         bleu, chrf = sacrebleu.corpus_bleu(hyps, [refs]), sacrebleu.corpus_chrf(hyps, [refs])
         assert stored[run.parent.name] == [
-            bleu.score, str(bleu), f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}",
-            chrf.score, f"nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{sacrebleu.__version__}"]
+            bleu.score,
+            str(bleu),
+            f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}",
+            chrf.score,
+            f"nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{sacrebleu.__version__}",
+        ]

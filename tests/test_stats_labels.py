@@ -16,15 +16,18 @@ from scipy import stats as sps
 from evalhouse.analysis.stats import mann_whitney, mann_whitney_method
 
 
-@pytest.mark.parametrize("n1, n2, ties, expected", [
-    (5, 5, False, "exact"),
-    (20, 5, False, "exact"),     # one sample of at most 8: exact (the old label said asymptotic)
-    (5, 20, False, "exact"),
-    (8, 9, False, "exact"),
-    (9, 9, False, "asymptotic"),
-    (5, 5, True, "asymptotic"),
-    (30, 40, True, "asymptotic"),
-])
+@pytest.mark.parametrize(
+    "n1, n2, ties, expected",
+    [
+        (5, 5, False, "exact"),
+        (20, 5, False, "exact"),  # one sample of at most 8: exact (the old label said asymptotic)
+        (5, 20, False, "exact"),
+        (8, 9, False, "exact"),
+        (9, 9, False, "asymptotic"),
+        (5, 5, True, "asymptotic"),
+        (30, 40, True, "asymptotic"),
+    ],
+)
 def test_method_rule(n1, n2, ties, expected):
     assert mann_whitney_method(n1, n2, ties) == expected
 

@@ -189,8 +189,9 @@ def test_a_new_warehouse_another_process_opened_first_is_never_deleted(tmp_path,
     def place_then_taken(path, fingerprint, create):
         placed = place(path, fingerprint, create)
         assert placed  # the copy is linked in: the race is the one under test
-        holder = subprocess.Popen([sys.executable, "-c", HOLD, path], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLD, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         holders.append(holder)
         assert holder.stdout.readline().strip() == "ready"
         return placed

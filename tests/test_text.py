@@ -16,26 +16,32 @@ from hypothesis import strategies as st
 from evalhouse.analysis.text import FOLD_SIGNATURE, fold
 
 
-@pytest.mark.parametrize("a, b", [
-    ("Straße", "STRASSE"),            # CaseFolding.txt: 00DF; F; 0073 0073
-    ("straße", "strasse"),
-    ("ΣΊΣΥΦΟΣ", "σίσυφος"),           # final sigma 03C2 folds to 03C3 like capital 03A3
-    ("ﬁle", "FILE"),                  # FB01; F; 0066 0069
-    ("Élève", "e\u0301le\u0300ve"),   # composed and decomposed accents: canonical equivalents
-    ("İstanbul", "i\u0307stanbul"),    # 0130; F; 0069 0307
-    ("The", "the"),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Straße", "STRASSE"),  # CaseFolding.txt: 00DF; F; 0073 0073
+        ("straße", "strasse"),
+        ("ΣΊΣΥΦΟΣ", "σίσυφος"),  # final sigma 03C2 folds to 03C3 like capital 03A3
+        ("ﬁle", "FILE"),  # FB01; F; 0066 0069
+        ("Élève", "e\u0301le\u0300ve"),  # composed and decomposed accents: canonical equivalents
+        ("İstanbul", "i\u0307stanbul"),  # 0130; F; 0069 0307
+        ("The", "the"),
+    ],
+)
 def test_caseless_matches(a, b):
     assert fold(a) == fold(b)
 
 
-@pytest.mark.parametrize("a, b", [
-    ("élève", "eleve"),  # accents are kept
-    ("½", "1/2"),        # compatibility mappings are not applied (no NFKC)
-    ("Ｆ", "F"),         # full-width stays full-width
-    ("don't", "don’t"),  # apostrophes stay distinct
-    ("1 000", "1000"),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("élève", "eleve"),  # accents are kept
+        ("½", "1/2"),  # compatibility mappings are not applied (no NFKC)
+        ("Ｆ", "F"),  # full-width stays full-width
+        ("don't", "don’t"),  # apostrophes stay distinct
+        ("1 000", "1000"),
+    ],
+)
 def test_distinctions_kept(a, b):
     assert fold(a) != fold(b)
 

@@ -21,8 +21,14 @@ from hypothesis import strategies as st
 
 import evalhouse
 import evalhouse.analysis.trees as trees_mod
-from evalhouse.analysis.trees import (NotATreeError, TreeBatch, arc_projective, strip_punctuation, tree_depths,
-                                      tree_metrics)
+from evalhouse.analysis.trees import (
+    NotATreeError,
+    TreeBatch,
+    arc_projective,
+    strip_punctuation,
+    tree_depths,
+    tree_metrics,
+)
 from evalhouse.loaders.errors import InputError
 from tests import reference_trees
 from tests.conftest import REPO, SHARED_DATA, shared
@@ -61,12 +67,17 @@ def assert_same_metrics(batch: TreeBatch) -> None:
             with algorithm(sweep_factor, budget):
                 got = tree_metrics(batch, kernel=kernel)
             for field in ("flux_weights", "flux_sizes", "projective", "flux_weight_sum", "gap_offsets"):
-                assert getattr(got, field).tolist() == getattr(expected, field).tolist(), \
-                    (field, sweep_factor, budget, kernel)
+                assert getattr(got, field).tolist() == getattr(expected, field).tolist(), (
+                    field,
+                    sweep_factor,
+                    budget,
+                    kernel,
+                )
     assert tree_depths(batch).tolist() == reference_trees.tree_depths(batch).tolist()
 
 
 # --- random trees --------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
@@ -105,14 +116,15 @@ def test_projectivity_and_depth_against_brute_force(heads):
 
 def brute_arc_projective(heads: list[int]) -> list[bool]:
     """Per word: its head dominates every word strictly between the two (the virtual root 0 dominates all)."""
+
     def dominated(k: int, h: int) -> bool:
         while k != 0:
             if k == h:
                 return True
             k = heads[k - 1]
         return False
-    return [h == 0 or all(dominated(k, h) for k in range(min(h, d) + 1, max(h, d)))
-            for d, h in enumerate(heads, 1)]
+
+    return [h == 0 or all(dominated(k, h) for k in range(min(h, d) + 1, max(h, d))) for d, h in enumerate(heads, 1)]
 
 
 @pytest.mark.slow
@@ -150,6 +162,7 @@ def test_larger_random_trees_equal_the_previous_implementation():
 
 
 # --- adversarial shapes ----------------------------------------------------------------------------
+
 
 def _benchmark():
     spec = importlib.util.spec_from_file_location("benchmark_trees", REPO / "benchmarks" / "trees.py")
@@ -195,6 +208,7 @@ def test_cycle_index_is_the_same_as_before():
 
 # --- punctuation stripping -------------------------------------------------------------------------
 
+
 def naive_strip(heads: list[int], punct: list[bool]) -> list[tuple[int, int, int, int]]:
     """(dependent, head, dependent_id, head_id) per kept word, by walking up from each word."""
     kept = [i + 1 for i in range(len(heads)) if not punct[i]]
@@ -209,8 +223,9 @@ def naive_strip(heads: list[int], punct: list[bool]) -> list[tuple[int, int, int
 
 
 def stripped_rows(result) -> list[tuple[int, int, int, int]]:
-    return list(zip(result.dependent.tolist(), result.head.tolist(), result.dependent_id.tolist(),
-                    result.head_id.tolist()))
+    return list(
+        zip(result.dependent.tolist(), result.head.tolist(), result.dependent_id.tolist(), result.head_id.tolist())
+    )
 
 
 @st.composite
@@ -248,6 +263,7 @@ def test_punctuation_cycle_raises():
 
 # --- the loader's edges table ------------------------------------------------------------------------
 
+
 def conllu(sentences) -> str:
     out = []
     for k, (heads, punct) in enumerate(sentences, 1):
@@ -260,13 +276,17 @@ def conllu(sentences) -> str:
 
 
 def edges_of(wh, corpus: str):
-    return wh.sql("SELECT position, dependent, head, dependent_id, head_id FROM edges WHERE corpus = $c "
-                  "ORDER BY position, dependent", {"c": corpus}).fetchall()
+    return wh.sql(
+        "SELECT position, dependent, head, dependent_id, head_id FROM edges WHERE corpus = $c "
+        "ORDER BY position, dependent",
+        {"c": corpus},
+    ).fetchall()
 
 
 def nodes_of(wh, corpus: str):
-    rows = wh.sql("SELECT position, head, deprel FROM nodes WHERE corpus = $c ORDER BY position, id",
-                  {"c": corpus}).fetchnumpy()
+    rows = wh.sql(
+        "SELECT position, head, deprel FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}
+    ).fetchnumpy()
     positions = np.asarray(rows["position"], dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]]) if len(positions) else np.zeros(0, int)
     lengths = np.diff(np.r_[starts, len(positions)])
@@ -278,8 +298,12 @@ def assert_strip_equals_edges(wh, corpus: str) -> int:
     positions, batch, punct = nodes_of(wh, corpus)
     result = strip_punctuation(batch, punct)
     sentence_of_kept = positions[result.keep]
-    got = list(zip(sentence_of_kept.tolist(), *(x.tolist() for x in (result.dependent, result.head,
-                                                                      result.dependent_id, result.head_id))))
+    got = list(
+        zip(
+            sentence_of_kept.tolist(),
+            *(x.tolist() for x in (result.dependent, result.head, result.dependent_id, result.head_id)),
+        )
+    )
     assert got == [tuple(r) for r in edges_of(wh, corpus)]
     return len(got)
 
@@ -304,6 +328,7 @@ def test_strip_punctuation_equals_the_loaders_edges(loader_wh, tmp_path_factory,
 
 
 # --- every real treebank -----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def real_treebanks():
@@ -335,14 +360,17 @@ def test_strip_punctuation_equals_edges_on_every_real_treebank(real_treebanks):
 def test_tree_metrics_equal_the_previous_implementation_on_every_real_treebank(real_treebanks):
     wh, corpora = real_treebanks
     for corpus in corpora:
-        cols = wh.sql("SELECT position, head FROM edges WHERE corpus = $c ORDER BY position, dependent",
-                      {"c": corpus}).fetchnumpy()
+        cols = wh.sql(
+            "SELECT position, head FROM edges WHERE corpus = $c ORDER BY position, dependent", {"c": corpus}
+        ).fetchnumpy()
         positions = np.asarray(cols["position"], dtype=np.int64)
         starts = np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])
         batch = TreeBatch(np.asarray(cols["head"], dtype=np.int64), np.diff(np.r_[starts, len(positions)]))
         assert_same_metrics(batch)
-        stored = wh.sql("SELECT flux_weight_sum, projective FROM sentence_tree_metrics WHERE corpus = $c "
-                        "ORDER BY position", {"c": corpus}).fetchall()
+        stored = wh.sql(
+            "SELECT flux_weight_sum, projective FROM sentence_tree_metrics WHERE corpus = $c ORDER BY position",
+            {"c": corpus},
+        ).fetchall()
         got = tree_metrics(batch)
         assert stored == list(zip(got.flux_weight_sum.tolist(), got.projective.tolist())), corpus
 
@@ -355,10 +383,12 @@ def test_the_kernel_refuses_arrays_that_do_not_describe_the_trees():
     weigh, weights, proj = np.ones(1, np.uint8), np.zeros(2, np.int64), np.zeros(1, np.uint8)
     k.tree_metrics(heads, depth, offsets, gaps, weigh, weights, proj)
     assert weights.tolist() == [1, 1] and proj.tolist() == [1]  # 2 heads 1 and 3: each gap crossed once
-    bad = [(np.array([2, 0, 4], np.int64), depth, offsets, gaps),  # a head out of range
-           (heads, np.array([1, 0, 3], np.int64), offsets, gaps),  # a depth out of range
-           (heads, depth, np.array([0, 2], np.int64), gaps),  # offsets that lose a word
-           (heads, depth, offsets, np.array([0, 1], np.int64))]  # too few gaps
+    bad = [
+        (np.array([2, 0, 4], np.int64), depth, offsets, gaps),  # a head out of range
+        (heads, np.array([1, 0, 3], np.int64), offsets, gaps),  # a depth out of range
+        (heads, depth, np.array([0, 2], np.int64), gaps),  # offsets that lose a word
+        (heads, depth, offsets, np.array([0, 1], np.int64)),
+    ]  # too few gaps
     for h, d, o, g in bad:
         with pytest.raises(ValueError):
             k.tree_metrics(h, d, o, g, weigh, weights, proj)

@@ -20,14 +20,45 @@ def _tok(i, form, head, deprel):
 
 # Seed 000's Figure 1 sentence (enjoyed is the root; my, School below time; at, Franklin, High below
 # School), then a sentence whose root is punctuation: its two dependents become roots of depth 0.
-GIVEN = ("\n".join(_tok(i, f, h, r) for i, (f, h, r) in enumerate([
-    ("I", 2, "nsubj"), ("enjoyed", 0, "root"), ("my", 4, "nmod:poss"), ("time", 2, "obj"), ("at", 8, "case"),
-    ("Franklin", 8, "compound"), ("High", 8, "compound"), ("School", 4, "nmod"), (".", 2, "punct")], 1))
-    + "\n\n" + "\n".join(_tok(i, f, h, r) for i, (f, h, r) in enumerate([
-        ("a", 2, "dep"), ("-", 0, "punct"), ("b", 2, "dep"), ("c", 3, "dep")], 1)) + "\n\n")
+GIVEN = (
+    "\n".join(
+        _tok(i, f, h, r)
+        for i, (f, h, r) in enumerate(
+            [
+                ("I", 2, "nsubj"),
+                ("enjoyed", 0, "root"),
+                ("my", 4, "nmod:poss"),
+                ("time", 2, "obj"),
+                ("at", 8, "case"),
+                ("Franklin", 8, "compound"),
+                ("High", 8, "compound"),
+                ("School", 4, "nmod"),
+                (".", 2, "punct"),
+            ],
+            1,
+        )
+    )
+    + "\n\n"
+    + "\n".join(
+        _tok(i, f, h, r)
+        for i, (f, h, r) in enumerate([("a", 2, "dep"), ("-", 0, "punct"), ("b", 2, "dep"), ("c", 3, "dep")], 1)
+    )
+    + "\n\n"
+)
 # (position, dependent, depth): stripped positions, root = 0
-EXPECT = [(1, 1, 1), (1, 2, 0), (1, 3, 2), (1, 4, 1), (1, 5, 3), (1, 6, 3), (1, 7, 3), (1, 8, 2),
-          (2, 1, 0), (2, 2, 0), (2, 3, 1)]
+EXPECT = [
+    (1, 1, 1),
+    (1, 2, 0),
+    (1, 3, 2),
+    (1, 4, 1),
+    (1, 5, 3),
+    (1, 6, 3),
+    (1, 7, 3),
+    (1, 8, 2),
+    (2, 1, 0),
+    (2, 2, 0),
+    (2, 3, 1),
+]
 
 
 @pytest.mark.slow

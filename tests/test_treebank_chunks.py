@@ -29,7 +29,7 @@ def test_chunks_are_the_longest_runs_of_whole_sentences_within_their_size(size, 
     ``size`` is a chunk of its own); line and block numbers run on across chunks."""
     data = shared("ud", "UD_French-GSD", "fr_gsd-ud-test.conllu").read_bytes()
     step = block or len(data)
-    cut = list(chunks(iter([data[i:i + step] for i in range(0, len(data), step)]), chunk_bytes=size))
+    cut = list(chunks(iter([data[i : i + step] for i in range(0, len(data), step)]), chunk_bytes=size))
     assert b"".join(c.data for c in cut) == data
     lengths = iter(sentence_lengths(data))
     line = block_no = 0
@@ -70,8 +70,9 @@ def ingest(path, files):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("treebank_dir, name", [("UD_French-GSD", "fr_gsd-ud-test.conllu"),
-                                                ("UD_English-EWT", "en_ewt-ud-test.conllu")])
+@pytest.mark.parametrize(
+    "treebank_dir, name", [("UD_French-GSD", "fr_gsd-ud-test.conllu"), ("UD_English-EWT", "en_ewt-ud-test.conllu")]
+)
 def test_small_chunks_and_held_rows_store_the_same_rows(tmp_path, monkeypatch, treebank_dir, name):
     """Every table of a real treebank (multiword tokens, empty nodes, two files of one corpus) is the same
     when the file is cut into 3,000-byte chunks and rows are inserted every 2,000 bytes or 500 rows."""
@@ -90,8 +91,7 @@ def test_small_chunks_and_held_rows_store_the_same_rows(tmp_path, monkeypatch, t
 
 
 def sentence(sent_id: str) -> str:
-    return (f"# sent_id = {sent_id}\n# text = a b\n1\ta\ta\tX\t_\t_\t2\tdep\t_\t_\n"
-            "2\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n")
+    return f"# sent_id = {sent_id}\n# text = a b\n1\ta\ta\tX\t_\t_\t2\tdep\t_\t_\n2\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n"
 
 
 GOOD = "".join(sentence(f"s{i}") for i in range(12))

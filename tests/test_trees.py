@@ -30,6 +30,7 @@ FIGURE1 = [2, 0, 4, 2, 8, 8, 8, 4]
 
 # --- strategies ------------------------------------------------------------------------------
 
+
 @st.composite
 def trees(draw, min_size: int = 1, max_size: int = 25, max_roots: int = 1) -> list[int]:
     """A random dependency tree (or, with max_roots > 1, a forest under the virtual root 0).
@@ -48,6 +49,7 @@ def trees(draw, min_size: int = 1, max_size: int = 25, max_roots: int = 1) -> li
 
 
 # --- independent references ------------------------------------------------------------------
+
 
 def arcs(heads: list[int]) -> list[tuple[int, int]]:
     """Edges as (left end, right end) in surface positions; root arcs excluded."""
@@ -109,6 +111,7 @@ def greedy_surface_flux_weights(heads: list[int]) -> list[int]:
 
 # --- hand-made trees -------------------------------------------------------------------------
 
+
 def test_figure1():
     assert flux_sizes(FIGURE1) == [1, 1, 2, 1, 2, 3, 4]
     assert flux_weights(FIGURE1) == [1] * 7
@@ -149,7 +152,7 @@ def test_non_projective_examples():
 
 
 def test_maximum_matching_beats_surface_greedy():
-    """"Eat the cake today": Eat(1) -obj-> cake(3), Eat(1) -obl:tmod-> today(4), cake(3) -det-> the(2).
+    """ "Eat the cake today": Eat(1) -obj-> cake(3), Eat(1) -obl:tmod-> today(4), cake(3) -det-> the(2).
 
     The flux of the position the|cake is {(1, 3), (1, 4), (2, 3)}.  Walking it in surface order
     keeps (1, 3) first, which touches both other edges: weight 1.  But (1, 4) and (2, 3) share no
@@ -214,6 +217,7 @@ def test_heads_and_lengths_must_agree():
 
 
 # --- properties --------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
@@ -289,6 +293,6 @@ def test_batch_equals_one_tree_at_a_time(forest):
         assert batch.flux_sizes[lo:hi].tolist() == one.flux_sizes.tolist() == flux_sizes(heads)
         assert int(batch.flux_weight_sum[t]) == int(one.flux_weight_sum[0])
         assert bool(batch.projective[t]) == bool(one.projective[0]) == is_projective(heads)
-        assert depths[word:word + len(heads)].tolist() == tree_depths(TreeBatch.from_lists([heads])).tolist()
+        assert depths[word : word + len(heads)].tolist() == tree_depths(TreeBatch.from_lists([heads])).tolist()
         word += len(heads)
     assert word == len(depths)

@@ -12,9 +12,11 @@ from evalhouse.warehouse import view_files
 
 def _columns(wh):
     names = [f.name for f in view_files()]
-    return wh.sql("""SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
+    return wh.sql(
+        """SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
                      WHERE schema_name = 'main' AND table_name IN $names ORDER BY table_name, column_index""",
-                  {"names": names}).fetchall()
+        {"names": names},
+    ).fetchall()
 
 
 def test_every_view_column_has_a_description(wh):

@@ -114,43 +114,62 @@ def test_given_edges(given_wh):
     """The stripped tree the views read (distance = dependent - head)."""
     rows = given_wh.sql("""select position, dependent, head, deprel, relation, distance, dependent_id, head_id
                            from edges where corpus = 'g' order by position, dependent""").fetchall()
-    assert_rows(rows, [
-        (1, 1, 2, "det", "det", -1, 1, 2),
-        (1, 2, 6, "nsubj:pass", "nsubj", -4, 2, 6),
-        (1, 3, 4, "case", "case", -1, 3, 4),
-        (1, 4, 2, "nmod", "nmod", 2, 4, 2),
-        (1, 5, 6, "aux:pass", "aux", -1, 5, 6),
-        (1, 6, 0, "root", "root", None, 6, 0),
-        (1, 7, 6, "advmod", "advmod", 1, 8, 6),          # quickly (ID 8): ")" 9 -> "(" 7 -> eaten 6
-        (2, 1, 0, "root", "root", None, 1, 0),
-        (2, 2, 3, "nmod:poss", "nmod", -1, 2, 3),
-        (2, 3, 1, "obj", "obj", 2, 3, 1),
-        (2, 4, 1, "obl:tmod", "obl", 3, 4, 1),
-        (3, 1, 0, "root", "root", None, 1, 0),
-        (4, 1, 2, "det", "det", -1, 1, 2),
-        (4, 2, 4, "nsubj", "nsubj", -2, 2, 4),
-        (4, 3, 4, "advmod", "advmod", -1, 3, 4),
-        (4, 4, 0, "root", "root", None, 4, 0),
-        (4, 5, 4, "compound:prt", "compound", 1, 5, 4),
-        (4, 6, 7, "nsubj", "nsubj", -1, 6, 7),
-        (4, 7, 2, "acl:relcl", "acl", 5, 7, 2),
-    ])
+    assert_rows(
+        rows,
+        [
+            (1, 1, 2, "det", "det", -1, 1, 2),
+            (1, 2, 6, "nsubj:pass", "nsubj", -4, 2, 6),
+            (1, 3, 4, "case", "case", -1, 3, 4),
+            (1, 4, 2, "nmod", "nmod", 2, 4, 2),
+            (1, 5, 6, "aux:pass", "aux", -1, 5, 6),
+            (1, 6, 0, "root", "root", None, 6, 0),
+            (1, 7, 6, "advmod", "advmod", 1, 8, 6),  # quickly (ID 8): ")" 9 -> "(" 7 -> eaten 6
+            (2, 1, 0, "root", "root", None, 1, 0),
+            (2, 2, 3, "nmod:poss", "nmod", -1, 2, 3),
+            (2, 3, 1, "obj", "obj", 2, 3, 1),
+            (2, 4, 1, "obl:tmod", "obl", 3, 4, 1),
+            (3, 1, 0, "root", "root", None, 1, 0),
+            (4, 1, 2, "det", "det", -1, 1, 2),
+            (4, 2, 4, "nsubj", "nsubj", -2, 2, 4),
+            (4, 3, 4, "advmod", "advmod", -1, 3, 4),
+            (4, 4, 0, "root", "root", None, 4, 0),
+            (4, 5, 4, "compound:prt", "compound", 1, 5, 4),
+            (4, 6, 7, "nsubj", "nsubj", -1, 6, 7),
+            (4, 7, 2, "acl:relcl", "acl", 5, 7, 2),
+        ],
+    )
 
 
 def test_tree_node_depth(given_wh):
     rows = given_wh.sql("select * from tree_node_depth where corpus = 'g' order by position, dependent").fetchall()
-    assert_rows(rows, [
-        # v-1: eaten 0; cake, was, quickly 1 (heads = root); The, Ann 2 (-> cake); of 3 (-> Ann)
-        ("g", 1, 1, 2), ("g", 1, 2, 1), ("g", 1, 3, 3), ("g", 1, 4, 2), ("g", 1, 5, 1), ("g", 1, 6, 0),
-        ("g", 1, 7, 1),
-        # v-2: Eat 0; cake, today 1; my 2
-        ("g", 2, 1, 0), ("g", 2, 2, 2), ("g", 2, 3, 1), ("g", 2, 4, 1),
-        # v-3: Yes 0
-        ("g", 3, 1, 0),
-        # v-4: came 0; man, suddenly, in 1; A, smiled 2 (-> man); who 3 (-> smiled)
-        ("g", 4, 1, 2), ("g", 4, 2, 1), ("g", 4, 3, 1), ("g", 4, 4, 0), ("g", 4, 5, 1), ("g", 4, 6, 3),
-        ("g", 4, 7, 2),
-    ])
+    assert_rows(
+        rows,
+        [
+            # v-1: eaten 0; cake, was, quickly 1 (heads = root); The, Ann 2 (-> cake); of 3 (-> Ann)
+            ("g", 1, 1, 2),
+            ("g", 1, 2, 1),
+            ("g", 1, 3, 3),
+            ("g", 1, 4, 2),
+            ("g", 1, 5, 1),
+            ("g", 1, 6, 0),
+            ("g", 1, 7, 1),
+            # v-2: Eat 0; cake, today 1; my 2
+            ("g", 2, 1, 0),
+            ("g", 2, 2, 2),
+            ("g", 2, 3, 1),
+            ("g", 2, 4, 1),
+            # v-3: Yes 0
+            ("g", 3, 1, 0),
+            # v-4: came 0; man, suddenly, in 1; A, smiled 2 (-> man); who 3 (-> smiled)
+            ("g", 4, 1, 2),
+            ("g", 4, 2, 1),
+            ("g", 4, 3, 1),
+            ("g", 4, 4, 0),
+            ("g", 4, 5, 1),
+            ("g", 4, 6, 3),
+            ("g", 4, 7, 2),
+        ],
+    )
 
 
 # sentence_complexity of GIVEN, by hand.  Edges as (left, right) ends; flux of position i = edges
@@ -179,17 +198,40 @@ SENTENCES = [
 
 def test_sentence_complexity(given_wh):
     rel = given_wh.sql("select * from sentence_complexity where corpus = 'g' order by position")
-    assert rel.columns == ["corpus", "position", "sent_id", "length", "depth", "mean_dependency_distance",
-                           "mean_flux_size", "mean_flux_weight", "mean_arity", "projective"]
+    assert rel.columns == [
+        "corpus",
+        "position",
+        "sent_id",
+        "length",
+        "depth",
+        "mean_dependency_distance",
+        "mean_flux_size",
+        "mean_flux_weight",
+        "mean_arity",
+        "projective",
+    ]
     assert_rows(rel.fetchall(), SENTENCES)
 
 
 def test_corpus_complexity(given_wh):
     rel = given_wh.sql("select * from corpus_complexity where corpus = 'g'")
-    assert rel.columns == ["corpus", "sentences", "depth_mean", "depth_sd", "length_mean", "length_sd",
-                           "mean_dependency_distance_mean", "mean_dependency_distance_sd",
-                           "mean_flux_size_mean", "mean_flux_size_sd", "mean_flux_weight_mean",
-                           "mean_flux_weight_sd", "mean_arity_mean", "mean_arity_sd", "nonprojective_pct"]
+    assert rel.columns == [
+        "corpus",
+        "sentences",
+        "depth_mean",
+        "depth_sd",
+        "length_mean",
+        "length_sd",
+        "mean_dependency_distance_mean",
+        "mean_dependency_distance_sd",
+        "mean_flux_size_mean",
+        "mean_flux_size_sd",
+        "mean_flux_weight_mean",
+        "mean_flux_weight_sd",
+        "mean_arity_mean",
+        "mean_arity_sd",
+        "nonprojective_pct",
+    ]
     rows = rel.fetchall()
     # Sample sd (ddof = 1) over the 4 sentences above:
     # depth  3 2 0 3: mean 8/4 = 2; squares 1+0+4+1 = 6; sd = sqrt(6/3) = sqrt(2)
@@ -202,20 +244,38 @@ def test_corpus_complexity(given_wh):
     #        squares (729+225+4761+729)/112^2 = 6444/12544; sd = sqrt(6444/12544/3)
     # non-projective: 1 of 4 = 25 %
     mdd_sd = math.sqrt(1484 / 576 / 3)
-    assert_rows(rows, [(
-        "g", 4,
-        2.0, math.sqrt(2),
-        19 / 4, math.sqrt(24.75 / 3),
-        33 / 24, mdd_sd,
-        33 / 24, mdd_sd,
-        23 / 24, math.sqrt(716 / 576 / 3),
-        69 / 112, math.sqrt(6444 / 12544 / 3),
-        25.0,
-    )])
+    assert_rows(
+        rows,
+        [
+            (
+                "g",
+                4,
+                2.0,
+                math.sqrt(2),
+                19 / 4,
+                math.sqrt(24.75 / 3),
+                33 / 24,
+                mdd_sd,
+                33 / 24,
+                mdd_sd,
+                23 / 24,
+                math.sqrt(716 / 576 / 3),
+                69 / 112,
+                math.sqrt(6444 / 12544 / 3),
+                25.0,
+            )
+        ],
+    )
     # the sd columns are statistics.stdev (ddof = 1), not pstdev, of the sentence_complexity columns
     (row,) = rows
-    sentence_column = {"depth": 4, "length": 3, "mean_dependency_distance": 5, "mean_flux_size": 6,
-                       "mean_flux_weight": 7, "mean_arity": 8}  # index in SENTENCES rows
+    sentence_column = {
+        "depth": 4,
+        "length": 3,
+        "mean_dependency_distance": 5,
+        "mean_flux_size": 6,
+        "mean_flux_weight": 7,
+        "mean_arity": 8,
+    }  # index in SENTENCES rows
     for k, (column, index) in enumerate(sentence_column.items()):
         values = [s[index] for s in SENTENCES]
         assert row[2 + 2 * k] == pytest.approx(statistics.mean(values), rel=1e-12), column
@@ -230,13 +290,13 @@ def test_corpus_complexity(given_wh):
 # H = -pL log2 pL - pR log2 pR; one direction only -> 0; 1 left + 1 right -> 1.
 RELATION_ENTROPY = [
     ("g", "acl", 0, 1, 1, 0.0),
-    ("g", "advmod", 1, 1, 2, 1.0),      # suddenly L, quickly R
-    ("g", "aux", 1, 0, 1, 0.0),         # aux:pass pooled into aux
+    ("g", "advmod", 1, 1, 2, 1.0),  # suddenly L, quickly R
+    ("g", "aux", 1, 0, 1, 0.0),  # aux:pass pooled into aux
     ("g", "case", 1, 0, 1, 0.0),
     ("g", "compound", 0, 1, 1, 0.0),
     ("g", "det", 2, 0, 2, 0.0),
-    ("g", "nmod", 1, 1, 2, 1.0),        # nmod:poss L (my) + nmod R (Ann)
-    ("g", "nsubj", 3, 0, 3, 0.0),       # nsubj x2 + nsubj:pass
+    ("g", "nmod", 1, 1, 2, 1.0),  # nmod:poss L (my) + nmod R (Ann)
+    ("g", "nsubj", 3, 0, 3, 0.0),  # nsubj x2 + nsubj:pass
     ("g", "obj", 0, 1, 1, 0.0),
     ("g", "obl", 0, 1, 1, 0.0),
 ]
@@ -248,7 +308,7 @@ RELATION_ENTROPY_SUBTYPED = [
     ("g", "case", 1, 0, 1, 0.0),
     ("g", "compound:prt", 0, 1, 1, 0.0),
     ("g", "det", 2, 0, 2, 0.0),
-    ("g", "nmod", 0, 1, 1, 0.0),        # pooled with nmod:poss it is 1.0
+    ("g", "nmod", 0, 1, 1, 0.0),  # pooled with nmod:poss it is 1.0
     ("g", "nmod:poss", 1, 0, 1, 0.0),
     ("g", "nsubj", 2, 0, 2, 0.0),
     ("g", "nsubj:pass", 1, 0, 1, 0.0),
@@ -275,8 +335,9 @@ def test_relation_entropy_by_level(given_wh):
         pytest.skip("sql/ has no relation_entropy_by_level view")
     rows = given_wh.sql("""select corpus, level, relation, left_count, right_count, dependencies, entropy
                            from relation_entropy_by_level where corpus = 'g' order by level, relation""").fetchall()
-    expected = ([(c, "base", *rest) for c, *rest in RELATION_ENTROPY]
-                + [(c, "subtyped", *rest) for c, *rest in RELATION_ENTROPY_SUBTYPED])
+    expected = [(c, "base", *rest) for c, *rest in RELATION_ENTROPY] + [
+        (c, "subtyped", *rest) for c, *rest in RELATION_ENTROPY_SUBTYPED
+    ]
     assert_rows(rows, expected)
 
 
@@ -315,22 +376,30 @@ DEGENERATE = conllu("""
 
 def test_sentence_complexity_of_degenerate_sentences(wh, tmp_path):
     wh.ingest_treebank([write(tmp_path, "degenerate.conllu", DEGENERATE)], corpus="d")
-    assert wh.sql("select dependent, head, dependent_id, head_id, distance from edges where corpus = 'd' "
-                  "order by position, dependent").fetchall() == [(1, 0, 1, 0, None), (2, 0, 3, 0, None),
-                                                                 (3, 2, 4, 3, 1)]
+    assert wh.sql(
+        "select dependent, head, dependent_id, head_id, distance from edges where corpus = 'd' "
+        "order by position, dependent"
+    ).fetchall() == [(1, 0, 1, 0, None), (2, 0, 3, 0, None), (3, 2, 4, 3, 1)]
     assert wh.sql("select * from tree_node_depth where corpus = 'd' order by dependent").fetchall() == [
-        ("d", 2, 1, 0), ("d", 2, 2, 0), ("d", 2, 3, 1)]
+        ("d", 2, 1, 0),
+        ("d", 2, 2, 0),
+        ("d", 2, 3, 1),
+    ]
     rows = wh.sql("select * from sentence_complexity where corpus = 'd' order by position").fetchall()
-    assert_rows(rows, [
-        # no word left: length 0, every metric NULL (documented in sentence_complexity.sql)
-        ("d", 1, "d-1", 0, None, None, None, None, None, None),
-        # forest x | y -> z: one edge of length 1 (MDD 1/1), two inter-word positions with flux
-        # sizes 0 and 1 (MFS 1/2) and weights 0 and 1 (MFW 1/2), arity 1/3, depth 1
-        ("d", 2, "d-2", 3, 1, 1.0, 0.5, 0.5, 1 / 3, True),
-    ])
+    assert_rows(
+        rows,
+        [
+            # no word left: length 0, every metric NULL (documented in sentence_complexity.sql)
+            ("d", 1, "d-1", 0, None, None, None, None, None, None),
+            # forest x | y -> z: one edge of length 1 (MDD 1/1), two inter-word positions with flux
+            # sizes 0 and 1 (MFS 1/2) and weights 0 and 1 (MFW 1/2), arity 1/3, depth 1
+            ("d", 2, "d-2", 3, 1, 1.0, 0.5, 0.5, 1 / 3, True),
+        ],
+    )
 
 
 # --- grain checks --------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module", params=["sample", "given+degenerate"])
 def grain_wh(request, tmp_path_factory):
@@ -353,16 +422,32 @@ def grain_wh(request, tmp_path_factory):
         for corpus in wh.corpora():
             run_baseline(wh, "lr", corpus)
             run_baseline(wh, "random", corpus, seed=3)
-            judged += [f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
-                       for k, (run, a, c) in enumerate([("lr", "a1", "fluency"), ("random", "a1", "fluency"),
-                                                        ("lr", "a2", "adequacy"), ("random", "a2", "adequacy")])]
+            judged += [
+                f"baseline,{run},{corpus},1,{a},{c},{k + 2 * len(judged)}"
+                for k, (run, a, c) in enumerate(
+                    [
+                        ("lr", "a1", "fluency"),
+                        ("random", "a1", "fluency"),
+                        ("lr", "a2", "adequacy"),
+                        ("random", "a2", "adequacy"),
+                    ]
+                )
+            ]
             # every sentence of lr judged too, so that judgement_correlations (3 sentences at least) has rows
-            for sent_id, position in wh.sql("select sent_id, position from sentences where corpus = $c",
-                                            {"c": corpus}).fetchall():
-                judged += [f"baseline,lr,{corpus},{sent_id},a3,fluency,{(position * 7) % 5}",
-                           f"baseline,lr,{corpus},{sent_id},a4,adequacy,{(position * 3) % 4}"]
-        wh.ingest_judgements(write(tmp_path, "judgements.csv",
-                                   "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n"))
+            for sent_id, position in wh.sql(
+                "select sent_id, position from sentences where corpus = $c", {"c": corpus}
+            ).fetchall():
+                judged += [
+                    f"baseline,lr,{corpus},{sent_id},a3,fluency,{(position * 7) % 5}",
+                    f"baseline,lr,{corpus},{sent_id},a4,adequacy,{(position * 3) % 4}",
+                ]
+        wh.ingest_judgements(
+            write(
+                tmp_path,
+                "judgements.csv",
+                "team,run,corpus,sent_id,annotator,criterion,score\n" + "\n".join(judged) + "\n",
+            )
+        )
         analyze(wh, AnalysisConfig(resamples=5, views=("dep",), max_size=2))  # cheap: only the views need rows
         yield wh
 
@@ -381,15 +466,21 @@ def test_view_grain(grain_wh, view):
     duplicates = grain_wh.sql(f"select {keys}, count(*) from {view} group by all having count(*) > 1").fetchall()
     assert duplicates == []
     nullable = NULLABLE_KEYS.get(view, ())
-    null_keys = " or ".join([f"{k} is null" for k in VIEWS[view] if k not in nullable]
-                            + ([" and ".join(f"{k} is null" for k in nullable)] if nullable else []))
+    null_keys = " or ".join(
+        [f"{k} is null" for k in VIEWS[view] if k not in nullable]
+        + ([" and ".join(f"{k} is null" for k in nullable)] if nullable else [])
+    )
     assert grain_wh.sql(f"select count(*) from {view} where {null_keys}").fetchone()[0] == 0
 
 
 @pytest.mark.slow
 def test_table_grain(grain_wh):
-    for table, keys in {"edges": "corpus, position, dependent", "nodes": "corpus, position, id",
-                        "sentences": "corpus, position", "sentence_tree_metrics": "corpus, position"}.items():
+    for table, keys in {
+        "edges": "corpus, position, dependent",
+        "nodes": "corpus, position, id",
+        "sentences": "corpus, position",
+        "sentence_tree_metrics": "corpus, position",
+    }.items():
         assert grain_wh.sql(f"select {keys}, count(*) from {table} group by all having count(*) > 1").fetchall() == []
     assert grain_wh.sql("select corpus, sent_id from sentences group by all having count(*) > 1").fetchall() == []
 
@@ -397,29 +488,47 @@ def test_table_grain(grain_wh):
 @pytest.mark.slow
 def test_edges_foreign_keys(grain_wh):
     # every edges row is a nodes row (dependent_id) that is not punctuation, with the same lemma/upos/deprel
-    assert grain_wh.sql("""
+    assert (
+        grain_wh.sql("""
         select count(*) from edges e left join nodes n
           on n.corpus = e.corpus and n.position = e.position and n.id = e.dependent_id
         where n.id is null or split_part(n.deprel, ':', 1) = 'punct'
-           or n.lemma <> e.dependent_lemma or n.upos <> e.dependent_upos or n.deprel <> e.deprel""").fetchone()[0] == 0
+           or n.lemma <> e.dependent_lemma or n.upos <> e.dependent_upos or n.deprel <> e.deprel""").fetchone()[0]
+        == 0
+    )
     # every non-root edge's head is itself an edges row, whose CoNLL-U ID is head_id
-    assert grain_wh.sql("""
+    assert (
+        grain_wh.sql("""
         select count(*) from edges e left join edges h
           on h.corpus = e.corpus and h.position = e.position and h.dependent = e.head
         where e.head > 0 and (h.dependent is null or h.dependent_id <> e.head_id
-                              or h.dependent_lemma <> e.head_lemma or e.distance <> e.dependent - e.head)""").fetchone()[0] == 0
+                              or h.dependent_lemma <> e.head_lemma or e.distance <> e.dependent - e.head)""").fetchone()[
+            0
+        ]
+        == 0
+    )
     # roots: head 0 <=> head_id 0 <=> distance NULL
-    assert grain_wh.sql("""select count(*) from edges
-                           where (head = 0) <> (head_id = 0) or (head = 0) <> (distance is null)""").fetchone()[0] == 0
+    assert (
+        grain_wh.sql("""select count(*) from edges
+                           where (head = 0) <> (head_id = 0) or (head = 0) <> (distance is null)""").fetchone()[0]
+        == 0
+    )
     # positions run 1..n in surface (ID) order within each sentence
-    assert grain_wh.sql("""select count(*) from (
+    assert (
+        grain_wh.sql("""select count(*) from (
                                select dependent, row_number() over (partition by corpus, position order by dependent_id) k
-                               from edges) where dependent <> k""").fetchone()[0] == 0
+                               from edges) where dependent <> k""").fetchone()[0]
+        == 0
+    )
     # every edges row has its depth, every sentence its complexity row
-    assert grain_wh.sql("select count(*) from edges").fetchone()[0] == grain_wh.sql(
-        "select count(*) from tree_node_depth").fetchone()[0]
-    assert grain_wh.sql("select count(*) from sentences").fetchone()[0] == grain_wh.sql(
-        "select count(*) from sentence_complexity").fetchone()[0]
+    assert (
+        grain_wh.sql("select count(*) from edges").fetchone()[0]
+        == grain_wh.sql("select count(*) from tree_node_depth").fetchone()[0]
+    )
+    assert (
+        grain_wh.sql("select count(*) from sentences").fetchone()[0]
+        == grain_wh.sql("select count(*) from sentence_complexity").fetchone()[0]
+    )
 
 
 @pytest.mark.slow
@@ -441,10 +550,14 @@ def test_one_root_unless_the_root_was_punctuation(grain_wh):
 
 # --- stripping invariants -------------------------------------------------------------------------
 
+
 def edges_as_conllu(wh, corpus: str) -> str:
     """The stripped trees written back as CoNLL-U: positions as IDs, lemmas as forms."""
-    rows = wh.sql("""select position, dependent, dependent_lemma, dependent_upos, head, deprel
-                     from edges where corpus = $c order by position, dependent""", {"c": corpus}).fetchall()
+    rows = wh.sql(
+        """select position, dependent, dependent_lemma, dependent_upos, head, deprel
+                     from edges where corpus = $c order by position, dependent""",
+        {"c": corpus},
+    ).fetchall()
     out = []
     for position, group in itertools.groupby(rows, key=lambda r: r[0]):
         out.append(f"# sent_id = {position}")
@@ -458,8 +571,10 @@ def test_restripping_a_stripped_tree_is_the_identity(wh, tmp_path):
     wh.ingest_treebank([SAMPLE], corpus="sample")
     wh.ingest_treebank([write(tmp_path, "stripped.conllu", edges_as_conllu(wh, "sample"))], corpus="again")
     # every sentence of the sample keeps at least one word, so positions line up (sent_id = position)
-    assert wh.sql("select sent_id from sentences where corpus = 'again' order by position").fetchall() == \
-        [(str(p),) for (p,) in wh.sql("select distinct position from edges where corpus = 'sample' order by 1").fetchall()]
+    assert wh.sql("select sent_id from sentences where corpus = 'again' order by position").fetchall() == [
+        (str(p),)
+        for (p,) in wh.sql("select distinct position from edges where corpus = 'sample' order by 1").fetchall()
+    ]
     query = """select position, dependent, head, deprel, distance, dependent_lemma, head_lemma
                from edges where corpus = $c order by position, dependent"""
     first = wh.sql(query, {"c": "sample"}).fetchall()
@@ -519,17 +634,22 @@ def shared_wh():
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(punctuated_trees(), min_size=1, max_size=6),
-       st.lists(st.sampled_from(["nsubj", "obj", "nmod:poss", "advmod", "conj"]), min_size=10, max_size=10))
+@given(
+    st.lists(punctuated_trees(), min_size=1, max_size=6),
+    st.lists(st.sampled_from(["nsubj", "obj", "nmod:poss", "advmod", "conj"]), min_size=10, max_size=10),
+)
 def test_stripping_matches_reference(shared_wh, sentences, deprels):
     corpus = f"h{next(_corpus_ids)}"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "random.conllu"
         path.write_text("".join(tree_lines(h, p, deprels) for h, p in sentences), encoding="utf-8")
         shared_wh.ingest_treebank([path], corpus=corpus)
-    rows = shared_wh.sql("""select position, list(dependent_id order by dependent), list(head order by dependent),
+    rows = shared_wh.sql(
+        """select position, list(dependent_id order by dependent), list(head order by dependent),
                                    list(dependent order by dependent), list(distance order by dependent)
-                            from edges where corpus = $c group by position""", {"c": corpus}).fetchall()
+                            from edges where corpus = $c group by position""",
+        {"c": corpus},
+    ).fetchall()
     got = {position: (ids, heads, deps, dists) for position, ids, heads, deps, dists in rows}
     for position, (heads, punct) in enumerate(sentences, 1):
         kept, new_heads = reference_strip(heads, punct)

@@ -15,8 +15,7 @@ from evalhouse.loaders.treebank import _folded
 
 # ASCII letters of both cases and signs, and characters whose case folding is not their lower case or
 # changes their length (ß -> ss, İ, ǅ, the Kelvin sign, final sigma, ligatures, combining marks)
-ALPHABET = list("aZkK_-'.1 ") + ["İ", "ß", "ǅ", "\u212a", "Σ", "ς", "é", "É", "ﬁ", "ŉ", "中", "\u0301", "Å",
-                                  "Ω"]
+ALPHABET = list("aZkK_-'.1 ") + ["İ", "ß", "ǅ", "\u212a", "Σ", "ς", "é", "É", "ﬁ", "ŉ", "中", "\u0301", "Å", "Ω"]
 
 
 def random_strings(rng: random.Random, n: int, alphabet: list[str]) -> list[str]:

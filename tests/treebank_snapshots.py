@@ -28,17 +28,27 @@ TABLES = {
     "multiword_tokens": "*",
     "empty_nodes": "*",
     "edges": "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, "
-             "dependent_upos, head_upos, distance, dependent_id, head_id",
+    "dependent_upos, head_upos, distance, dependent_id, head_id",
     "sentence_tree_metrics": "*",
 }
 
 # The 17 real treebanks (strict UD files) under ../shared/data, relative to it.
 REAL_TREEBANKS = (
-    [f"ud/{d}" for d in ("UD_Chinese-GSD/zh_gsd-ud-test.conllu", "UD_English-EWT/en_ewt-ud-test.conllu",
-                         "UD_English-GUM/en_gum-ud-test.conllu", "UD_French-GSD/fr_gsd-ud-test.conllu",
-                         "UD_Indonesian-GSD/id_gsd-ud-test.conllu", "UD_Japanese-GSD/ja_gsd-ud-test.conllu",
-                         "UD_Korean-GSD/ko_gsd-ud-test.conllu", "UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
-                         "UD_Russian-GSD/ru_gsd-ud-test.conllu", "UD_Spanish-GSD/es_gsd-ud-test.conllu")]
+    [
+        f"ud/{d}"
+        for d in (
+            "UD_Chinese-GSD/zh_gsd-ud-test.conllu",
+            "UD_English-EWT/en_ewt-ud-test.conllu",
+            "UD_English-GUM/en_gum-ud-test.conllu",
+            "UD_French-GSD/fr_gsd-ud-test.conllu",
+            "UD_Indonesian-GSD/id_gsd-ud-test.conllu",
+            "UD_Japanese-GSD/ja_gsd-ud-test.conllu",
+            "UD_Korean-GSD/ko_gsd-ud-test.conllu",
+            "UD_Portuguese-GSD/pt_gsd-ud-test.conllu",
+            "UD_Russian-GSD/ru_gsd-ud-test.conllu",
+            "UD_Spanish-GSD/es_gsd-ud-test.conllu",
+        )
+    ]
     + ["ud-v2.3/en_ewt-ud-test.conllu"]
     + [f"sr19/T1-test/{t}-ud-test.conllu" for t in ("en_ewt", "fr_gsd", "zh_gsd")]
     + [f"parsing/conll2018/gold/{t}.conllu" for t in ("en_ewt", "fr_gsd", "zh_gsd")]

@@ -71,8 +71,12 @@ def wait_for_wal(db: Path, proc, poll: float = 0.0002) -> float | None:
 def run_child(db: Path, rows: list[int], kill: tuple[str, float] | None) -> dict:
     """Run the child; with ``kill = (anchor, delay)`` SIGKILL it ``delay`` seconds after the anchor:
     "commit" (the child is about to COMMIT) or "wal" (the .wal file appeared during COMMIT)."""
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(db), ",".join(map(str, rows))],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db), ",".join(map(str, rows))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     t_commit = time.monotonic()
     if line.strip() != "commit":
@@ -107,8 +111,10 @@ def classify(db: Path, rows: list[int]) -> tuple[str, list[int] | str]:
     try:
         con = duckdb.connect(str(db))
         counts = [con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES]
-        full = [con.execute(f"SELECT count(*) = {n} AND coalesce(sum(i), 0) = {n * (n - 1) // 2} FROM {t}").fetchone()[0]
-                for t, n in zip(TABLES, rows)]
+        full = [
+            con.execute(f"SELECT count(*) = {n} AND coalesce(sum(i), 0) = {n * (n - 1) // 2} FROM {t}").fetchone()[0]
+            for t, n in zip(TABLES, rows)
+        ]
         con.close()
     except duckdb.Error as err:
         return "unopenable", str(err).splitlines()[0][:200]
@@ -122,10 +128,13 @@ def classify(db: Path, rows: list[int]) -> tuple[str, list[int] | str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=40)
-    ap.add_argument("--rows", default="1000000,1000000,1,50000",
-                    help="rows inserted into each of the four tables: two bulk inserts (written optimistically "
-                         "to the database file) and two small ones, like an ingest's nodes/edges and "
-                         "corpora/sentences (default 1000000,1000000,1,50000)")
+    ap.add_argument(
+        "--rows",
+        default="1000000,1000000,1,50000",
+        help="rows inserted into each of the four tables: two bulk inserts (written optimistically "
+        "to the database file) and two small ones, like an ingest's nodes/edges and "
+        "corpora/sentences (default 1000000,1000000,1,50000)",
+    )
     ap.add_argument("--calibrate", type=int, default=3, help="unkilled runs to measure the COMMIT window")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--json", help="write every kill and the summary here")
@@ -158,9 +167,12 @@ def main(argv=None) -> int:
     window = max(windows)
     wal_seen = [w for w in wal_at if w is not None]
     wal_window = max(wal_life) if wal_life else 0.0
-    print(f"duckdb {duckdb.__version__}: COMMIT of {args.rows} rows takes {min(windows):.3f}-{window:.3f} s; "
-          f"the .wal file appears after {', '.join(f'{w:.3f}' for w in wal_seen) or 'never'} s "
-          f"and lives {', '.join(f'{w:.3f}' for w in wal_life)} s (unkilled, {args.calibrate} runs)", flush=True)
+    print(
+        f"duckdb {duckdb.__version__}: COMMIT of {args.rows} rows takes {min(windows):.3f}-{window:.3f} s; "
+        f"the .wal file appears after {', '.join(f'{w:.3f}' for w in wal_seen) or 'never'} s "
+        f"and lives {', '.join(f'{w:.3f}' for w in wal_life)} s (unkilled, {args.calibrate} runs)",
+        flush=True,
+    )
     results = []
     for k in range(args.kills):
         db = work / "trial.duckdb"
@@ -177,17 +189,34 @@ def main(argv=None) -> int:
             anchor, delay = "wal", rng.uniform(0, wal_window * 1.5)
         run = run_child(db, args.rows, (anchor, delay))
         state, detail = classify(db, args.rows)
-        results.append({"kill": k, "anchor": anchor, "delay_s": round(delay, 4), **run, "state": state, "detail": detail})
-        print(f"kill {k:3d} at {anchor}+{delay:.3f}s{'' if run['killed'] else ' (had finished)'}: {state} {detail}",
-              flush=True)
+        results.append(
+            {"kill": k, "anchor": anchor, "delay_s": round(delay, 4), **run, "state": state, "detail": detail}
+        )
+        print(
+            f"kill {k:3d} at {anchor}+{delay:.3f}s{'' if run['killed'] else ' (had finished)'}: {state} {detail}",
+            flush=True,
+        )
     summary = {s: sum(r["state"] == s for r in results) for s in ("before", "after", "torn", "unopenable")}
-    line = (f"duckdb {duckdb.__version__}: {args.kills} kills during COMMIT of a 4-table transaction "
-            f"({', '.join(f'{n:,}' for n in args.rows)} rows): " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+    line = (
+        f"duckdb {duckdb.__version__}: {args.kills} kills during COMMIT of a 4-table transaction "
+        f"({', '.join(f'{n:,}' for n in args.rows)} rows): " + ", ".join(f"{k} {v}" for k, v in summary.items())
+    )
     print(line)
     if args.json:
-        Path(args.json).write_text(json.dumps({"duckdb": duckdb.__version__, "rows": args.rows, "seed": args.seed,
-                                               "commit_window_s": windows, "summary": summary,
-                                               "kills": results}, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "duckdb": duckdb.__version__,
+                    "rows": args.rows,
+                    "seed": args.seed,
+                    "commit_window_s": windows,
+                    "summary": summary,
+                    "kills": results,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if args.allow_torn or summary["torn"] + summary["unopenable"] == 0 else 1

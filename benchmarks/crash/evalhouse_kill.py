@@ -100,6 +100,7 @@ TARGET_WORDS = 1_000_000
 
 # --- inputs -----------------------------------------------------------------------------------
 
+
 def build_treebank(path: Path, target_words: int = TARGET_WORDS) -> int:
     """Concatenate the UD test files until ``target_words`` words; sent_ids made unique per copy."""
     files = sorted((SHARED / "ud").rglob("*.conllu"))
@@ -187,26 +188,45 @@ def prepare(work: Path, scenario: str) -> tuple[Path, list[str]]:
         judged = work / "judged.duckdb"
         if not judged.exists():
             shutil.copy(scored, judged)
-            subprocess.run(evalhouse(judged, "ingest", "judgements", str(build_judgements(
-                work / "judgements.csv", *REPLACED))), check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                evalhouse(judged, "ingest", "judgements", str(build_judgements(work / "judgements.csv", *REPLACED))),
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         rotated = build_campaign(work / "campaign-rotated.csv", rotate=1)
-        return judged, ["ingest", "outputs", "--manifest", str(rotated), "--reference", "en_ewt-test", "--replace",
-                        "--drop-judgements", "-q"]
+        return judged, [
+            "ingest",
+            "outputs",
+            "--manifest",
+            str(rotated),
+            "--reference",
+            "en_ewt-test",
+            "--replace",
+            "--drop-judgements",
+            "-q",
+        ]
     if scenario == "analyze":
         analysed = work / "analysed.duckdb"
         if not analysed.exists():
             shutil.copy(scored, analysed)
-            subprocess.run(evalhouse(analysed, "analyze", "--resamples", "200", "--seed", "2"), check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                evalhouse(analysed, "analyze", "--resamples", "200", "--seed", "2"),
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         return analysed, ["analyze", "--resamples", "200"]
     old = work / "old-dataset"
     if not old.exists():
-        subprocess.run(evalhouse(base, "export-dataset", str(old), "--partition-by", "corpus"), check=True,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            evalhouse(base, "export-dataset", str(old), "--partition-by", "corpus"),
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
     return scored, ["export-dataset", str(work / "trial-dataset"), "--partition-by", "corpus"]
 
 
 # --- the state of a warehouse ---------------------------------------------------------------------
+
 
 def fingerprint(db: Path) -> dict[str, dict[str, tuple[int, int]]]:
     """table -> key -> (rows, checksum of the rows' contents); TIMESTAMP columns are left out
@@ -214,18 +234,27 @@ def fingerprint(db: Path) -> dict[str, dict[str, tuple[int, int]]]:
     con = duckdb.connect(str(db))
     try:
         out = {}
-        tables = [r[0] for r in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary "
-            "ORDER BY table_name").fetchall()]
+        tables = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary "
+                "ORDER BY table_name"
+            ).fetchall()
+        ]
         for t in tables:
-            cols = con.execute("SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t "
-                               "AND schema_name = 'main' ORDER BY column_index", {"t": t}).fetchall()
+            cols = con.execute(
+                "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $t "
+                "AND schema_name = 'main' ORDER BY column_index",
+                {"t": t},
+            ).fetchall()
             names = [c for c, _ in cols]
             keep = [c for c, ty in cols if not ty.startswith("TIMESTAMP")]
             key_cols = [c for c in ("corpus", "team", "run") if c in names]
-            key = " || '/' || ".join(f'coalesce("{c}"::VARCHAR, \'\')' for c in key_cols) or "'*'"
+            key = " || '/' || ".join(f"coalesce(\"{c}\"::VARCHAR, '')" for c in key_cols) or "'*'"
             row = "row(" + ", ".join(f'"{c}"' for c in keep) + ")"
-            rows = con.execute(f'SELECT {key} AS k, count(*), sum(hash({row}))::VARCHAR FROM "{t}" GROUP BY k').fetchall()
+            rows = con.execute(
+                f'SELECT {key} AS k, count(*), sum(hash({row}))::VARCHAR FROM "{t}" GROUP BY k'
+            ).fetchall()
             out[t] = {k: (n, s) for k, n, s in rows}
         return out
     finally:
@@ -237,18 +266,26 @@ def orphans(db: Path) -> dict[str, int]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         found = {}
-        for (t,) in con.execute("SELECT DISTINCT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
-                                "AND schema_name = 'main' AND table_name IN (SELECT table_name FROM duckdb_tables())"
-                                ).fetchall():
+        for (t,) in con.execute(
+            "SELECT DISTINCT table_name FROM duckdb_columns() WHERE column_name = 'corpus' "
+            "AND schema_name = 'main' AND table_name IN (SELECT table_name FROM duckdb_tables())"
+        ).fetchall():
             if t in ("corpora",):
                 continue
-            cols = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = $t",
-                                               {"t": t}).fetchall()}
-            n = con.execute(f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS '
-                            f'(SELECT 1 FROM corpora c WHERE c.corpus = x.corpus)').fetchone()[0]
+            cols = {
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM duckdb_columns() WHERE table_name = $t", {"t": t}
+                ).fetchall()
+            }
+            n = con.execute(
+                f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS (SELECT 1 FROM corpora c WHERE c.corpus = x.corpus)'
+            ).fetchone()[0]
             if {"team", "run"} <= cols and t != "submissions":
-                n += con.execute(f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS (SELECT 1 FROM submissions s '
-                                 f'WHERE s.corpus = x.corpus AND s.team = x.team AND s.run = x.run)').fetchone()[0]
+                n += con.execute(
+                    f'SELECT count(*) FROM "{t}" x WHERE NOT EXISTS (SELECT 1 FROM submissions s '
+                    f"WHERE s.corpus = x.corpus AND s.team = x.team AND s.run = x.run)"
+                ).fetchone()[0]
             if n:
                 found[t] = n
         return found
@@ -290,8 +327,12 @@ def classify(db: Path, before, after, extra: dict | None = None) -> dict:
     for name, expected in (extra or {}).items():
         if state == expected:
             return {"state": name}
-    return {"state": "torn", "differs_from_before": diff(state, before)[:12],
-            "differs_from_after": diff(state, after)[:12], "orphans": orphans(db)}
+    return {
+        "state": "torn",
+        "differs_from_before": diff(state, before)[:12],
+        "differs_from_after": diff(state, after)[:12],
+        "orphans": orphans(db),
+    }
 
 
 def dataset_fingerprint(path: Path):
@@ -312,10 +353,14 @@ def dataset_fingerprint(path: Path):
         for name, entry in sorted(manifest["relations"].items()):
             hive = "true" if entry["partition_by"] else "false"
             glob = str(path / name / "**" / "*.parquet")
-            cols = ", ".join(f'round("{c["name"]}", 9)' if c["type"] in ("DOUBLE", "FLOAT") else f'"{c["name"]}"'
-                             for c in entry["columns"])
-            n, h = con.execute(f"SELECT count(*), sum(hash(row({cols})))::VARCHAR FROM read_parquet('{glob}', "
-                               f"hive_partitioning = {hive}, hive_types_autocast = false)").fetchone()
+            cols = ", ".join(
+                f'round("{c["name"]}", 9)' if c["type"] in ("DOUBLE", "FLOAT") else f'"{c["name"]}"'
+                for c in entry["columns"]
+            )
+            n, h = con.execute(
+                f"SELECT count(*), sum(hash(row({cols})))::VARCHAR FROM read_parquet('{glob}', "
+                f"hive_partitioning = {hive}, hive_types_autocast = false)"
+            ).fetchone()
             out[name] = (entry["rows"], n, h)
     except duckdb.Error as err:
         return ("unreadable", str(err).splitlines()[0][:200])
@@ -329,6 +374,7 @@ def dataset_leftovers(path: Path) -> list[str]:
 
 
 # --- running and killing ------------------------------------------------------------------------
+
 
 def fresh_copy(base: Path, db: Path, dataset: Path | None = None, old_dataset: Path | None = None) -> None:
     for p in db.parent.glob(db.name + "*"):
@@ -351,8 +397,14 @@ def wal_size(db: Path) -> int:
         return -1
 
 
-def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
-        commit_wal_size: int | None = None, poll: float = 0.0005, anchor_glob: tuple[Path, str] | None = None) -> dict:
+def run(
+    db: Path,
+    command: list[str],
+    kill: tuple[str, float] | None = None,
+    commit_wal_size: int | None = None,
+    poll: float = 0.0005,
+    anchor_glob: tuple[Path, str] | None = None,
+) -> dict:
     """Run ``command``; record the WAL's growth; with ``kill = ("start"|"commit"|"file", delay)`` SIGKILL the
     child ``delay`` seconds after it started, after its WAL grew beyond ``commit_wal_size``, or after a
     file matching ``anchor_glob`` (directory, pattern) appeared."""
@@ -380,14 +432,22 @@ def run(db: Path, command: list[str], kill: tuple[str, float] | None = None,
         if deadline is not None and now >= deadline:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
-            return {"killed": True, "killed_at_s": round(now - t0, 4),
-                    "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "wal": timeline[-6:]}
+            return {
+                "killed": True,
+                "killed_at_s": round(now - t0, 4),
+                "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4),
+                "wal": timeline[-6:],
+            }
         time.sleep(poll)
     err = proc.stderr.read().decode(errors="replace")
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({proc.returncode}): {err[-2000:]}")
-    return {"killed": False, "exit_s": round(time.monotonic() - t0, 4),
-            "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4), "timeline": timeline}
+    return {
+        "killed": False,
+        "exit_s": round(time.monotonic() - t0, 4),
+        "anchor_at_s": None if anchor_at is None else round(anchor_at - t0, 4),
+        "timeline": timeline,
+    }
 
 
 def evalhouse_check(db: Path, repair: bool = False, drop_judgements: bool = False) -> tuple[int, str]:
@@ -400,8 +460,9 @@ def judgement_rows(db: Path) -> int:
     """Rows of ``judgements`` and ``pronoun_judgements``: what a person typed."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return sum(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
-                   for t in ("judgements", "pronoun_judgements"))
+        return sum(
+            con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in ("judgements", "pronoun_judgements")
+        )
     finally:
         con.close()
 
@@ -413,28 +474,45 @@ def scores(db: Path, scenario: str):
         return None
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return [tuple(float(f"{v:.12g}") if isinstance(v, float) else v for v in row)
-                for row in con.execute(SCORES[scenario]).fetchall()]
+        return [
+            tuple(float(f"{v:.12g}") if isinstance(v, float) else v for v in row)
+            for row in con.execute(SCORES[scenario]).fetchall()
+        ]
     finally:
         con.close()
 
 
-def judge(db: Path, scenario: str, command: list[str], before, after, after_scores, retry: bool,
-          dataset: Path | None, old_fp, new_fp, extra: dict | None = None) -> dict:
+def judge(
+    db: Path,
+    scenario: str,
+    command: list[str],
+    before,
+    after,
+    after_scores,
+    retry: bool,
+    dataset: Path | None,
+    old_fp,
+    new_fp,
+    extra: dict | None = None,
+) -> dict:
     """What the kill left, what the check says of it, its repair and the retry (see the module docstring).
     ``extra``: the state the retry after a repair with ``--drop-judgements`` may leave (``after-unjudged``),
     for ``replace``."""
     verdict = classify(db, before, after, extra)
     if dataset is not None:  # export: the warehouse is only read; the dataset is the thing
         fp = dataset_fingerprint(dataset)
-        verdict["dataset"] = "before" if fp == old_fp else "after" if fp == new_fp else \
-            "missing" if fp is None else "mixed"
+        verdict["dataset"] = (
+            "before" if fp == old_fp else "after" if fp == new_fp else "missing" if fp is None else "mixed"
+        )
         verdict["leftovers"] = dataset_leftovers(dataset)
         ok = verdict["state"] == "before" and verdict["dataset"] in ("before", "after")
         if retry:
             r = subprocess.run(evalhouse(db, *command), capture_output=True, text=True)
-            verdict["retry"] = "same" if r.returncode == 0 and dataset_fingerprint(dataset) == new_fp and \
-                not dataset_leftovers(dataset) else f"differs (exit {r.returncode}, {dataset_leftovers(dataset)})"
+            verdict["retry"] = (
+                "same"
+                if r.returncode == 0 and dataset_fingerprint(dataset) == new_fp and not dataset_leftovers(dataset)
+                else f"differs (exit {r.returncode}, {dataset_leftovers(dataset)})"
+            )
             ok = ok and verdict["retry"] == "same"
         verdict["ok"] = ok
         return verdict
@@ -459,7 +537,9 @@ def judge(db: Path, scenario: str, command: list[str], before, after, after_scor
             code, said = evalhouse_check(db, repair=True, drop_judgements=True)
             dropped = True
         elif judgement_rows(db) < typed:
-            verdict["problem"] = f"the repair deleted {typed - judgement_rows(db):,} judgements without --drop-judgements"
+            verdict["problem"] = (
+                f"the repair deleted {typed - judgement_rows(db):,} judgements without --drop-judgements"
+            )
         verdict["repair"] = said
         repaired = classify(db, before, after, extra)["state"]
         whole = whole_submissions(fingerprint(db), before, after) if repaired == "torn" else None
@@ -475,8 +555,9 @@ def judge(db: Path, scenario: str, command: list[str], before, after, after_scor
     if retry and "problem" not in verdict:
         r = subprocess.run(evalhouse(db, *command), capture_output=True, text=True)
         state = classify(db, before, after, extra)["state"]
-        same = state in (("after", "after-unjudged") if dropped else ("after",)) and \
-            scores(db, scenario) == after_scores
+        same = (
+            state in (("after", "after-unjudged") if dropped else ("after",)) and scores(db, scenario) == after_scores
+        )
         # an ingest whose result is stored already is refused: that is the natural end of a retry
         if r.returncode not in (0, 3) or not same:
             verdict["problem"] = f"retry gives {state} (exit {r.returncode}: {r.stderr.strip()[-300:]})"
@@ -516,6 +597,7 @@ def without_judgements(base: Path, out: Path) -> Path:
     in one evalhouse transaction, which counts the table again as a repair does."""
     shutil.copy(base, out)
     import evalhouse  # the evalhouse of this interpreter, as the commands run
+
     key = {"team": REPLACED[0], "run": REPLACED[1], "corpus": "en_ewt-test"}
     with evalhouse.connect(out, verify=False) as wh, wh.transaction():
         wh.sql("DELETE FROM judgements WHERE team = $team AND run = $run AND corpus = $corpus", key)
@@ -565,10 +647,18 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write every trial and the summary here")
     ap.add_argument("--allow-torn", action="store_true", help="exit 0 whatever the trials found")
     ap.add_argument("--no-retry", dest="retry", action="store_false", help="skip the retry after each kill")
-    ap.add_argument("--focus", action="store_true",
-                    help="every kill within 0.3 s of the COMMIT's WAL growth (where torn states appear)")
-    ap.add_argument("--wal-cuts", type=int, default=0, metavar="N",
-                    help="cut the WAL of one complete run at N random points (and 4 fixed ones) instead of killing")
+    ap.add_argument(
+        "--focus",
+        action="store_true",
+        help="every kill within 0.3 s of the COMMIT's WAL growth (where torn states appear)",
+    )
+    ap.add_argument(
+        "--wal-cuts",
+        type=int,
+        default=0,
+        metavar="N",
+        help="cut the WAL of one complete run at N random points (and 4 fixed ones) instead of killing",
+    )
     args = ap.parse_args(argv)
     if args.wal_cuts and args.scenario == "export":
         ap.error("--wal-cuts: export writes no WAL (the warehouse is only read)")
@@ -616,10 +706,13 @@ def main(argv=None) -> int:
     duration = max(e for _, e in anchors)
     commit_span = max(e - a for a, e in anchors)
     what = "the new manifest appears" if anchor_glob else f"COMMIT (WAL past {schema_wal:,} bytes) starts"
-    print(f"duckdb {duckdb.__version__}, evalhouse {' '.join(command[:2])}: unkilled runs take "
-          f"{', '.join(f'{e:.1f}' for _, e in anchors)} s; {what} at "
-          f"{', '.join(f'{a:.2f}' for a, _ in anchors)} s and lasts up to {commit_span:.2f} s to exit; "
-          f"load {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"duckdb {duckdb.__version__}, evalhouse {' '.join(command[:2])}: unkilled runs take "
+        f"{', '.join(f'{e:.1f}' for _, e in anchors)} s; {what} at "
+        f"{', '.join(f'{a:.2f}' for a, _ in anchors)} s and lasts up to {commit_span:.2f} s to exit; "
+        f"load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
 
     trials = []
     anchor = "file" if anchor_glob else "commit"
@@ -628,8 +721,9 @@ def main(argv=None) -> int:
         fresh_copy(base, db)
         database, wal = run_without_checkpoint(db, command)
         cuts = wal_cut_offsets(len(wal), args.wal_cuts, rng)
-        print(f"WAL of the whole run: {len(wal):,} bytes (database file {len(database):,}); {len(cuts)} cuts",
-              flush=True)
+        print(
+            f"WAL of the whole run: {len(wal):,} bytes (database file {len(database):,}); {len(cuts)} cuts", flush=True
+        )
         plan = [("wal", k) for k in cuts]
         anchor = "wal"
     else:
@@ -647,12 +741,13 @@ def main(argv=None) -> int:
         fresh_copy(base, db, dataset, old_dataset)
         if kill[0] == "wal":
             db.write_bytes(database)
-            Path(f"{db}.wal").write_bytes(wal[:kill[1]])
+            Path(f"{db}.wal").write_bytes(wal[: kill[1]])
             r = {"killed": True, "wal_bytes": kill[1], "wal_of": len(wal)}
         else:
             r = run(db, command, kill, schema_wal, anchor_glob=anchor_glob)
-        verdict = judge(db, args.scenario, command, before, after, after_scores, args.retry, dataset, old_fp, new_fp,
-                        extra)
+        verdict = judge(
+            db, args.scenario, command, before, after, after_scores, args.retry, dataset, old_fp, new_fp, extra
+        )
         trials.append({"trial": k, "anchor": kill[0], "delay_s": round(kill[1], 4), **r, **verdict})
         shown = ""
         if verdict["state"] == "torn":
@@ -662,8 +757,11 @@ def main(argv=None) -> int:
         for key in ("dataset", "leftovers", "check", "repair_refused", "repaired", "retry", "problem"):
             if key in verdict:
                 shown += f" {key}={verdict[key]}"
-        at = f"WAL cut at {kill[1]:,} of {len(wal):,} bytes" if kill[0] == "wal" else \
-            f"kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}"
+        at = (
+            f"WAL cut at {kill[1]:,} of {len(wal):,} bytes"
+            if kill[0] == "wal"
+            else f"kill at {kill[0]}+{kill[1]:.3f}s{'' if r['killed'] else ' (had exited)'}"
+        )
         print(f"trial {k:3d} {at}: {verdict['state']}{shown}{'' if verdict['ok'] else '  <-- FAILED'}", flush=True)
     states = ("before", "after", "torn", "unopenable")
     summary = {s: sum(t["state"] == s for t in trials) for s in states}
@@ -672,21 +770,41 @@ def main(argv=None) -> int:
     summary["repaired"] = sum("repaired" in t and "problem" not in t for t in trials)
     summary["failed"] = sum(not t["ok"] for t in trials)
     if dataset is not None:
-        summary["dataset"] = {d: sum(t.get("dataset") == d for t in trials) for d in ("before", "after", "missing", "mixed")}
-    by_anchor = {a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials) for s in states}
-                 for a in ("start", anchor)}
+        summary["dataset"] = {
+            d: sum(t.get("dataset") == d for t in trials) for d in ("before", "after", "missing", "mixed")
+        }
+    by_anchor = {
+        a: {s: sum(t["state"] == s and t["anchor"] == a for t in trials) for s in states} for a in ("start", anchor)
+    }
     trials_named = f"{len(plan)} WAL cuts" if args.wal_cuts else f"{len(plan)} kills"
-    print(f"duckdb {duckdb.__version__}, {args.scenario}: {trials_named}: "
-          + ", ".join(f"{k} {v}" for k, v in summary.items())
-          + f" (kills anywhere: {by_anchor['start']}; kills from {anchor} on: {by_anchor[anchor]}); "
-            f"load {os.getloadavg()[0]:.1f}")
+    print(
+        f"duckdb {duckdb.__version__}, {args.scenario}: {trials_named}: "
+        + ", ".join(f"{k} {v}" for k, v in summary.items())
+        + f" (kills anywhere: {by_anchor['start']}; kills from {anchor} on: {by_anchor[anchor]}); "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "duckdb": duckdb.__version__, "scenario": args.scenario, "command": command, "seed": args.seed,
-            "focus": args.focus, "retry": args.retry, "wal_cuts": args.wal_cuts,
-            "calibration": [{k: v for k, v in r.items() if k != "timeline"} for r in calibration],
-            "schema_wal_bytes": schema_wal, "summary": summary, "by_anchor": by_anchor, "trials": trials},
-            indent=1, default=str) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "duckdb": duckdb.__version__,
+                    "scenario": args.scenario,
+                    "command": command,
+                    "seed": args.seed,
+                    "focus": args.focus,
+                    "retry": args.retry,
+                    "wal_cuts": args.wal_cuts,
+                    "calibration": [{k: v for k, v in r.items() if k != "timeline"} for r in calibration],
+                    "schema_wal_bytes": schema_wal,
+                    "summary": summary,
+                    "by_anchor": by_anchor,
+                    "trials": trials,
+                },
+                indent=1,
+                default=str,
+            )
+            + "\n"
+        )
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if args.allow_torn or summary["failed"] == 0 else 1

@@ -54,6 +54,7 @@ try:
     import typer.core
     from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
     from typer._param_types import coerce_cli_choice, coerce_cli_path
+
     _HOOKS = hasattr(typer.core, "_TyperParameter")
 except ImportError:  # another typer: it coerces alone
     _HOOKS = False
@@ -67,6 +68,7 @@ def applies(version: str | None = None) -> bool:
 
 
 if applies():
+
     @dataclass(frozen=True)
     class PlainRuntimeParam(RuntimeParam):
         """typer's coercion contract (``RuntimeParam.coerce``: missing values, multiple values) with a value
@@ -89,8 +91,7 @@ if applies():
     def _number(value: Any, kind: type, number: type, info) -> Any:
         if kind is number:
             out = value
-        elif kind is str and (_INT.fullmatch(value) if number is int else
-                              len(value) <= 18 and _FLOAT.fullmatch(value)):
+        elif kind is str and (_INT.fullmatch(value) if number is int else len(value) <= 18 and _FLOAT.fullmatch(value)):
             out = number(value)
         else:
             return _ASK_TYPER
@@ -128,8 +129,9 @@ if applies():
     def _give(parameter) -> None:
         if isinstance(parameter, typer.core._TyperParameter) and parameter._runtime_param is None:
             d = parameter.type_descriptor
-            parameter._runtime_param = PlainRuntimeParam(annotation=d.annotation, parameter_info=d.parameter_info,
-                                                         descriptor=d)
+            parameter._runtime_param = PlainRuntimeParam(
+                annotation=d.annotation, parameter_info=d.parameter_info, descriptor=d
+            )
 
     def _install(command) -> None:
         for parameter in command.params:

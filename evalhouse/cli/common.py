@@ -38,6 +38,7 @@ EXIT_UNEXPECTED = 4  # the system failed (disk full, I/O) or a bug: the message 
 EXIT_SYSTEM = EXIT_UNEXPECTED
 EXIT_TORN = 5  # rows that belong to nothing: `evalhouse check --repair`
 
+
 class _Root(typer.core.TyperGroup):
     """The root command: the global options ``--db``, ``--memory-limit`` and ``--traceback`` may also come
     after the subcommand (``evalhouse views --db w.duckdb``, ``evalhouse sql "select 1" --traceback``); they
@@ -65,7 +66,7 @@ class _Root(typer.core.TyperGroup):
                     front.append(a)
                     i += 1
                 else:
-                    front += args[i:i + 2]
+                    front += args[i : i + 2]
                     i += 2
                 continue
             if not a.startswith("-"):
@@ -79,7 +80,7 @@ app = typer.Typer(
     cls=_Root,
     name="evalhouse",
     help="A DuckDB warehouse of treebanks and system outputs: which constructions systems get wrong.\n\n"
-         "Example: evalhouse ingest treebank en_ewt-ud-test.conllu && evalhouse sql 'select * from corpus_complexity'",
+    "Example: evalhouse ingest treebank en_ewt-ud-test.conllu && evalhouse sql 'select * from corpus_complexity'",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -92,8 +93,9 @@ def whole_examples(text: str) -> str:
     (``\\b``): click rewraps a paragraph to the terminal's width, which ran two examples together on one line
     and broke long ones; each example now prints on a line of its own, whole, to be copied."""
     paragraphs = text.split("\n\n")
-    return "\n\n".join("\b\n" + p if any(line.startswith("Example:") for line in p.splitlines()) else p
-                       for p in paragraphs)
+    return "\n\n".join(
+        "\b\n" + p if any(line.startswith("Example:") for line in p.splitlines()) else p for p in paragraphs
+    )
 
 
 def keep_examples_whole(root: typer.Typer) -> None:
@@ -113,19 +115,35 @@ class _State:
 state = _State()
 
 # --- options several commands take -------------------------------------------------------------------
-Replace = Annotated[bool, typer.Option("--replace", help="Replace what is already stored under the same name "
-                                                         "instead of refusing.")]
-DropJudgements = Annotated[bool, typer.Option(
-    "--drop-judgements", help="With --replace: allow deleting the human judgements whose judged sentence or segment "
-                              "is not in the new version (the others are kept); without it such a replacement is "
-                              "refused.")]
-DropSystems = Annotated[bool, typer.Option(
-    "--drop-systems", help="With --replace of a translation corpus: allow deleting its systems that this command "
-                           "does not ingest again; without it such a replacement is refused.")]
-NeutraliseFormulas = Annotated[bool, typer.Option(
-    "--neutralise-formulas", help="CSV for a spreadsheet: write text values that start with =, +, -, @, tab or "
-                                  "carriage return with a ' in front, so that no spreadsheet runs them as formulas "
-                                  "(default: every value exactly as stored; numbers are never changed).")]
+Replace = Annotated[
+    bool, typer.Option("--replace", help="Replace what is already stored under the same name instead of refusing.")
+]
+DropJudgements = Annotated[
+    bool,
+    typer.Option(
+        "--drop-judgements",
+        help="With --replace: allow deleting the human judgements whose judged sentence or segment "
+        "is not in the new version (the others are kept); without it such a replacement is "
+        "refused.",
+    ),
+]
+DropSystems = Annotated[
+    bool,
+    typer.Option(
+        "--drop-systems",
+        help="With --replace of a translation corpus: allow deleting its systems that this command "
+        "does not ingest again; without it such a replacement is refused.",
+    ),
+]
+NeutraliseFormulas = Annotated[
+    bool,
+    typer.Option(
+        "--neutralise-formulas",
+        help="CSV for a spreadsheet: write text values that start with =, +, -, @, tab or "
+        "carriage return with a ' in front, so that no spreadsheet runs them as formulas "
+        "(default: every value exactly as stored; numbers are never changed).",
+    ),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary output.")]
 Team = Annotated[Optional[str], typer.Option("--team", help="Team name.")]
 Run = Annotated[Optional[str], typer.Option("--run", help="Run name.")]
@@ -146,28 +164,51 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    db: Annotated[Optional[str], typer.Option(
-        "--db", envvar="EVALHOUSE_DB", help="Warehouse file (default ./warehouse.duckdb, or $EVALHOUSE_DB).")] = None,
-    traceback: Annotated[bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK",
-                                            help="Show Python tracebacks on errors.")] = False,
-    memory_limit: Annotated[Optional[str], typer.Option(
-        "--memory-limit", envvar="EVALHOUSE_MEMORY_LIMIT",
-        help="Cap DuckDB's memory, e.g. 2GB (default: DuckDB's, 80% of RAM); larger work spills to disk.")] = None,
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
-                                          callback=_print_version)] = False,
+    db: Annotated[
+        Optional[str],
+        typer.Option(
+            "--db", envvar="EVALHOUSE_DB", help="Warehouse file (default ./warehouse.duckdb, or $EVALHOUSE_DB)."
+        ),
+    ] = None,
+    traceback: Annotated[
+        bool, typer.Option("--traceback", envvar="EVALHOUSE_TRACEBACK", help="Show Python tracebacks on errors.")
+    ] = False,
+    memory_limit: Annotated[
+        Optional[str],
+        typer.Option(
+            "--memory-limit",
+            envvar="EVALHOUSE_MEMORY_LIMIT",
+            help="Cap DuckDB's memory, e.g. 2GB (default: DuckDB's, 80% of RAM); larger work spills to disk.",
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_print_version)
+    ] = False,
 ) -> None:
     state.db = db
     state.memory_limit = memory_limit
     state.traceback = traceback
 
 
-def open_warehouse(read_only: bool = False, verify: bool = True, functions: bool = True, sandbox: bool = False,
-                   writable: Sequence[str | os.PathLike] = ()):
+def open_warehouse(
+    read_only: bool = False,
+    verify: bool = True,
+    functions: bool = True,
+    sandbox: bool = False,
+    writable: Sequence[str | os.PathLike] = (),
+):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
     warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False``, ``sandbox`` and ``writable``:
     see :func:`evalhouse.warehouse.connect`; every command that only reads opens it confined."""
-    return warehouse.connect(state.db, read_only=read_only, memory_limit=state.memory_limit, verify=verify,
-                             functions=functions, sandbox=sandbox, writable=writable)
+    return warehouse.connect(
+        state.db,
+        read_only=read_only,
+        memory_limit=state.memory_limit,
+        verify=verify,
+        functions=functions,
+        sandbox=sandbox,
+        writable=writable,
+    )
 
 
 class _RichTask(Task):
@@ -209,10 +250,18 @@ def progress(quiet: bool = False, stream=None) -> Iterator[Progress]:
     # rich (~0.05 s to import) only when bars are drawn: `evalhouse --help` and piped runs do not pay for it
     from rich import console as rc, progress as rp
 
-    bars = rp.Progress(rp.SpinnerColumn(), rp.TextColumn("{task.description}"), rp.BarColumn(),
-                       rp.MofNCompleteColumn(), rp.TextColumn("{task.fields[unit]}"), rp.TimeElapsedColumn(),
-                       rp.TextColumn("eta"), rp.TimeRemainingColumn(),
-                       console=rc.Console(file=stream), transient=False)
+    bars = rp.Progress(
+        rp.SpinnerColumn(),
+        rp.TextColumn("{task.description}"),
+        rp.BarColumn(),
+        rp.MofNCompleteColumn(),
+        rp.TextColumn("{task.fields[unit]}"),
+        rp.TimeElapsedColumn(),
+        rp.TextColumn("eta"),
+        rp.TimeRemainingColumn(),
+        console=rc.Console(file=stream),
+        transient=False,
+    )
     with bars:
         yield _RichProgress(bars)
 
@@ -236,8 +285,13 @@ def _fail(message: str, code: int) -> None:
 # DuckDB errors that are the machine's, not the user's: exit 4. A failed COMMIT on a full disk is a
 # TransactionException whose message carries the operating system's reason.
 SYSTEM_ERRORS = ("IOException", "OutOfMemoryException", "FatalException", "InternalException")
-SYSTEM_MESSAGES = ("No space left on device", "Disk quota exceeded", "Input/output error", "Could not write file",
-                   "Read-only file system")
+SYSTEM_MESSAGES = (
+    "No space left on device",
+    "Disk quota exceeded",
+    "Input/output error",
+    "Could not write file",
+    "Read-only file system",
+)
 
 
 # the lines of a DuckDB error after its first that say what to do: "Did you mean "dea_by_relation"?"
@@ -272,16 +326,23 @@ def execute(action: Callable[[], object]):
         if isinstance(err, ImportError):  # a dependency missing or a broken install: name it and the install command
             _fail(str(missing_dependency(err)), EXIT_SYSTEM)
         name = type(err).__name__  # duckdb errors in user SQL, for instance
-        if "duckdb" in type(err).__module__ and sys.modules.get("evalhouse.warehouse") is not None \
-                and warehouse.is_sandbox_refusal(err):
+        if (
+            "duckdb" in type(err).__module__
+            and sys.modules.get("evalhouse.warehouse") is not None
+            and warehouse.is_sandbox_refusal(err)
+        ):
             # a reader is confined: what tried to reach outside is a view or macro stored in the warehouse file
-            _fail(f"refused: the warehouse tried to reach a file, URL or setting outside it (a view or macro "
-                  f"stored in the file?); commands that read run sandboxed: {str(err).splitlines()[0]}",
-                  EXIT_WAREHOUSE)
+            _fail(
+                f"refused: the warehouse tried to reach a file, URL or setting outside it (a view or macro "
+                f"stored in the file?); commands that read run sandboxed: {str(err).splitlines()[0]}",
+                EXIT_WAREHOUSE,
+            )
         # a full disk or another I/O failure is the system's, not the input's: exit 4
         system = isinstance(err, OSError) or name in SYSTEM_ERRORS or any(m in str(err) for m in SYSTEM_MESSAGES)
-        _fail(f"{name}: {_headline(err) if str(err) else name}",
-              EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT)
+        _fail(
+            f"{name}: {_headline(err) if str(err) else name}",
+            EXIT_SYSTEM if system or "duckdb" not in type(err).__module__ else EXIT_INPUT,
+        )
 
 
 # --- which commands a run builds -----------------------------------------------------------------------
@@ -322,8 +383,11 @@ def app_for(args: Sequence[str]) -> typer.Typer:
             if group.name == name:
                 groups.append(group)
             continue
-        commands = [c for c in group.typer_instance.registered_commands
-                    if typer.main.get_command_name(c.name or c.callback.__name__) == name]
+        commands = [
+            c
+            for c in group.typer_instance.registered_commands
+            if typer.main.get_command_name(c.name or c.callback.__name__) == name
+        ]
         if commands:
             part = copy.copy(group.typer_instance)
             part.registered_commands = commands

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from evalhouse.cli.common import (EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse,
-                                  state, warehouse)
+from evalhouse.cli.common import EXIT_TORN, NeutraliseFormulas, choices, execute, open_warehouse, state, warehouse
 from evalhouse.errors import OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
 
@@ -38,9 +37,15 @@ TableFormat = choices("TableFormat", ("table", "csv", "json"))
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run; every evalhouse view and SQL function is available.")],
     format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
-    write: Annotated[bool, typer.Option("--write", help="Open the warehouse read-write and without the sandbox: "
-                                                         "DuckDB may then also read and write other files, ATTACH, "
-                                                         "INSTALL and LOAD.")] = False,
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Open the warehouse read-write and without the sandbox: "
+            "DuckDB may then also read and write other files, ATTACH, "
+            "INSTALL and LOAD.",
+        ),
+    ] = False,
     neutralise_formulas: NeutraliseFormulas = False,
 ) -> None:
     """Run a SQL query against the warehouse. Without --write the warehouse is read-only and sandboxed: a
@@ -49,6 +54,7 @@ def sql(
 
     Example: evalhouse sql "select corpus, depth_mean, depth_sd from corpus_complexity" --format csv
     """
+
     def action():
         if neutralise_formulas and format is not TableFormat.csv:
             raise OptionError("`neutralise_formulas` is for `format` csv")
@@ -67,7 +73,8 @@ def sql(
                 raise WarehouseError(
                     f"refused: without --write, sql reads only the warehouse (no other file or URL, COPY ... TO, "
                     f"ATTACH, INSTALL/LOAD or SET; write files with evalhouse export): "
-                    f"{str(err).splitlines()[0]}") from None
+                    f"{str(err).splitlines()[0]}"
+                ) from None
 
     execute(action)
 
@@ -97,13 +104,22 @@ def _print_relation(rel, format: TableFormat, neutralise_formulas: bool = False)
         def value(v):
             return None if isinstance(v, float) and not math.isfinite(v) else v
 
-        typer.echo(json.dumps([{c: value(v) for c, v in zip(columns, r)} for r in rows], default=str,
-                              ensure_ascii=False, indent=1, allow_nan=False))
+        typer.echo(
+            json.dumps(
+                [{c: value(v) for c, v in zip(columns, r)} for r in rows],
+                default=str,
+                ensure_ascii=False,
+                indent=1,
+                allow_nan=False,
+            )
+        )
 
 
 @commands.command("views")
 def views(
-    markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print a Markdown data dictionary (views, columns, types, descriptions).")
+    ] = False,
 ) -> None:
     """List every view with its description (from COMMENT ON). A warehouse that does not exist is an error
     (exit 3); `--db :memory:` lists the views of a new, empty warehouse.
@@ -111,9 +127,12 @@ def views(
     Example: evalhouse views --markdown > VIEWS.md
     Example: evalhouse --db :memory: views --markdown
     """
+
     def action():
         path = state.db or os.environ.get("EVALHOUSE_DB") or warehouse.DEFAULT_DB
-        with (warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True, sandbox=True)) as wh:
+        with (
+            warehouse.connect(":memory:") if path == ":memory:" else open_warehouse(read_only=True, sandbox=True)
+        ) as wh:
             if markdown:
                 typer.echo(text.data_dictionary(wh))
             else:
@@ -128,10 +147,17 @@ def views(
 
 @commands.command("check")
 def check(
-    repair: Annotated[bool, typer.Option("--repair", help="Remove the rows that belong to nothing stored (one transaction).")] = False,
-    drop_judgements: Annotated[bool, typer.Option(
-        "--drop-judgements", help="With --repair: allow deleting human judgements and pronoun judgements of what "
-                                  "is removed; without it such a repair is refused and changes nothing.")] = False,
+    repair: Annotated[
+        bool, typer.Option("--repair", help="Remove the rows that belong to nothing stored (one transaction).")
+    ] = False,
+    drop_judgements: Annotated[
+        bool,
+        typer.Option(
+            "--drop-judgements",
+            help="With --repair: allow deleting human judgements and pronoun judgements of what "
+            "is removed; without it such a repair is refused and changes nothing.",
+        ),
+    ] = False,
 ) -> None:
     """Check that every row belongs to a stored corpus, submission, run, system or analysis (a write killed
     during COMMIT can leave rows that do not, or counts that disagree with what the write recorded); exit 5
@@ -141,6 +167,7 @@ def check(
 
     Example: evalhouse check && evalhouse check --repair
     """
+
     def action():
         if drop_judgements and not repair:
             raise OptionError("`drop_judgements` goes with `repair`: it allows the repair to delete judgements")
@@ -159,7 +186,9 @@ def check(
 
 @commands.command("demo")
 def demo(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo warehouse and exports.")] = Path("evalhouse-demo"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo warehouse and exports.")] = Path(
+        "evalhouse-demo"
+    ),
 ) -> None:
     """Build a warehouse from the bundled sample treebank and print a short report.
 

@@ -82,8 +82,11 @@ def _kind(param) -> str:
     if getattr(param, "is_flag", False):  # older typer: click's parameter types
         return "flag"
     choices = getattr(param.type, "choices", None)
-    kind = ("one of " + ", ".join(f"`{getattr(c, 'value', c)}`" for c in choices)) if choices else {
-        "integer": "integer", "float": "number", "path": "path"}.get(param.type.name.lower(), "text")
+    kind = (
+        ("one of " + ", ".join(f"`{getattr(c, 'value', c)}`" for c in choices))
+        if choices
+        else {"integer": "integer", "float": "number", "path": "path"}.get(param.type.name.lower(), "text")
+    )
     return kind + (", repeatable" if getattr(param, "multiple", False) or param.nargs == -1 else "")
 
 
@@ -107,8 +110,10 @@ def _section(path: tuple[str, ...], cmd) -> list[str]:
     if arguments:
         out += ["| argument | kind | required | help |", "|---|---|---|---|"]
         for p in arguments:
-            out.append(f"| `{(p.metavar or p.name).upper()}` | {_kind(p)} | {'yes' if p.required else 'no'} "
-                       f"| {_cell(getattr(p, 'help', '') or '')} |")
+            out.append(
+                f"| `{(p.metavar or p.name).upper()}` | {_kind(p)} | {'yes' if p.required else 'no'} "
+                f"| {_cell(getattr(p, 'help', '') or '')} |"
+            )
         out.append("")
     if options:
         out += ["| option | kind | default | help |", "|---|---|---|---|"]
@@ -123,9 +128,15 @@ def _section(path: tuple[str, ...], cmd) -> list[str]:
 def command_reference(app=None) -> str:
     """The Markdown reference of every command of ``app`` (default: the ``evalhouse`` command)."""
     root = typer.main.get_command(evalhouse_app if app is None else app)
-    lines = [HEADER, "## Global options", "",
-             "Given before or after the command's name (`evalhouse --db w.duckdb views` = `evalhouse views --db w.duckdb`).", "",
-             "| option | kind | default | help |", "|---|---|---|---|"]
+    lines = [
+        HEADER,
+        "## Global options",
+        "",
+        "Given before or after the command's name (`evalhouse --db w.duckdb views` = `evalhouse views --db w.duckdb`).",
+        "",
+        "| option | kind | default | help |",
+        "|---|---|---|---|",
+    ]
     for p in root.params:
         if p.param_type_name == "option" and "--help" not in p.opts and not getattr(p, "hidden", False):
             names = " / ".join(f"`{o}`" for o in [*p.opts, *getattr(p, "secondary_opts", [])])

@@ -43,8 +43,13 @@ ORDER BY s.position
 """
 
 
-def write_corpus(con: duckdb.DuckDBPyConnection, corpus: str, out: str | os.PathLike, batch: int = 10_000,
-                 only: Mapping[int, list[str]] | None = None) -> int:
+def write_corpus(
+    con: duckdb.DuckDBPyConnection,
+    corpus: str,
+    out: str | os.PathLike,
+    batch: int = 10_000,
+    only: Mapping[int, list[str]] | None = None,
+) -> int:
     """Write ``corpus`` to the file ``out``; returns the number of sentences written. With ``only``
     (position -> comment lines), just those sentences, each with its comment lines after its own."""
     cursor = con.execute(_SENTENCE_TEXT, {"corpus": corpus})

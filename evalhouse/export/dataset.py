@@ -70,18 +70,24 @@ FORMATS = ("parquet", "postgres")
 def _relations(wh: Warehouse) -> list[tuple[str, str]]:
     """The base tables the warehouse has (one written by an older evalhouse and opened read-only may lack a
     newer one, such as stored_counts), then the views."""
-    have = {t for (t,) in wh.con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-                                         "AND NOT temporary").fetchall()}
+    have = {
+        t
+        for (t,) in wh.con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+        ).fetchall()
+    }
     return [(f.name, "table") for f in schema_files() if f.name in have] + [(f.name, "view") for f in view_files()]
 
 
 def _description(wh: Warehouse, name: str, kind: str) -> str:
     if kind == "table":
-        rows = wh.con.execute("SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
-                              [name]).fetchall()
+        rows = wh.con.execute(
+            "SELECT comment FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?", [name]
+        ).fetchall()
     else:
-        rows = wh.con.execute("SELECT comment FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?",
-                              [name]).fetchall()
+        rows = wh.con.execute(
+            "SELECT comment FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?", [name]
+        ).fetchall()
     return (rows[0][0] if rows else None) or ""
 
 
@@ -101,8 +107,7 @@ def partition_directory(column: str, value: str) -> tuple[str, bool]:
     """The directory name of a hive partition, as DuckDB writes it (``column=`` and the value
     percent-encoded), shortened to its first bytes, ``~`` and 16 hex digits of the value's SHA-256 when it
     would be longer than :data:`NAME_MAX`; and whether it was shortened."""
-    encoded = "".join(c if _UNRESERVED.fullmatch(c) else "".join(f"%{b:02X}" for b in c.encode("utf-8"))
-                      for c in value)
+    encoded = "".join(c if _UNRESERVED.fullmatch(c) else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in value)
     name = f"{column}={encoded}"
     if len(name.encode("utf-8")) <= NAME_MAX:
         return name, False
@@ -133,8 +138,7 @@ def _copy_partitioned(wh: Warehouse, source: str, kind: str, part: str, target: 
         source = "eh_export"
     shortened: dict[str, str] = {}
     try:
-        values = [v for (v,) in wh.con.execute(
-            f"SELECT DISTINCT {column} FROM {source} ORDER BY ALL").fetchall()]
+        values = [v for (v,) in wh.con.execute(f"SELECT DISTINCT {column} FROM {source} ORDER BY ALL").fetchall()]
         plain = []
         for v in values:
             name, short = (None, False) if v is None else partition_directory(part, str(v))
@@ -144,17 +148,20 @@ def _copy_partitioned(wh: Warehouse, source: str, kind: str, part: str, target: 
             directory = target / name
             directory.mkdir()
             dest = exp.Literal.string(str(directory / "data_0.parquet")).sql("duckdb")
-            wh.con.execute(f"COPY (SELECT * EXCLUDE ({column}) FROM {source} WHERE {column} = $value) TO {dest} "
-                           "(FORMAT parquet)", {"value": v})
+            wh.con.execute(
+                f"COPY (SELECT * EXCLUDE ({column}) FROM {source} WHERE {column} = $value) TO {dest} (FORMAT parquet)",
+                {"value": v},
+            )
             shortened[name.split("=", 1)[1]] = str(v)
         dest = exp.Literal.string(str(target)).sql("duckdb")
         for k in range(0, len(plain), PARTITIONS_PER_COPY):
-            batch = plain[k:k + PARTITIONS_PER_COPY]
+            batch = plain[k : k + PARTITIONS_PER_COPY]
             wh.con.execute(
                 f"COPY (SELECT * FROM {source} WHERE {column} IN (SELECT unnest($values)) "
                 f"OR ($with_null AND {column} IS NULL)) TO {dest} "
                 f"(FORMAT parquet, PARTITION_BY ({column}), OVERWRITE_OR_IGNORE)",
-                {"values": [v for v in batch if v is not None], "with_null": None in batch})
+                {"values": [v for v in batch if v is not None], "with_null": None in batch},
+            )
     finally:
         if kind == "view":
             wh.con.execute("DROP TABLE IF EXISTS eh_export")
@@ -169,11 +176,25 @@ def _count(wh: Warehouse, name: str) -> int:
     return wh.con.execute(f"SELECT count(*) FROM {_ident(name)}").fetchall()[0][0]
 
 
-def _entry(wh: Warehouse, name: str, kind: str, rows: int, path: str, part: str | None, columns,
-           shortened: dict[str, str] | None = None) -> dict:
+def _entry(
+    wh: Warehouse,
+    name: str,
+    kind: str,
+    rows: int,
+    path: str,
+    part: str | None,
+    columns,
+    shortened: dict[str, str] | None = None,
+) -> dict:
     """A relation's manifest entry (``shortened_partitions`` only where a partition name was shortened)."""
-    entry = {"kind": kind, "description": _description(wh, name, kind), "rows": rows, "path": path,
-             "partition_by": part, "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns]}
+    entry = {
+        "kind": kind,
+        "description": _description(wh, name, kind),
+        "rows": rows,
+        "path": path,
+        "partition_by": part,
+        "columns": [{"name": c, "type": t, "description": d} for c, t, d in columns],
+    }
     if shortened:
         entry["shortened_partitions"] = shortened
     return entry
@@ -188,8 +209,10 @@ def postgres_csv_query(wh: Warehouse, table: str) -> str:
     for name, type_, _ in wh.columns(table):
         col = _ident(name)
         if type_.endswith("]"):
-            element = ("CASE WHEN x IS NULL THEN 'NULL' ELSE '\"' || replace(replace(CAST(x AS VARCHAR), "
-                       "'\\', '\\\\'), '\"', '\\\"') || '\"' END")
+            element = (
+                "CASE WHEN x IS NULL THEN 'NULL' ELSE '\"' || replace(replace(CAST(x AS VARCHAR), "
+                "'\\', '\\\\'), '\"', '\\\"') || '\"' END"
+            )
             col = f"'{{' || array_to_string(list_transform({col}, lambda x: {element}), ',') || '}}' AS {col}"
         cols.append(col)
     return f"SELECT {', '.join(cols)} FROM {_ident(table)}"
@@ -198,10 +221,12 @@ def postgres_csv_query(wh: Warehouse, table: str) -> str:
 def _write_postgres(wh: Warehouse, tables: list[str], tmp: Path, task=None) -> dict:
     """The CSV files, schema.sql and load.psql of a PostgreSQL dataset; returns the manifest entries."""
     (tmp / "schema.sql").write_text(render(transpile_all("postgres"), "postgres") + "\n", encoding="utf-8")
-    load = [f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
-            "--   psql -v ON_ERROR_STOP=1 --single-transaction -d DBNAME -f load.psql",
-            "-- schema.sql creates the tables and views; each \\copy loads one table from its CSV file.",
-            "\\ir schema.sql"]
+    load = [
+        f"-- evalhouse {__version__}: loads this dataset into PostgreSQL. From this directory, in one transaction:",
+        "--   psql -v ON_ERROR_STOP=1 --single-transaction -d DBNAME -f load.psql",
+        "-- schema.sql creates the tables and views; each \\copy loads one table from its CSV file.",
+        "\\ir schema.sql",
+    ]
     entries = {}
     for name in tables:
         if task is not None:
@@ -211,8 +236,10 @@ def _write_postgres(wh: Warehouse, tables: list[str], tmp: Path, task=None) -> d
         dest = exp.Literal.string(str(tmp / f"{name}.csv")).sql("duckdb")
         wh.con.execute(f"COPY ({postgres_csv_query(wh, name)}) TO {dest} (FORMAT csv, HEADER false)")
         column_list = ", ".join(exp.to_identifier(c, quoted=True).sql("postgres") for c, _, _ in columns)
-        load.append(f"\\copy {exp.to_identifier(name, quoted=True).sql('postgres')} ({column_list}) "
-                    f"FROM '{name}.csv' WITH (FORMAT csv)")
+        load.append(
+            f"\\copy {exp.to_identifier(name, quoted=True).sql('postgres')} ({column_list}) "
+            f"FROM '{name}.csv' WITH (FORMAT csv)"
+        )
         entries[name] = _entry(wh, name, "table", rows, f"{name}.csv", None, columns)
         if task is not None:
             task.advance(1)
@@ -220,7 +247,9 @@ def _write_postgres(wh: Warehouse, tables: list[str], tmp: Path, task=None) -> d
     return entries
 
 
-def _write_parquet(wh: Warehouse, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None) -> dict:
+def _write_parquet(
+    wh: Warehouse, relations: list[tuple[str, str]], partition_by: str | None, tmp: Path, task=None
+) -> dict:
     """One directory of Parquet files per relation; returns the manifest entries."""
     entries = {}
     for name, kind in relations:
@@ -235,17 +264,25 @@ def _write_parquet(wh: Warehouse, relations: list[tuple[str, str]], partition_by
         if part:
             shortened = _copy_partitioned(wh, _ident(name), kind, part, target)
         else:
-            wh.con.execute(f"COPY (SELECT * FROM {_ident(name)}) TO "
-                           f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)")
+            wh.con.execute(
+                f"COPY (SELECT * FROM {_ident(name)}) TO "
+                f"{exp.Literal.string(str(target / 'data_0.parquet')).sql('duckdb')} (FORMAT parquet)"
+            )
         entries[name] = _entry(wh, name, kind, rows, name, part, columns, shortened)
         if task is not None:
             task.advance(1)
     return entries
 
 
-def export_dataset(wh: Warehouse, out_dir: str | os.PathLike, views: Sequence[str] | None = None,
-                   partition_by: str | None = None, format: str = "parquet", progress=None,
-                   staging: "Staging | None" = None) -> dict:
+def export_dataset(
+    wh: Warehouse,
+    out_dir: str | os.PathLike,
+    views: Sequence[str] | None = None,
+    partition_by: str | None = None,
+    format: str = "parquet",
+    progress=None,
+    staging: "Staging | None" = None,
+) -> dict:
     """Write every base table and the chosen views (default: all) as Parquet under ``out_dir``; or,
     with ``format="postgres"``, the base tables as CSV with the script that loads them into PostgreSQL.
 
@@ -259,15 +296,18 @@ def export_dataset(wh: Warehouse, out_dir: str | os.PathLike, views: Sequence[st
     if partition_by is not None and partition_by not in PARTITION_COLUMNS:
         raise OptionError(f"cannot partition by '{partition_by}'; valid: {', '.join(PARTITION_COLUMNS)}")
     if format == "postgres" and (partition_by or views):
-        raise OptionError("a postgres dataset holds the base tables only, unpartitioned (PostgreSQL computes "
-                          "the views): drop `views` and `partition_by`")
+        raise OptionError(
+            "a postgres dataset holds the base tables only, unpartitioned (PostgreSQL computes "
+            "the views): drop `views` and `partition_by`"
+        )
     relations = _relations(wh)
     view_names = [n for n, k in relations if k == "view"]
     if views:
         unknown = [v for v in views if v not in view_names]
         if unknown:
-            raise WarehouseError(f"no view {', '.join(repr(v) for v in unknown)} (every view is described in "
-                                 "docs/data-dictionary.md)")
+            raise WarehouseError(
+                f"no view {', '.join(repr(v) for v in unknown)} (every view is described in docs/data-dictionary.md)"
+            )
         wanted = set(views)
         relations = [(n, k) for n, k in relations if k == "table" or n in wanted]
 
@@ -279,8 +319,9 @@ def export_dataset(wh: Warehouse, out_dir: str | os.PathLike, views: Sequence[st
     out, tmp = staging.out, staging.path
     try:
         tables = [n for n, k in relations if k == "table"]
-        with as_progress(progress).task("exporting", total=len(tables) if format == "postgres" else len(relations),
-                                        unit="relations") as task:
+        with as_progress(progress).task(
+            "exporting", total=len(tables) if format == "postgres" else len(relations), unit="relations"
+        ) as task:
             if format == "postgres":
                 entries = _write_postgres(wh, tables, tmp, task)
             else:
@@ -345,6 +386,7 @@ def stage(out_dir: str | os.PathLike) -> Staging:
 
 
 # --- putting a dataset in place, and cleaning up after killed runs -------------------------------------
+
 
 def _directory_mode() -> int:
     """The mode a new directory gets from the umask (0755 with the usual 022)."""

@@ -46,20 +46,45 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Sequence
 
-LONG = 40   # rows: more than this and the table is a longtable that breaks across pages
-WIDE = 8    # columns: more than this and the table is set \small with 4pt column gaps
+LONG = 40  # rows: more than this and the table is a longtable that breaks across pages
+WIDE = 8  # columns: more than this and the table is set \small with 4pt column gaps
 # characters: a longer note (the configurations) goes under the table, not into the caption, which LaTeX sets
 # in one box first to measure it: three configurations of ~1,000 characters overflow that box (TeX's
 # "Dimension too large" beyond 16,384 pt)
 CAPTION_NOTE = 1500
 
-SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
-            ">": r"\textgreater{}", "|": r"\textbar{}",
-            # signs evalhouse writes in its own titles and notes
-            "ρ": r"$\rho$", "χ": r"$\chi$", "±": r"$\pm$", "×": r"$\times$", "≤": r"$\leq$", "≥": r"$\geq$",
-            "−": r"$-$", "–": "--", "—": "---", "…": r"\dots{}", "·": r"$\cdot$", "§": r"\S{}",
-            "\u00a0": "~", "\n": " ", "\r": " ", "\t": " "}
+SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    # signs evalhouse writes in its own titles and notes
+    "ρ": r"$\rho$",
+    "χ": r"$\chi$",
+    "±": r"$\pm$",
+    "×": r"$\times$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+    "−": r"$-$",
+    "–": "--",
+    "—": "---",
+    "…": r"\dots{}",
+    "·": r"$\cdot$",
+    "§": r"\S{}",
+    "\u00a0": "~",
+    "\n": " ",
+    "\r": " ",
+    "\t": " ",
+}
 _SPECIAL = re.compile("|".join(re.escape(c) for c in SPECIALS))
 CONFIGURATION = re.compile(r"^(configuration|config|signature|[a-z_]*_(configuration|config|signature))$")
 
@@ -75,8 +100,11 @@ def breakable(text) -> str:
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) or (
-        type(v).__module__ == "numpy" and hasattr(v, "dtype") and v.dtype.kind in "iuf")
+    return (
+        isinstance(v, (int, float, Decimal))
+        and not isinstance(v, bool)
+        or (type(v).__module__ == "numpy" and hasattr(v, "dtype") and v.dtype.kind in "iuf")
+    )
 
 
 def _missing(v) -> bool:
@@ -95,7 +123,7 @@ def number(v, digits: int = 3) -> str:
         v = float(v)
         if math.isinf(v):
             return r"$\infty$" if v > 0 else r"$-\infty$"
-        if v != 0 and abs(v) < 10 ** -digits:  # as the report's pages write it
+        if v != 0 and abs(v) < 10**-digits:  # as the report's pages write it
             mantissa, exponent = f"{v:.{max(digits - 1, 1)}e}".split("e")
             return f"${mantissa}\\times10^{{{int(exponent)}}}$"
         text = f"{v:.{digits}f}"
@@ -121,6 +149,7 @@ def cell(v, digits: int = 3) -> str:
 @dataclass(frozen=True)
 class Column:
     """A column of a LaTeX table: its title (plain text, escaped here) and the decimals of its floats."""
+
     title: str
     digits: int = 3
 
@@ -130,14 +159,17 @@ def label_of(name: str) -> str:
     return "tab:" + (re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "table")
 
 
-def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, label: str | None = None,
-          note: str = "") -> str:
+def table(
+    columns: Sequence[Column], rows: Iterable[Sequence], caption: str, label: str | None = None, note: str = ""
+) -> str:
     """A booktabs table of ``rows`` (sequences of values in the order of ``columns``) with ``caption``
     (plain text, escaped here) and ``note`` (already LaTeX, e.g. configurations): appended to the caption
     when it is short, else set in small type under the table (see :data:`CAPTION_NOTE`)."""
     rows = [list(r) for r in rows]
-    numeric = [all(_is_number(r[i]) for r in rows if not _missing(r[i])) and any(not _missing(r[i]) for r in rows)
-               for i in range(len(columns))]
+    numeric = [
+        all(_is_number(r[i]) for r in rows if not _missing(r[i])) and any(not _missing(r[i]) for r in rows)
+        for i in range(len(columns))
+    ]
     spec = "".join("r" if n else "l" for n in numeric)
     head = " & ".join(escape(c.title) for c in columns) + r" \\"
     body = [" & ".join(cell(v, c.digits) for v, c in zip(r, columns)) + r" \\" for r in rows]
@@ -158,27 +190,58 @@ def table(columns: Sequence[Column], rows: Iterable[Sequence], caption: str, lab
         if wide:
             out += ["\\small", "\\setlength{\\tabcolsep}{4pt}"]
         out += [f"\\caption{{{caption_tex}}}"] + ([label_tex] if label_tex else [])
-        out += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", head, "\\midrule", *body, "\\bottomrule",
-                "\\end{tabular}", *below, "\\end{table}"]
+        out += [
+            f"\\begin{{tabular}}{{{spec}}}",
+            "\\toprule",
+            head,
+            "\\midrule",
+            *body,
+            "\\bottomrule",
+            "\\end{tabular}",
+            *below,
+            "\\end{table}",
+        ]
     else:
         out += ["\\begingroup"] + (["\\small", "\\setlength{\\tabcolsep}{4pt}"] if wide else [])
-        out += [f"\\begin{{longtable}}{{{spec}}}", f"\\caption{{{caption_tex}}}{label_tex} \\\\",
-                "\\toprule", head, "\\midrule", "\\endfirsthead",
-                "\\toprule", head, "\\midrule", "\\endhead",
-                "\\midrule", f"\\multicolumn{{{len(columns)}}}{{r}}{{\\emph{{continued on the next page}}}} \\\\",
-                "\\endfoot", "\\bottomrule", "\\endlastfoot", *body, "\\end{longtable}", *below, "\\endgroup"]
+        out += [
+            f"\\begin{{longtable}}{{{spec}}}",
+            f"\\caption{{{caption_tex}}}{label_tex} \\\\",
+            "\\toprule",
+            head,
+            "\\midrule",
+            "\\endfirsthead",
+            "\\toprule",
+            head,
+            "\\midrule",
+            "\\endhead",
+            "\\midrule",
+            f"\\multicolumn{{{len(columns)}}}{{r}}{{\\emph{{continued on the next page}}}} \\\\",
+            "\\endfoot",
+            "\\bottomrule",
+            "\\endlastfoot",
+            *body,
+            "\\end{longtable}",
+            *below,
+            "\\endgroup",
+        ]
     return "\n".join(out) + "\n"
 
 
-def relation_table(names: Sequence[str], rows: Iterable[Sequence], caption: str, label: str | None = None,
-                   titles: dict[str, str] | None = None, digits: dict[str, int] | int = 3) -> str:
+def relation_table(
+    names: Sequence[str],
+    rows: Iterable[Sequence],
+    caption: str,
+    label: str | None = None,
+    titles: dict[str, str] | None = None,
+    digits: dict[str, int] | int = 3,
+) -> str:
     """A table of a relation's rows (``names``: its columns) with the configuration columns moved to the
     caption (see the module docstring). ``titles`` renames columns; ``digits`` is one number for every
     column or a mapping (default 3)."""
     rows = [list(r) for r in rows]
     keep = [i for i, n in enumerate(names) if not CONFIGURATION.match(n)]
     moved = [i for i, n in enumerate(names) if CONFIGURATION.match(n)]
-    configurations = []   # distinct tuples of the configuration columns, in order of appearance
+    configurations = []  # distinct tuples of the configuration columns, in order of appearance
     numbered = []
     for r in rows:
         key = tuple(r[i] for i in moved)
@@ -189,19 +252,27 @@ def relation_table(names: Sequence[str], rows: Iterable[Sequence], caption: str,
         else:
             numbered.append(None)
     titles = titles or {}
-    columns = [Column(titles.get(names[i], names[i]), digits if isinstance(digits, int) else digits.get(names[i], 3))
-               for i in keep]
+    columns = [
+        Column(titles.get(names[i], names[i]), digits if isinstance(digits, int) else digits.get(names[i], 3))
+        for i in keep
+    ]
     body = [[r[i] for i in keep] for r in rows]
     note = ""
     if configurations:
+
         def describe(key):  # a column's name only when there are several
-            return "; ".join((f"{escape(names[i])}: " if len(moved) > 1 else "") + breakable(v)
-                             for i, v in zip(moved, key) if not _missing(v))
+            return "; ".join(
+                (f"{escape(names[i])}: " if len(moved) > 1 else "") + breakable(v)
+                for i, v in zip(moved, key)
+                if not _missing(v)
+            )
+
         if len(configurations) == 1:
             note = "Configuration: " + describe(configurations[0]) + "."
         else:
             columns.append(Column("cfg"))
             body = [b + [n] for b, n in zip(body, numbered)]
             note = "Configurations (column cfg): " + " ".join(
-                f"({k}) {describe(key)}." for k, key in enumerate(configurations, 1))
+                f"({k}) {describe(key)}." for k, key in enumerate(configurations, 1)
+            )
     return table(columns, body, caption, label, note)

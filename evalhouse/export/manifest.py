@@ -50,12 +50,16 @@ def full_partition_value(entry: dict, column: str) -> str:
     mapping = entry.get("shortened_partitions") or {}
     if column != entry.get("partition_by") or not mapping:
         return ident
-    whens = " ".join(f"WHEN {exp.Literal.string(short).sql('duckdb')} THEN {exp.Literal.string(full).sql('duckdb')}"
-                     for short, full in sorted(mapping.items()))
+    whens = " ".join(
+        f"WHEN {exp.Literal.string(short).sql('duckdb')} THEN {exp.Literal.string(full).sql('duckdb')}"
+        for short, full in sorted(mapping.items())
+    )
     return f"CASE {ident} {whens} ELSE {ident} END"
 
 
-def attach_dataset(con: duckdb.DuckDBPyConnection, dataset_dir: str | os.PathLike, schema: str | None = None) -> list[str]:
+def attach_dataset(
+    con: duckdb.DuckDBPyConnection, dataset_dir: str | os.PathLike, schema: str | None = None
+) -> list[str]:
     """Create DuckDB views over a dataset's base tables (columns in the manifest's order and types) on
     connection ``con``; returns their names. This is how a DuckDB-backed BI tool can read the dataset."""
     manifest = read_manifest(dataset_dir)
@@ -63,14 +67,19 @@ def attach_dataset(con: duckdb.DuckDBPyConnection, dataset_dir: str | os.PathLik
     for name, entry in manifest["relations"].items():
         if entry["kind"] != "table":
             continue
-        cols = ", ".join(f"CAST({full_partition_value(entry, c['name'])} AS {c['type']}) "
-                         f"AS {exp.to_identifier(c['name'], quoted=True).sql('duckdb')}" for c in entry["columns"])
+        cols = ", ".join(
+            f"CAST({full_partition_value(entry, c['name'])} AS {c['type']}) "
+            f"AS {exp.to_identifier(c['name'], quoted=True).sql('duckdb')}"
+            for c in entry["columns"]
+        )
         src = exp.Literal.string(parquet_glob(dataset_dir, name)).sql("duckdb")
         hive = "true" if entry["partition_by"] else "false"
         target = exp.to_identifier(name, quoted=True).sql("duckdb")
         if schema:
             target = f"{exp.to_identifier(schema, quoted=True).sql('duckdb')}.{target}"
-        con.execute(f"CREATE OR REPLACE VIEW {target} AS SELECT {cols} FROM read_parquet({src}, "
-                    f"hive_partitioning = {hive}, hive_types_autocast = false)")
+        con.execute(
+            f"CREATE OR REPLACE VIEW {target} AS SELECT {cols} FROM read_parquet({src}, "
+            f"hive_partitioning = {hive}, hive_types_autocast = false)"
+        )
         names.append(name)
     return names

@@ -67,7 +67,9 @@ def _format_for(out: str, format: str | None) -> str:
         ext = os.path.splitext(out)[1].lower().lstrip(".")
         format = EXTENSIONS.get(ext)
         if format is None:
-            raise OptionError(f"cannot tell the format from '{out}'; pass `format` (valid formats: {', '.join(FORMATS)})")
+            raise OptionError(
+                f"cannot tell the format from '{out}'; pass `format` (valid formats: {', '.join(FORMATS)})"
+            )
     if format not in FORMATS:
         raise OptionError(f"unknown format '{format}'; valid formats: {', '.join(FORMATS)}")
     return format
@@ -83,8 +85,9 @@ def _latex_options(fmt: str, caption: str | None, digits: int | None) -> None:
 def _write_latex(result, out: str, caption: str, label: str, digits: int | None) -> int:
     names = list(result.columns)
     rows = result.fetchall()
-    Path(out).write_text(latex.relation_table(names, rows, caption, label, digits=3 if digits is None else digits),
-                         encoding="utf-8")
+    Path(out).write_text(
+        latex.relation_table(names, rows, caption, label, digits=3 if digits is None else digits), encoding="utf-8"
+    )
     return len(rows)
 
 
@@ -97,9 +100,16 @@ def written_paths(out: str | os.PathLike) -> list[str]:
     return [out, os.path.join(folder, "tmp_" + name)]
 
 
-def export_relation(wh: Warehouse, name: str, out: str | os.PathLike, format: str | None = None,
-                    corpus: Sequence[str] | None = None, neutralise_formulas: bool = False,
-                    caption: str | None = None, digits: int | None = None) -> int:
+def export_relation(
+    wh: Warehouse,
+    name: str,
+    out: str | os.PathLike,
+    format: str | None = None,
+    corpus: Sequence[str] | None = None,
+    neutralise_formulas: bool = False,
+    caption: str | None = None,
+    digits: int | None = None,
+) -> int:
     """Write relation ``name`` (a view or base table) to ``out``; returns the number of rows.
     ``neutralise_formulas`` (CSV only): see the module's docstring. ``caption`` (LaTeX only; default: the
     relation's name and the corpora kept) and ``digits`` (LaTeX only: decimals of floats, default 3)."""
@@ -109,14 +119,20 @@ def export_relation(wh: Warehouse, name: str, out: str | os.PathLike, format: st
     out = os.fspath(out)
     fmt = _format_for(out, format)
     out = os.path.abspath(out)  # as written_paths() names it
-    known = {r[0] for r in wh.con.execute(
-        "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
-        "UNION SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary").fetchall()}
+    known = {
+        r[0]
+        for r in wh.con.execute(
+            "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' "
+            "UNION SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+        ).fetchall()
+    }
     if name not in known:
         close = difflib.get_close_matches(name, sorted(known), n=1)
         hint = f"; did you mean {close[0]}?" if close else ""
-        raise WarehouseError(f"no view or table '{name}' in {wh.path}{hint} (tables: corpora, sentences, nodes, "
-                             "edges, ...; `evalhouse views` lists every view, described in docs/data-dictionary.md)")
+        raise WarehouseError(
+            f"no view or table '{name}' in {wh.path}{hint} (tables: corpora, sentences, nodes, "
+            "edges, ...; `evalhouse views` lists every view, described in docs/data-dictionary.md)"
+        )
     if neutralise_formulas and fmt != "csv":
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
     _latex_options(fmt, caption, digits)
@@ -156,9 +172,13 @@ def _with_configuration_text(wh: Warehouse, name: str) -> list[str]:
     if "configuration_id" not in names or "configuration" in names or not wh.columns("configurations"):
         return ["*"]
     table = exp.to_identifier(name, quoted=True).sql(dialect="duckdb")
-    return [f"(SELECT k.configuration FROM configurations AS k WHERE k.configuration_id = {table}.configuration_id) "
-            "AS configuration" if c == "configuration_id" else exp.to_identifier(c, quoted=True).sql(dialect="duckdb")
-            for c in names]
+    return [
+        f"(SELECT k.configuration FROM configurations AS k WHERE k.configuration_id = {table}.configuration_id) "
+        "AS configuration"
+        if c == "configuration_id"
+        else exp.to_identifier(c, quoted=True).sql(dialect="duckdb")
+        for c in names
+    ]
 
 
 def _copy(select: str, out: str, fmt: str) -> str:
@@ -168,8 +188,15 @@ def _copy(select: str, out: str, fmt: str) -> str:
     return f"COPY ({select}) TO {exp.Literal.string(out).sql(dialect='duckdb')} ({options})"
 
 
-def export_query(wh: Warehouse, query: str, out: str | os.PathLike, format: str | None = None,
-                 neutralise_formulas: bool = False, caption: str | None = None, digits: int | None = None) -> int:
+def export_query(
+    wh: Warehouse,
+    query: str,
+    out: str | os.PathLike,
+    format: str | None = None,
+    neutralise_formulas: bool = False,
+    caption: str | None = None,
+    digits: int | None = None,
+) -> int:
     """Write the rows of ``query`` (one statement that returns rows) to ``out``; returns the number of rows.
     The query runs on ``wh``'s connection, which may be sandboxed (nothing but the warehouse read): the file
     is written by Python (LaTeX) or by a connection of its own that holds only the query's rows. Options as
@@ -183,8 +210,9 @@ def export_query(wh: Warehouse, query: str, out: str | os.PathLike, format: str 
     if result is None:
         raise OptionError("the query returns no rows to export (give a SELECT, or a statement with RETURNING)")
     if fmt == "latex":
-        return _write_latex(result, out, "Query: " + " ".join(query.split()) if caption is None else caption,
-                            "tab:query", digits)
+        return _write_latex(
+            result, out, "Query: " + " ".join(query.split()) if caption is None else caption, "tab:query", digits
+        )
     # an Arrow table: to_arrow_table in duckdb 2.0, fetch_arrow_table (deprecated there) in 1.5
     rows = getattr(result.relation, "to_arrow_table", result.relation.fetch_arrow_table)()
     writer = duckdb.connect()

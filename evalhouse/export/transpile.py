@@ -61,10 +61,10 @@ def session_settings(dialect: str, dataset: bool = False) -> list[str]:
 @dataclass(frozen=True)
 class Transpiled:
     name: str
-    kind: str                 # "table" or "view"
+    kind: str  # "table" or "view"
     description: str
     statements: tuple[str, ...]  # empty when not transpiled
-    reason: str | None = None    # why it was not transpiled
+    reason: str | None = None  # why it was not transpiled
 
     @property
     def ok(self) -> bool:
@@ -111,8 +111,10 @@ def _expand_macros(create):
                 if isinstance(n, exp.Column) and not n.table and n.name in args:
                     return exp.Paren(this=args[n.name].copy())
                 return n
+
             return exp.Paren(this=body.copy().transform(put))
         return node
+
     return create.transform(expand)
 
 
@@ -151,7 +153,9 @@ def _portable(create, dialect: str):
                 inner = e.this if isinstance(e, exp.Alias) else e
                 if isinstance(inner, exp.Star) or (isinstance(inner, exp.Column) and isinstance(inner.this, exp.Star)):
                     raise _Untranslatable("GROUP BY ALL over SELECT * cannot be expanded")
-                if not any(isinstance(n, exp.AggFunc) for n in inner.find_all(exp.AggFunc)) and not inner.find(exp.Window):
+                if not any(isinstance(n, exp.AggFunc) for n in inner.find_all(exp.AggFunc)) and not inner.find(
+                    exp.Window
+                ):
                     keys.append(inner.copy())
             select.set("group", exp.Group(expressions=keys))
     for k, sub in enumerate(list(create.find_all(exp.Subquery))):
@@ -161,8 +165,12 @@ def _portable(create, dialect: str):
     for aggregate in create.find_all(exp.GroupConcat):
         for ordered in aggregate.find_all(exp.Ordered):
             descending = bool(ordered.args.get("desc"))
-            ordered.set("nulls_first", {"nulls_are_small": not descending, "nulls_are_large": descending,
-                                        "nulls_are_last": False}[null_ordering])
+            ordered.set(
+                "nulls_first",
+                {"nulls_are_small": not descending, "nulls_are_large": descending, "nulls_are_last": False}[
+                    null_ordering
+                ],
+            )
     if dialect == "postgres":
         for log in list(create.find_all(exp.Log)):
             if log.expression is not None:
@@ -215,8 +223,10 @@ def _problems(create, dialect: str) -> str | None:
     unknown = sorted({f.name.lower() for f in create.find_all(exp.Anonymous)})
     if unknown:
         names = ", ".join(f"{n}()" for n in unknown)
-        return (f"uses the DuckDB function{'s' if len(unknown) > 1 else ''} {names}, which sqlglot cannot "
-                f"translate to {dialect}")
+        return (
+            f"uses the DuckDB function{'s' if len(unknown) > 1 else ''} {names}, which sqlglot cannot "
+            f"translate to {dialect}"
+        )
     try:
         text = _generate(_portable(create, dialect), dialect)
     except _Untranslatable as err:
@@ -238,15 +248,22 @@ def _table_statements(create, comments, dialect: str, dataset: str | None, manif
         entry = manifest["relations"][name]
         hive = "true" if entry["partition_by"] else "false"
         part = entry["partition_by"]
-        columns = "*" if not entry.get("shortened_partitions") else \
-            f"* REPLACE ({full_partition_value(entry, part)} AS {exp.to_identifier(part, quoted=True).sql('duckdb')})"
-        out = [f"CREATE OR REPLACE VIEW {exp.to_identifier(name).sql('duckdb')} AS SELECT {columns} FROM read_parquet("
-               f"{exp.Literal.string(parquet_glob(dataset, name)).sql('duckdb')}, hive_partitioning = {hive}, "
-               f"hive_types_autocast = false)"]
+        columns = (
+            "*"
+            if not entry.get("shortened_partitions")
+            else f"* REPLACE ({full_partition_value(entry, part)} AS {exp.to_identifier(part, quoted=True).sql('duckdb')})"
+        )
+        out = [
+            f"CREATE OR REPLACE VIEW {exp.to_identifier(name).sql('duckdb')} AS SELECT {columns} FROM read_parquet("
+            f"{exp.Literal.string(parquet_glob(dataset, name)).sql('duckdb')}, hive_partitioning = {hive}, "
+            f"hive_types_autocast = false)"
+        ]
     else:  # spark
         path = str(Path(dataset).resolve() / name)
-        out = [f"CREATE OR REPLACE TEMPORARY VIEW {exp.to_identifier(name).sql('spark')} USING parquet "
-               f"OPTIONS (path {exp.Literal.string(path).sql('spark')})"]
+        out = [
+            f"CREATE OR REPLACE TEMPORARY VIEW {exp.to_identifier(name).sql('spark')} USING parquet "
+            f"OPTIONS (path {exp.Literal.string(path).sql('spark')})"
+        ]
         return out
     if dialect in COMMENT_DIALECTS and not (dataset and dialect == "duckdb"):
         out += [_generate(c, dialect) for c in comments]
@@ -270,16 +287,17 @@ def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> lis
     manifest = None
     if dataset is not None:
         if dialect not in DATASET_DIALECTS:
-            raise OptionError(f"`dataset` works with {' and '.join(DATASET_DIALECTS)}; for {dialect}, create the "
-                              "tables with the emitted DDL and load the Parquet files (see docs/engines-and-bi.md)")
+            raise OptionError(
+                f"`dataset` works with {' and '.join(DATASET_DIALECTS)}; for {dialect}, create the "
+                "tables with the emitted DDL and load the Parquet files (see docs/engines-and-bi.md)"
+            )
         dataset = os.fspath(dataset)
         manifest = read_manifest(dataset)
     results: list[Transpiled] = []
     for f in schema_files():
         create, comments = _parts(f.text)
         if manifest is not None and f.name not in manifest["relations"]:
-            results.append(Transpiled(f.name, "table", _description(comments, "table"), (),
-                                      "not in the dataset"))
+            results.append(Transpiled(f.name, "table", _description(comments, "table"), (), "not in the dataset"))
             continue
         reason = _problems(create, dialect)
         statements = () if reason else tuple(_table_statements(create, comments, dialect, dataset, manifest))
@@ -293,8 +311,13 @@ def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> lis
             reason = f"reads {', '.join(reads)}, which {'is' if len(reads) == 1 else 'are'} not transpiled"
         else:
             reason = _problems(create, dialect)
-        statements = () if reason else tuple(
-            _view_statements(create, comments, dialect, temporary=dataset is not None and dialect == "spark"))
+        statements = (
+            ()
+            if reason
+            else tuple(
+                _view_statements(create, comments, dialect, temporary=dataset is not None and dialect == "spark")
+            )
+        )
         if reason:
             missing.add(f.name)
         results.append(Transpiled(f.name, "view", _description(comments, "view"), statements, reason))
@@ -304,19 +327,22 @@ def transpile_all(dialect: str, dataset: str | os.PathLike | None = None) -> lis
 def verification(dialect: str) -> str:
     """How far the SQL emitted for ``dialect`` has been checked (printed in the file and by the CLI)."""
     if dialect in ENGINE_TESTED_DIALECTS:
-        return (f"Checked: evalhouse's tests run this SQL on {dialect} and compare every view's rows with "
-                "DuckDB's.")
-    return (f"Not checked on an engine: no {dialect} engine runs in evalhouse's tests. This is sqlglot's "
-            "translation, parsed back in the dialect; report what fails.")
+        return f"Checked: evalhouse's tests run this SQL on {dialect} and compare every view's rows with DuckDB's."
+    return (
+        f"Not checked on an engine: no {dialect} engine runs in evalhouse's tests. This is sqlglot's "
+        "translation, parsed back in the dialect; report what fails."
+    )
 
 
 def render(results: list[Transpiled], dialect: str, dataset: str | None = None) -> str:
     """The SQL file: a header, then each object's statements; objects that were not transpiled are
     listed (with the reason) in the header and in place, as comments."""
     skipped = [r for r in results if not r.ok]
-    lines = [f"-- evalhouse {__version__}: schema and views transpiled from DuckDB to {dialect} by sqlglot.",
-             f"-- Over: {'the Parquet dataset ' + str(dataset) if dataset else 'tables of the same names'}.",
-             f"-- {verification(dialect)}"]
+    lines = [
+        f"-- evalhouse {__version__}: schema and views transpiled from DuckDB to {dialect} by sqlglot.",
+        f"-- Over: {'the Parquet dataset ' + str(dataset) if dataset else 'tables of the same names'}.",
+        f"-- {verification(dialect)}",
+    ]
     if skipped:
         lines.append(f"-- Not transpiled ({len(skipped)}):")
         lines += [f"--   {r.name}: {r.reason}" for r in skipped]

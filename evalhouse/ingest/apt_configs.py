@@ -24,8 +24,16 @@ if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
 
-def run_apt_config(wh: Warehouse, config_path: str | os.PathLike, corpus: str | None = None, team: str = "system", run: str | None = None,
-                   replace: bool = False, drop_systems: bool = False, drop_judgements: bool = False) -> AptReport:
+def run_apt_config(
+    wh: Warehouse,
+    config_path: str | os.PathLike,
+    corpus: str | None = None,
+    team: str = "system",
+    run: str | None = None,
+    replace: bool = False,
+    drop_systems: bool = False,
+    drop_judgements: bool = False,
+) -> AptReport:
     """Run an original APT configuration file: ingest its files as a corpus (default name: the config
     file's name) and one system, store the configuration, and return APT's report."""
     check_names(corpus=corpus, team=team, run=run)
@@ -45,7 +53,10 @@ def run_apt_config(wh: Warehouse, config_path: str | os.PathLike, corpus: str | 
             for k, group in enumerate(groups):
                 rows += [(role, w, f"{label}-{k + 1}", None, k + 1) for w in group]
     dictionary: dict[str, list[str]] = {}
-    for role, path in (("correction-source", cfg.dict_source_pronouns), ("correction-target", cfg.dict_target_pronouns)):
+    for role, path in (
+        ("correction-source", cfg.dict_source_pronouns),
+        ("correction-target", cfg.dict_target_pronouns),
+    ):
         if path:
             _, words = L.read_word_list(path)
             dictionary[role] = words
@@ -55,13 +66,33 @@ def run_apt_config(wh: Warehouse, config_path: str | os.PathLike, corpus: str | 
     # dictionary only blocks candidates aligned to a source pronoun, so with target words alone the
     # correction runs and nothing blocks (settings_for does not fall back to the source list then).
     correction = bool(dictionary.get("correction-target"))
-    spec = ConfigSpec("apt-config", name, target_list=bool(cfg.list_target_pronouns), equivalence=bool(cfg.similar),
-                      alignment_correction=correction, count_other_as_equal=cfg.count_other_as_equal,
-                      cases=tuple(cfg.cases), weights=tuple(cfg.weights), source_separator=cfg.source_separator,
-                      target_separator=cfg.target_separator, origin=f"APT configuration file {cfg.path}")
-    ingest_translations(wh, corpus, source=cfg.source, reference=cfg.reference,
-                        source_reference_alignment=cfg.alignment_source_reference, team=team, run=run,
-                        output=cfg.target, source_output_alignment=cfg.alignment_source_target, replace=replace,
-                        drop_systems=drop_systems, drop_judgements=drop_judgements, _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
-                        _configs=[spec])
+    spec = ConfigSpec(
+        "apt-config",
+        name,
+        target_list=bool(cfg.list_target_pronouns),
+        equivalence=bool(cfg.similar),
+        alignment_correction=correction,
+        count_other_as_equal=cfg.count_other_as_equal,
+        cases=tuple(cfg.cases),
+        weights=tuple(cfg.weights),
+        source_separator=cfg.source_separator,
+        target_separator=cfg.target_separator,
+        origin=f"APT configuration file {cfg.path}",
+    )
+    ingest_translations(
+        wh,
+        corpus,
+        source=cfg.source,
+        reference=cfg.reference,
+        source_reference_alignment=cfg.alignment_source_reference,
+        team=team,
+        run=run,
+        output=cfg.target,
+        source_output_alignment=cfg.alignment_source_target,
+        replace=replace,
+        drop_systems=drop_systems,
+        drop_judgements=drop_judgements,
+        _pronoun_rows=(name, cfg.list_source_pronouns, cfg.source_language, cfg.target_language, rows),
+        _configs=[spec],
+    )
     return apt_report(wh, corpus, "apt-config", team, run, cfg.max_length_matrix)

@@ -28,9 +28,18 @@ if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
 
-def run_baseline(wh: Warehouse, kind: str, corpus: str, team: str = "baseline", run: str | None = None,
-                 train: str | None = None, seed: int = 1, out: str | os.PathLike | None = None, replace: bool = False,
-                 drop_judgements: bool = False) -> SubmissionSummary:
+def run_baseline(
+    wh: Warehouse,
+    kind: str,
+    corpus: str,
+    team: str = "baseline",
+    run: str | None = None,
+    train: str | None = None,
+    seed: int = 1,
+    out: str | os.PathLike | None = None,
+    replace: bool = False,
+    drop_judgements: bool = False,
+) -> SubmissionSummary:
     """Realise ``corpus`` with a baseline, write the output in the SR format (to ``out``, or a temporary
     file) and ingest it as team/run (one transaction)."""
     if kind not in baselines.KINDS:
@@ -49,8 +58,9 @@ def run_baseline(wh: Warehouse, kind: str, corpus: str, team: str = "baseline", 
         rng = np.random.Generator(np.random.PCG64(seed))
         orders = [baselines.linearise_random(ws, rng) for ws in sentences]
         note = f"baseline:random,seed:{seed}"
-    text = "".join(f"# sent_id = {k}\n# text = {' '.join(w.form for w in ws)}\n\n"
-                   for k, ws in enumerate(orders, start=1))
+    text = "".join(
+        f"# sent_id = {k}\n# text = {' '.join(w.form for w in ws)}\n\n" for k, ws in enumerate(orders, start=1)
+    )
     if out is not None:
         path, name, cleanup = os.fspath(out), None, False
         with open(path, "w", encoding="utf-8") as handle:
@@ -61,9 +71,15 @@ def run_baseline(wh: Warehouse, kind: str, corpus: str, team: str = "baseline", 
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
     try:
-        return ingest_submissions(wh, [SubmissionFile(path, team, run, "sr")], corpus, replace=replace,
-                                  configuration_note=note, names=[name] if name else None,
-                                  drop_judgements=drop_judgements)[0]
+        return ingest_submissions(
+            wh,
+            [SubmissionFile(path, team, run, "sr")],
+            corpus,
+            replace=replace,
+            configuration_note=note,
+            names=[name] if name else None,
+            drop_judgements=drop_judgements,
+        )[0]
     finally:
         if cleanup:
             os.unlink(path)
@@ -71,8 +87,11 @@ def run_baseline(wh: Warehouse, kind: str, corpus: str, team: str = "baseline", 
 
 def _words(wh: Warehouse, corpus: str) -> list[list[Word]]:
     """The words of every sentence of a treebank corpus, as the realisers take them."""
-    rows = wh.sql("SELECT position, id, form, lemma, upos, head, split_part(deprel, ':', 1) FROM nodes "
-                  "WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
+    rows = wh.sql(
+        "SELECT position, id, form, lemma, upos, head, split_part(deprel, ':', 1) FROM nodes "
+        "WHERE corpus = $c ORDER BY position, id",
+        {"c": corpus},
+    ).fetchall()
     n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
     out: list[list[Word]] = [[] for _ in range(n)]
     for pos, i, form, lemma, upos, head, rel in rows:

@@ -38,14 +38,35 @@ from evalhouse.version import __version__, signature
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
-SCORES = ("team", "run", "corpus", "gold_words", "system_words", "aligned_words", "uas_f1", "las_f1",
-          "clas_f1", "mlas_f1", "blex_f1", "la_gold_mean", "la_aligned_mean")
+SCORES = (
+    "team",
+    "run",
+    "corpus",
+    "gold_words",
+    "system_words",
+    "aligned_words",
+    "uas_f1",
+    "las_f1",
+    "clas_f1",
+    "mlas_f1",
+    "blex_f1",
+    "la_gold_mean",
+    "la_aligned_mean",
+)
 # what every run's configuration says of its metrics
 METRICS_CONFIG = ("metrics:conll18_ud_eval-1.2", "alignment:conll2018", "relations:universal")
 
 
-def ingest_dependency_run(wh: Warehouse, system_path: str | os.PathLike, gold_path: str | os.PathLike, corpus: str,
-                          team: str, run: str, cost: LabelCost | None = None, replace: bool = False) -> dict[str, object]:
+def ingest_dependency_run(
+    wh: Warehouse,
+    system_path: str | os.PathLike,
+    gold_path: str | os.PathLike,
+    corpus: str,
+    team: str,
+    run: str,
+    cost: LabelCost | None = None,
+    replace: bool = False,
+) -> dict[str, object]:
     """Score a CoNLL-U parser output against the gold trees of ``corpus`` (CoNLL 2018 alignment, LAS/UAS,
     dependency LA) and store the per-word results in one transaction; the gold file is ingested as the
     treebank corpus ``corpus`` unless it is there already. Returns the run's ``dependency_scores`` row."""
@@ -65,26 +86,58 @@ def ingest_dependency_run(wh: Warehouse, system_path: str | os.PathLike, gold_pa
         wh.make_room("dependency run", key, replace, f"dependency run {team}/{run} of corpus '{corpus}'")
         aligned = np.asarray(ws.aligned, dtype=np.int64)
         g_columns, s_columns, flags = compare(gold, system, aligned)
-        wh.insert("dependency_gold_words", {
-            **g_columns, **key_columns(key, len(gold.form)), **flags,
-            "gold_index": np.arange(len(gold.form), dtype=np.int64),
-            "system_index": arrow_arrays.numbers(aligned, mask=aligned < 0),
-            "gold_lineage": ws.gold_lineage, "system_lineage": ws.system_lineage, "distance": ws.distance,
-            "la": ws.la})
-        wh.insert("dependency_system_words", {
-            **s_columns, **key_columns(key, len(system.form)),
-            "system_index": np.arange(len(system.form), dtype=np.int64),
-            "gold_sentence": gold_sentences(gold, system, aligned)})
-        wh.insert("dependency_runs", [{
-            **key, "gold_file": os.fspath(gold_path), "gold_sha256": gold_sha,
-            "system_file": os.fspath(system_path), "system_sha256": system.sha256,
-            "gold_sentences": gold.sentences, "system_sentences": system.sentences, "gold_words": len(gold.form),
-            "system_words": ws.system_words, **span_counts(g_columns, s_columns), "la_cost": json.dumps(cost.describe()),
-            "config": signature(*METRICS_CONFIG, f"la-cost:{cost.name}",
-                                "lineage:dependency-path-with-subtree-boundaries", "unaligned-la:0"),
-            "evalhouse_version": __version__, "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
-    row = wh.sql(f"SELECT {', '.join(SCORES)} FROM dependency_scores WHERE corpus = $corpus AND team = $team "
-                 "AND run = $run", key).fetchone()
+        wh.insert(
+            "dependency_gold_words",
+            {
+                **g_columns,
+                **key_columns(key, len(gold.form)),
+                **flags,
+                "gold_index": np.arange(len(gold.form), dtype=np.int64),
+                "system_index": arrow_arrays.numbers(aligned, mask=aligned < 0),
+                "gold_lineage": ws.gold_lineage,
+                "system_lineage": ws.system_lineage,
+                "distance": ws.distance,
+                "la": ws.la,
+            },
+        )
+        wh.insert(
+            "dependency_system_words",
+            {
+                **s_columns,
+                **key_columns(key, len(system.form)),
+                "system_index": np.arange(len(system.form), dtype=np.int64),
+                "gold_sentence": gold_sentences(gold, system, aligned),
+            },
+        )
+        wh.insert(
+            "dependency_runs",
+            [
+                {
+                    **key,
+                    "gold_file": os.fspath(gold_path),
+                    "gold_sha256": gold_sha,
+                    "system_file": os.fspath(system_path),
+                    "system_sha256": system.sha256,
+                    "gold_sentences": gold.sentences,
+                    "system_sentences": system.sentences,
+                    "gold_words": len(gold.form),
+                    "system_words": ws.system_words,
+                    **span_counts(g_columns, s_columns),
+                    "la_cost": json.dumps(cost.describe()),
+                    "config": signature(
+                        *METRICS_CONFIG,
+                        f"la-cost:{cost.name}",
+                        "lineage:dependency-path-with-subtree-boundaries",
+                        "unaligned-la:0",
+                    ),
+                    "evalhouse_version": __version__,
+                    "ingested_at": _dt.datetime.now(_dt.timezone.utc),
+                }
+            ],
+        )
+    row = wh.sql(
+        f"SELECT {', '.join(SCORES)} FROM dependency_scores WHERE corpus = $corpus AND team = $team AND run = $run", key
+    ).fetchone()
     return dict(zip(SCORES, row))
 
 
@@ -102,15 +155,23 @@ def compare(gold: Words, system: Words, aligned: np.ndarray) -> tuple[dict, dict
     for w in (gold, system):
         depth, projective = tree_facts(w)
         sentence = np.asarray(w.sentence, dtype=np.int64)
-        columns.append({
-            "sentence": sentence, "word_id": np.asarray(w.word_id, dtype=np.int64),
-            "sentence_length": np.bincount(sentence)[sentence],
-            "token_start": np.asarray(w.start, dtype=np.int64), "token_end": np.asarray(w.end, dtype=np.int64),
-            "form": w.form, **w.columns,
-            "ufeats": arrow_arrays.map_distinct(w.columns["feats"], conll18.universal_feats),
-            "head": w.head_ids(), "deprel": w.deprel,
-            "relation": arrow_arrays.map_distinct(arrow_arrays.strings(w.deprel, has_nulls=False), universal),
-            "depth": depth, "arc_projective": projective})
+        columns.append(
+            {
+                "sentence": sentence,
+                "word_id": np.asarray(w.word_id, dtype=np.int64),
+                "sentence_length": np.bincount(sentence)[sentence],
+                "token_start": np.asarray(w.start, dtype=np.int64),
+                "token_end": np.asarray(w.end, dtype=np.int64),
+                "form": w.form,
+                **w.columns,
+                "ufeats": arrow_arrays.map_distinct(w.columns["feats"], conll18.universal_feats),
+                "head": w.head_ids(),
+                "deprel": w.deprel,
+                "relation": arrow_arrays.map_distinct(arrow_arrays.strings(w.deprel, has_nulls=False), universal),
+                "depth": depth,
+                "arc_projective": projective,
+            }
+        )
     g, s = columns
     coded = ("relation", "upos", "xpos", "ufeats", "lemma")  # conll18.Side's order
     g_codes, s_codes, names = {}, {}, {}
@@ -128,10 +189,15 @@ def span_counts(gold: dict, system: dict) -> dict:
     """The counts of CoNLL 2018's Tokens and Sentences (:func:`evalhouse.analysis.conll18.span_counts`), from
     the two sides' columns."""
     tokens = conll18.span_counts(*((c["token_start"], c["token_end"]) for c in (gold, system)))
-    sentences = conll18.span_counts(*(conll18.sentence_spans(c["sentence"], c["token_start"], c["token_end"])
-                                      for c in (gold, system)))
-    return {"gold_tokens": tokens[0], "system_tokens": tokens[1], "matched_tokens": tokens[2],
-            "matched_sentences": sentences[2]}
+    sentences = conll18.span_counts(
+        *(conll18.sentence_spans(c["sentence"], c["token_start"], c["token_end"]) for c in (gold, system))
+    )
+    return {
+        "gold_tokens": tokens[0],
+        "system_tokens": tokens[1],
+        "matched_tokens": tokens[2],
+        "matched_sentences": sentences[2],
+    }
 
 
 def gold_sentences(gold: Words, system: Words, aligned: np.ndarray) -> np.ndarray:
@@ -158,26 +224,36 @@ def gold_corpus(wh: Warehouse, gold_path: str | os.PathLike, corpus: str) -> str
         wh.make_room("corpus", {"corpus": corpus}, False, f"corpus '{corpus}'")
         store_corpus(wh, corpus, [os.fspath(gold_path)], name.language, name.split)
     elif stored[0] != [sha]:
-        raise WarehouseError(f"corpus '{corpus}' in {wh.path} holds other trees than {os.fspath(gold_path)} "
-                             f"(it was ingested from {', '.join(stored[1])}); give the run another corpus name")
+        raise WarehouseError(
+            f"corpus '{corpus}' in {wh.path} holds other trees than {os.fspath(gold_path)} "
+            f"(it was ingested from {', '.join(stored[1])}); give the run another corpus name"
+        )
     return sha
 
 
 def gold_words(wh: Warehouse, corpus: str, name: str) -> Words:
     """The words of treebank corpus ``corpus`` (from ``nodes`` and ``multiword_tokens``), as the CoNLL 2018
     evaluation reads them; ``name`` is the file named in errors."""
-    c = wh.sql("""
+    c = wh.sql(
+        """
         SELECT position, false AS is_range, id AS first_id, id AS last_id, form, head, deprel
         FROM nodes WHERE corpus = $c
         UNION ALL
         SELECT position, true, first_id, last_id, form, 0, '' FROM multiword_tokens WHERE corpus = $c
-        ORDER BY position, first_id, is_range DESC""", {"c": corpus}).fetchnumpy()  # a range before its first word
+        ORDER BY position, first_id, is_range DESC""",
+        {"c": corpus},
+    ).fetchnumpy()  # a range before its first word
     # no NULL in any column: fetchnumpy would return masked arrays, and importing numpy.ma costs 0.01 s
-    rows = Tokens(*(np.asarray(c[k]) for k in ("position", "is_range", "first_id", "last_id")),
-                  c["form"].tolist(), np.asarray(c["head"]), c["deprel"].tolist())
+    rows = Tokens(
+        *(np.asarray(c[k]) for k in ("position", "is_range", "first_id", "last_id")),
+        c["form"].tolist(),
+        np.asarray(c["head"]),
+        c["deprel"].tolist(),
+    )
     words = words_from_tokens(rows, name)
-    columns = wh.sql(f"SELECT {', '.join(COLUMNS)} FROM nodes WHERE corpus = $c ORDER BY position, id",
-                     {"c": corpus}).arrow()
+    columns = wh.sql(
+        f"SELECT {', '.join(COLUMNS)} FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}
+    ).arrow()
     columns = columns.read_all() if hasattr(columns, "read_all") else columns  # duckdb 2.0: a reader
     words.columns = {name: columns.column(name).combine_chunks() for name in COLUMNS}
     return words

@@ -22,8 +22,18 @@ from evalhouse.loaders.outputs import read_judgements
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
-COLUMNS = ("team", "run", "corpus", "position", "sent_id", "annotator", "criterion", "score", "source_file",
-           "source_line")
+COLUMNS = (
+    "team",
+    "run",
+    "corpus",
+    "position",
+    "sent_id",
+    "annotator",
+    "criterion",
+    "score",
+    "source_file",
+    "source_line",
+)
 
 
 def ingest_judgements(wh: Warehouse, path: str | os.PathLike) -> int:
@@ -35,10 +45,13 @@ def ingest_judgements(wh: Warehouse, path: str | os.PathLike) -> int:
     seen: dict[tuple, int] = {}
     for j in rows:
         if (j.team, j.run, j.corpus) not in subs:
-            raise InputError(name, j.line, f"no submission team {j.team} run {j.run} on corpus {j.corpus} in the warehouse")
+            raise InputError(
+                name, j.line, f"no submission team {j.team} run {j.run} on corpus {j.corpus} in the warehouse"
+            )
         if j.corpus not in positions:
-            positions[j.corpus] = dict(wh.sql("SELECT sent_id, position FROM sentences WHERE corpus = $c",
-                                              {"c": j.corpus}).fetchall())
+            positions[j.corpus] = dict(
+                wh.sql("SELECT sent_id, position FROM sentences WHERE corpus = $c", {"c": j.corpus}).fetchall()
+            )
         index = positions[j.corpus]
         pos = index.get(j.sent_id)
         if pos is None:
@@ -49,17 +62,23 @@ def ingest_judgements(wh: Warehouse, path: str | os.PathLike) -> int:
                 raise InputError(name, j.line, f"unknown sent_id {shown(j.sent_id)} in corpus {j.corpus}")
         key = (j.team, j.run, j.corpus, pos, j.annotator, j.criterion.lower())
         if key in seen:
-            raise InputError(name, j.line, f"annotator {j.annotator} already scored {j.criterion} of this sentence "
-                             f"(line {seen[key]})")
+            raise InputError(
+                name,
+                j.line,
+                f"annotator {j.annotator} already scored {j.criterion} of this sentence (line {seen[key]})",
+            )
         seen[key] = j.line
-        for col, v in zip(cols, (j.team, j.run, j.corpus, pos, j.sent_id, j.annotator, j.criterion.lower(), j.score,
-                                 name, j.line)):
+        for col, v in zip(
+            cols, (j.team, j.run, j.corpus, pos, j.sent_id, j.annotator, j.criterion.lower(), j.score, name, j.line)
+        ):
             cols[col].append(v)
     with wh.transaction():
         stored = set(wh.sql("SELECT team, run, corpus, position, annotator, criterion FROM judgements").fetchall())
         existing = len(stored & seen.keys())
         if existing:
-            raise WarehouseError(f"{name}: {existing} judgements are already in {wh.path} (same sentence, annotator "
-                                 "and criterion); nothing ingested")
+            raise WarehouseError(
+                f"{name}: {existing} judgements are already in {wh.path} (same sentence, annotator "
+                "and criterion); nothing ingested"
+            )
         wh.insert("judgements", cols)
     return len(rows)

@@ -46,8 +46,14 @@ from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.names import check_names
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.numbers import integer, shown
-from evalhouse.loaders.outputs import (OutputFile, OutputSentence, SubmissionFile, campaign_files, check_words,
-                                       read_manifest)
+from evalhouse.loaders.outputs import (
+    OutputFile,
+    OutputSentence,
+    SubmissionFile,
+    campaign_files,
+    check_words,
+    read_manifest,
+)
 from evalhouse.progress import ProgressLike, as_progress
 from evalhouse.version import __version__, signature
 
@@ -58,7 +64,8 @@ if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
 # how every submission is scored (submissions.configuration, built by scoring_configuration(); a
 # baseline adds how it was made). The keys: evalhouse.analysis.text.KEY_SIGNATURE.
 SCORING = (
-    "tokenisation:reference-guided,fewest-breaks", alignment.ALIGNMENT_VERSION,
+    "tokenisation:reference-guided,fewest-breaks",
+    alignment.ALIGNMENT_VERSION,
     "dea:keys,punct-stripped",
     "bleu:" + bleu.SIGNATURE + ",tokens:keys,punct:removed",
     "bleu_surface:tokens:forms,case:preserved,punct:kept",
@@ -73,14 +80,27 @@ SR_TOKENISED = "sr-hypothesis:conllu-forms-joined-by-spaces"  # a CoNLL-U output
 LEXICON_NONE = "lexicon:none"
 
 
-def scoring_configuration(lexicon: LemmaLexicon | None, sr: bool = True, tokenised: bool = False,
-                          note: str | None = None, rules: inflection.EnglishInflection | None = None) -> str:
+def scoring_configuration(
+    lexicon: LemmaLexicon | None,
+    sr: bool = True,
+    tokenised: bool = False,
+    note: str | None = None,
+    rules: inflection.EnglishInflection | None = None,
+) -> str:
     """The configuration of a submission's scores (``submissions.configuration``), through the one builder
     :func:`evalhouse.version.signature`: tokenisation, alignment with its lexicon and inflection rules, the
     word keys (case folding, missing lemmas), DEA, the BLEUs, the accuracies and the SR shared-task metrics."""
-    return signature(SCORING[0], SCORING[1], lexicon.signature if lexicon is not None else LEXICON_NONE,
-                     inflection.signature(rules), KEY_SIGNATURE, *SCORING[2:], SR_COMPUTED if sr else SR_NOT_COMPUTED,
-                     SR_TOKENISED if sr and tokenised else "", note or "")
+    return signature(
+        SCORING[0],
+        SCORING[1],
+        lexicon.signature if lexicon is not None else LEXICON_NONE,
+        inflection.signature(rules),
+        KEY_SIGNATURE,
+        *SCORING[2:],
+        SR_COMPUTED if sr else SR_NOT_COMPUTED,
+        SR_TOKENISED if sr and tokenised else "",
+        note or "",
+    )
 
 
 @dataclass(frozen=True)
@@ -130,14 +150,21 @@ def learn_lexicon(con: duckdb.DuckDBPyConnection, reference: str, min_count: int
     """The lemma lexicon of ``reference``'s language from ``nodes``: the reference and every corpus with
     the same ``corpora.language`` (only the reference when it has none), generation inputs
     (``corpus_inputs``) excluded; pairs with a missing lemma are not learned."""
-    corpora = [c for (c,) in con.execute(
-        """SELECT c.corpus FROM corpora AS c JOIN corpora AS r ON r.corpus = $r
+    corpora = [
+        c
+        for (c,) in con.execute(
+            """SELECT c.corpus FROM corpora AS c JOIN corpora AS r ON r.corpus = $r
            WHERE (c.corpus = r.corpus OR c.language = r.language)
              AND c.corpus NOT IN (SELECT corpus FROM corpus_inputs)
-           ORDER BY c.corpus""", {"r": reference}).fetchall()]
+           ORDER BY c.corpus""",
+            {"r": reference},
+        ).fetchall()
+    ]
     triples = con.execute(
         "SELECT form, lemma, count(*) FROM nodes WHERE list_contains($corpora, corpus) AND lemma <> '_' "
-        "GROUP BY form, lemma", {"corpora": corpora}).fetchall()
+        "GROUP BY form, lemma",
+        {"corpora": corpora},
+    ).fetchall()
     return LemmaLexicon.from_pairs(triples, corpora=corpora, min_count=min_count)
 
 
@@ -150,38 +177,57 @@ def check_scorable(wh: Warehouse, reference: str) -> None:
     if encodes:
         raise WarehouseError(
             f"corpus '{reference}' is the generation input of '{encodes[0]}' (ingested with `input_of`): its "
-            f"words are the input lemmas, not a reference realisation; score outputs against '{encodes[0]}'")
-    words, with_lemma = wh.sql("SELECT count(*), count(*) FILTER (WHERE lemma <> '_') FROM nodes WHERE corpus = $c",
-                               {"c": reference}).fetchone()
+            f"words are the input lemmas, not a reference realisation; score outputs against '{encodes[0]}'"
+        )
+    words, with_lemma = wh.sql(
+        "SELECT count(*), count(*) FILTER (WHERE lemma <> '_') FROM nodes WHERE corpus = $c", {"c": reference}
+    ).fetchone()
     if words and not with_lemma:
         raise WarehouseError(
             f"reference corpus '{reference}' has no lemmas (LEMMA is _ for all {words:,} words): DEA and lemma BLEU "
             "compare lemmas, so outputs cannot be scored against it; use a treebank with lemmas (an SR "
-            "shallow-track input is ingested with `input_of` its reference, and outputs are scored against that)")
+            "shallow-track input is ingested with `input_of` its reference, and outputs are scored against that)"
+        )
 
 
-def load_reference(con: duckdb.DuckDBPyConnection, corpus: str, lexicon: LemmaLexicon | None = None, sacrebleu: bool = True,
-                   inflection_rules: bool = True) -> Reference:
+def load_reference(
+    con: duckdb.DuckDBPyConnection,
+    corpus: str,
+    lexicon: LemmaLexicon | None = None,
+    sacrebleu: bool = True,
+    inflection_rules: bool = True,
+) -> Reference:
     """The reference corpus as the scorer needs it; ``inflection_rules``: align with the inflection rules of
     its language (``corpora.language``; :func:`evalhouse.analysis.inflection.for_language`), if evalhouse
     has any."""
-    sent = con.execute("SELECT position, sent_id, text FROM sentences WHERE corpus = $c ORDER BY position",
-                       {"c": corpus}).fetchall()
+    sent = con.execute(
+        "SELECT position, sent_id, text FROM sentences WHERE corpus = $c ORDER BY position", {"c": corpus}
+    ).fetchall()
     nodes = con.execute(
         "SELECT position, id, form, lemma, deprel, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No'), "
-        "upos, head FROM nodes WHERE corpus = $c ORDER BY position, id", {"c": corpus}).fetchall()
+        "upos, head FROM nodes WHERE corpus = $c ORDER BY position, id",
+        {"c": corpus},
+    ).fetchall()
     mwts = con.execute(
         "SELECT position, first_id, last_id, form, NOT list_contains(string_split(misc, '|'), 'SpaceAfter=No') "
-        "FROM multiword_tokens WHERE corpus = $c ORDER BY position, first_id", {"c": corpus}).fetchall()
-    edges = con.execute("SELECT position, dependent_id, head, dependent_key FROM edges WHERE corpus = $c "
-                        "ORDER BY position, dependent", {"c": corpus}).fetchall()
+        "FROM multiword_tokens WHERE corpus = $c ORDER BY position, first_id",
+        {"c": corpus},
+    ).fetchall()
+    edges = con.execute(
+        "SELECT position, dependent_id, head, dependent_key FROM edges WHERE corpus = $c ORDER BY position, dependent",
+        {"c": corpus},
+    ).fetchall()
     n = len(sent)
     cols: list[tuple[list, list, list, list, list]] = [([], [], [], [], []) for _ in range(n)]
     upos: list[list[str]] = [[] for _ in range(n)]
     node_heads: list[list[int]] = [[] for _ in range(n)]
     for pos, i, form, lemma, deprel, space, tag, head in nodes:
         c = cols[pos - 1]
-        c[0].append(i); c[1].append(form); c[2].append(lemma); c[3].append(deprel); c[4].append(bool(space))
+        c[0].append(i)
+        c[1].append(form)
+        c[2].append(lemma)
+        c[3].append(deprel)
+        c[4].append(bool(space))
         upos[pos - 1].append(tag)
         node_heads[pos - 1].append(head)
     mw: list[list] = [[] for _ in range(n)]
@@ -206,8 +252,20 @@ def load_reference(con: duckdb.DuckDBPyConnection, corpus: str, lexicon: LemmaLe
     if inflection_rules:
         rows = con.execute("SELECT language FROM corpora WHERE corpus = $c", {"c": corpus}).fetchall()
         rules = inflection.for_language(rows[0][0] if rows else None)
-    return Reference(corpus, [s for _, s, _ in sent], sentences, s_ids, s_heads, keys, texts=texts, lexicon=lexicon,
-                     sr=sr, sacrebleu=sacre, rules=rules, heads=heads)
+    return Reference(
+        corpus,
+        [s for _, s, _ in sent],
+        sentences,
+        s_ids,
+        s_heads,
+        keys,
+        texts=texts,
+        lexicon=lexicon,
+        sr=sr,
+        sacrebleu=sacre,
+        rules=rules,
+        heads=heads,
+    )
 
 
 def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence]:
@@ -215,31 +273,41 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
     by_pos: dict[int, OutputSentence] = {}
     if out.format == "lines":
         if len(out.sentences) != ref.size:
-            raise InputError(out.name, len(out.sentences) or None,
-                             f"{len(out.sentences)} lines, but reference corpus {ref.corpus} has {ref.size} sentences "
-                             "(format lines needs one line per reference sentence)")
+            raise InputError(
+                out.name,
+                len(out.sentences) or None,
+                f"{len(out.sentences)} lines, but reference corpus {ref.corpus} has {ref.size} sentences "
+                "(format lines needs one line per reference sentence)",
+            )
         return {k: s for k, s in enumerate(out.sentences, start=1)}
     if out.format == "conllu":
         index = {sid: k for k, sid in enumerate(ref.sent_ids, start=1)}
         with_id = [s for s in out.sentences if s.key]
         if not with_id:  # no sent_ids at all: sentence i realises reference sentence i
             if len(out.sentences) != ref.size:
-                raise InputError(out.name, None,
-                                 f"{len(out.sentences)} sentences without '# sent_id', but reference corpus "
-                                 f"{ref.corpus} has {ref.size}; give '# sent_id' comments or one sentence per "
-                                 "reference sentence")
+                raise InputError(
+                    out.name,
+                    None,
+                    f"{len(out.sentences)} sentences without '# sent_id', but reference corpus "
+                    f"{ref.corpus} has {ref.size}; give '# sent_id' comments or one sentence per "
+                    "reference sentence",
+                )
             return {k: s for k, s in enumerate(out.sentences, start=1)}
         for s in out.sentences:
             if not s.key:
-                raise InputError(out.name, s.line, "sentence without '# sent_id' in a file whose other sentences "
-                                 "have one")
+                raise InputError(
+                    out.name, s.line, "sentence without '# sent_id' in a file whose other sentences have one"
+                )
             pos = index.get(s.key)
             number = integer(s.key)  # ASCII digits only: '١' is no position (loaders/numbers.py)
             if pos is None and number is not None and 1 <= number <= ref.size:
                 pos = number
             if pos is None:
-                raise InputError(out.name, s.line, f"unknown sent_id {shown(s.key)}: not a sent_id or position of "
-                                 f"reference corpus {ref.corpus}")
+                raise InputError(
+                    out.name,
+                    s.line,
+                    f"unknown sent_id {shown(s.key)}: not a sent_id or position of reference corpus {ref.corpus}",
+                )
             if pos in by_pos:
                 raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
             by_pos[pos] = s
@@ -251,10 +319,13 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
     as_positions = all(s.key in positions for s in out.sentences)
     if as_ids and as_positions and any(index[s.key] != positions[s.key] for s in out.sentences):
         s = next(s for s in out.sentences if index[s.key] != positions[s.key])
-        raise InputError(out.name, s.line,
-                         f"sent_id {shown(s.key)} is ambiguous: it is the sent_id of reference sentence {index[s.key]} "
-                         f"and the position of reference sentence {positions[s.key]} (every sent_id of the file "
-                         f"reads both ways); rewrite the file with the reference's sent_ids or its positions")
+        raise InputError(
+            out.name,
+            s.line,
+            f"sent_id {shown(s.key)} is ambiguous: it is the sent_id of reference sentence {index[s.key]} "
+            f"and the position of reference sentence {positions[s.key]} (every sent_id of the file "
+            f"reads both ways); rewrite the file with the reference's sent_ids or its positions",
+        )
     if not as_ids and not as_positions:  # the reading most keys follow names the first that does not
         as_ids = sum(s.key in index for s in out.sentences) > sum(s.key in positions for s in out.sentences)
     lookup = index if as_ids else positions
@@ -262,13 +333,17 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
         pos = lookup.get(s.key)
         if pos is None:
             if as_ids:
-                problem = (f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference sent_ids, and this "
-                           f"is not one of reference corpus {ref.corpus} (a file uses sent_ids or positions "
-                           f"throughout)")
+                problem = (
+                    f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference sent_ids, and this "
+                    f"is not one of reference corpus {ref.corpus} (a file uses sent_ids or positions "
+                    f"throughout)"
+                )
             else:
-                problem = (f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference positions, and "
-                           f"reference corpus {ref.corpus} has positions 1..{ref.size} (or give its sent_ids "
-                           "throughout)")
+                problem = (
+                    f"unknown sent_id {shown(s.key)}: the file's sent_ids are reference positions, and "
+                    f"reference corpus {ref.corpus} has positions 1..{ref.size} (or give its sent_ids "
+                    "throughout)"
+                )
             raise InputError(out.name, s.line, problem)
         if pos in by_pos:
             raise InputError(out.name, s.line, f"duplicate sent_id {s.key} (first at line {by_pos[pos].line})")
@@ -283,7 +358,8 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
     n = ref.size
     texts, missing_flags, lines = [], [], []
     tok_pos, tok_index, forms, lemmas, sources, puncts, stripped_pos, ref_ids_out, methods, lemma_keys = (
-        [] for _ in range(10))
+        [] for _ in range(10)
+    )
     lexicon = ref.lexicon
     lemma_h, lemma_r, surf_h, surf_r = [], [], [], []
     string_counts, tree_counts = [], []  # the accuracies as Bangalore, Rambow & Whittaker (2000) define them
@@ -344,40 +420,80 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         ref_keys = ref.stripped_keys[pos - 1]
         lemma_h.append(hyp_keys)
         lemma_r.append(ref_keys)
-        surf_h.append(forms[len(forms) - k:])
+        surf_h.append(forms[len(forms) - k :])
         surf_r.append(rs.forms)
         # Bangalore, Rambow & Whittaker (2000): the words of the output and of the reference (folded; punctuation kept); in the tree, a
         # reference word is realised by the output word linked to it when that word is the same token
         words = [fold(t.form) for t in toks]
         string_counts.append(accuracy.edit_counts(rs.keys, words))
-        placed = {t.reference_id: n for n, (t, w) in enumerate(zip(toks, words))
-                  if t.reference_id is not None and w == rs.keys[rs.position(t.reference_id)]}
+        placed = {
+            t.reference_id: n
+            for n, (t, w) in enumerate(zip(toks, words))
+            if t.reference_id is not None and w == rs.keys[rs.position(t.reference_id)]
+        }
         tree_counts.append(accuracy.tree_counts(ref.heads[pos - 1], [placed.get(i) for i in rs.ids]))
         # the variant: keys (lemmas) without punctuation, unlinked output words as tree insertions
         lemma_string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
-        lemma_tree_counts.append(accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids],
-                                                      output_length=stripped))
+        lemma_tree_counts.append(
+            accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids], output_length=stripped)
+        )
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)
     positions = list(range(1, n + 1))
     same = arrow_arrays.repeated  # one value in every row: a one-entry dictionary, not n copies of the string
-    sentences = {"team": same(team, n), "run": same(run, n), "corpus": same(ref.corpus, n), "position": positions,
-                 "text": texts, "missing": missing_flags, "source_line": lines}
-    tokens = {"team": same(team, m), "run": same(run, m), "corpus": same(ref.corpus, m), "position": tok_pos,
-              "token": tok_index, "form": forms, "lemma": lemmas, "lemma_source": sources, "punct": puncts,
-              "stripped_position": stripped_pos, "lemma_key": lemma_keys}
-    links = {"corpus": same(ref.corpus, m), "team": same(team, m), "run": same(run, m), "position": tok_pos,
-             "pair": same("output-reference", m), "from_index": tok_index, "to_index": ref_ids_out, "method": methods}
-    stats = {
-        "team": same(team, n), "run": same(run, n), "corpus": same(ref.corpus, n), "position": positions,
-        "bleu_hypothesis_length": lemma_stats.hyp_len, "bleu_reference_length": lemma_stats.ref_len,
-        "bleu_matches": lemma_stats.matches, "bleu_totals": lemma_stats.totals,
-        "surface_hypothesis_length": surf_stats.hyp_len, "surface_reference_length": surf_stats.ref_len,
-        "surface_matches": surf_stats.matches, "surface_totals": surf_stats.totals,
+    sentences = {
+        "team": same(team, n),
+        "run": same(run, n),
+        "corpus": same(ref.corpus, n),
+        "position": positions,
+        "text": texts,
+        "missing": missing_flags,
+        "source_line": lines,
     }
-    for prefix, counts in (("string", string_counts), ("tree", tree_counts), ("lemma_string", lemma_string_counts),
-                           ("lemma_tree", lemma_tree_counts)):
+    tokens = {
+        "team": same(team, m),
+        "run": same(run, m),
+        "corpus": same(ref.corpus, m),
+        "position": tok_pos,
+        "token": tok_index,
+        "form": forms,
+        "lemma": lemmas,
+        "lemma_source": sources,
+        "punct": puncts,
+        "stripped_position": stripped_pos,
+        "lemma_key": lemma_keys,
+    }
+    links = {
+        "corpus": same(ref.corpus, m),
+        "team": same(team, m),
+        "run": same(run, m),
+        "position": tok_pos,
+        "pair": same("output-reference", m),
+        "from_index": tok_index,
+        "to_index": ref_ids_out,
+        "method": methods,
+    }
+    stats = {
+        "team": same(team, n),
+        "run": same(run, n),
+        "corpus": same(ref.corpus, n),
+        "position": positions,
+        "bleu_hypothesis_length": lemma_stats.hyp_len,
+        "bleu_reference_length": lemma_stats.ref_len,
+        "bleu_matches": lemma_stats.matches,
+        "bleu_totals": lemma_stats.totals,
+        "surface_hypothesis_length": surf_stats.hyp_len,
+        "surface_reference_length": surf_stats.ref_len,
+        "surface_matches": surf_stats.matches,
+        "surface_totals": surf_stats.totals,
+    }
+    for prefix, counts in (
+        ("string", string_counts),
+        ("tree", tree_counts),
+        ("lemma_string", lemma_string_counts),
+        ("lemma_tree", lemma_tree_counts),
+    ):
         stats[f"{prefix}_insertions"] = [c.insertions for c in counts]
         stats[f"{prefix}_deletions"] = [c.deletions for c in counts]
         stats[f"{prefix}_substitutions"] = [c.substitutions for c in counts]
@@ -387,8 +503,18 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
     return sentences, tokens, links, stats, missing, len(by_pos), _sacrebleu_rows(texts, ref, team, run)
 
 
-_SR_COLUMNS = ("sr_hypothesis_length", "sr_reference_length", "sr_matches", "sr_totals", "sr_nist_matches",
-               "sr_sentence_nist", "sr_word_edits", "sr_word_length", "sr_char_edits", "sr_char_length")
+_SR_COLUMNS = (
+    "sr_hypothesis_length",
+    "sr_reference_length",
+    "sr_matches",
+    "sr_totals",
+    "sr_nist_matches",
+    "sr_sentence_nist",
+    "sr_word_edits",
+    "sr_word_length",
+    "sr_char_edits",
+    "sr_char_length",
+)
 
 
 def _sr_columns(texts: list[str | None], ref: Reference) -> dict:
@@ -397,11 +523,18 @@ def _sr_columns(texts: list[str | None], ref: Reference) -> dict:
     if ref.sr is None:
         return {c: [None] * len(texts) for c in _SR_COLUMNS}
     s = sr_metrics.sr_statistics(texts, ref.sr)
-    return {"sr_hypothesis_length": s.hyp_len, "sr_reference_length": s.ref_len,
-            "sr_matches": s.bleu_matches, "sr_totals": s.nist_totals, "sr_nist_matches": s.nist_matches,
-            "sr_sentence_nist": [None if v != v else float(v) for v in s.sentence_nist.tolist()],
-            "sr_word_edits": s.word_edits, "sr_word_length": s.word_lengths,
-            "sr_char_edits": s.char_edits, "sr_char_length": s.char_lengths}
+    return {
+        "sr_hypothesis_length": s.hyp_len,
+        "sr_reference_length": s.ref_len,
+        "sr_matches": s.bleu_matches,
+        "sr_totals": s.nist_totals,
+        "sr_nist_matches": s.nist_matches,
+        "sr_sentence_nist": [None if v != v else float(v) for v in s.sentence_nist.tolist()],
+        "sr_word_edits": s.word_edits,
+        "sr_word_length": s.word_lengths,
+        "sr_char_edits": s.char_edits,
+        "sr_char_length": s.char_lengths,
+    }
 
 
 def _sacrebleu_rows(texts: list[str | None], ref: Reference, team: str, run: str) -> list[dict]:
@@ -409,13 +542,32 @@ def _sacrebleu_rows(texts: list[str | None], ref: Reference, team: str, run: str
     if ref.sacrebleu is None:
         return []
     r = sacrebleu_scores.sacrebleu_scores(texts, ref.sacrebleu)
-    configuration = signature(f"sacrebleu:{sacrebleu_scores.version()}", "hypothesis:output-text",
-                              "reference:sentences.text", "lowercase:false", "tokenize:13a")
+    configuration = signature(
+        f"sacrebleu:{sacrebleu_scores.version()}",
+        "hypothesis:output-text",
+        "reference:sentences.text",
+        "lowercase:false",
+        "tokenize:13a",
+    )
     key = {"team": team, "run": run, "corpus": ref.corpus}
-    return [{**key, "metric": "bleu", "score": r.bleu, "signature": r.bleu_signature, "report": r.bleu_text,
-             "configuration": configuration},
-            {**key, "metric": "chrf", "score": r.chrf, "signature": r.chrf_signature, "report": r.chrf_text,
-             "configuration": configuration}]
+    return [
+        {
+            **key,
+            "metric": "bleu",
+            "score": r.bleu,
+            "signature": r.bleu_signature,
+            "report": r.bleu_text,
+            "configuration": configuration,
+        },
+        {
+            **key,
+            "metric": "chrf",
+            "score": r.chrf,
+            "signature": r.chrf_signature,
+            "report": r.chrf_text,
+            "configuration": configuration,
+        },
+    ]
 
 
 def _arrow(columns: dict):
@@ -436,8 +588,9 @@ def _score_file(item: tuple[SubmissionFile, OutputFile], tick=None):
     progress, in this process only (see :func:`score_submission`)."""
     f, out = item
     try:
-        sentences, tokens, links, stats, missing, given, sacre = score_submission(out, _WORKER_REFERENCE, f.team,
-                                                                                  f.run, tick=tick)
+        sentences, tokens, links, stats, missing, given, sacre = score_submission(
+            out, _WORKER_REFERENCE, f.team, f.run, tick=tick
+        )
         return _arrow(sentences), _arrow(tokens), _arrow(links), _arrow(stats), missing, given, sacre
     except Exception as err:  # handed back as a value: the parent re-raises it, no pool machinery involved
         return err
@@ -497,12 +650,22 @@ def _scored(items: Sequence[tuple[SubmissionFile, OutputFile]], ref: Reference, 
         _WORKER_REFERENCE, _WORKER_ITEMS = None, ()
 
 
-def ingest_outputs(wh: Warehouse, path: str | os.PathLike | None = None, reference: str | None = None,
-                   team: str | None = None, run: str | None = None, format: str = "auto",
-                   manifest: str | os.PathLike | None = None, replace: bool = False,
-                   progress: ProgressLike | None = None, drop_judgements: bool = False, lexicon: bool = True,
-                   lexicon_min_count: int = 1, sacrebleu: bool = True,
-                   inflection: bool = True) -> list[SubmissionSummary]:
+def ingest_outputs(
+    wh: Warehouse,
+    path: str | os.PathLike | None = None,
+    reference: str | None = None,
+    team: str | None = None,
+    run: str | None = None,
+    format: str = "auto",
+    manifest: str | os.PathLike | None = None,
+    replace: bool = False,
+    progress: ProgressLike | None = None,
+    drop_judgements: bool = False,
+    lexicon: bool = True,
+    lexicon_min_count: int = 1,
+    sacrebleu: bool = True,
+    inflection: bool = True,
+) -> list[SubmissionSummary]:
     """Ingest system outputs against a reference corpus, all in one transaction.
 
     ``path`` is one output file (``team`` and ``run`` required) or a campaign directory laid out as
@@ -527,8 +690,10 @@ def ingest_outputs(wh: Warehouse, path: str | os.PathLike | None = None, referen
         files = read_manifest(manifest)
     elif os.path.isdir(path):
         if team or run:
-            raise WarehouseError("`team` and `run` come from the directory layout DIR/<team>/<run>/<file>; "
-                                 "do not give them with a directory")
+            raise WarehouseError(
+                "`team` and `run` come from the directory layout DIR/<team>/<run>/<file>; "
+                "do not give them with a directory"
+            )
         files = campaign_files(path)
         for f in files:
             f.format = format
@@ -537,16 +702,35 @@ def ingest_outputs(wh: Warehouse, path: str | os.PathLike | None = None, referen
             raise WarehouseError("an output file needs `team` and `run`")
         check_names(team=team, run=run)
         files = [SubmissionFile(os.fspath(path), team, run, format)]
-    return ingest_submissions(wh, files, reference, replace=replace, progress=progress,
-                              drop_judgements=drop_judgements, lexicon=lexicon,
-                              lexicon_min_count=lexicon_min_count, sacrebleu=sacrebleu, inflection=inflection)
+    return ingest_submissions(
+        wh,
+        files,
+        reference,
+        replace=replace,
+        progress=progress,
+        drop_judgements=drop_judgements,
+        lexicon=lexicon,
+        lexicon_min_count=lexicon_min_count,
+        sacrebleu=sacrebleu,
+        inflection=inflection,
+    )
 
 
-def ingest_submissions(wh: Warehouse, files: Sequence[SubmissionFile], reference: str, replace: bool = False,
-                       progress: ProgressLike | None = None, configuration_note: str | None = None, workers: int = 0,
-                       names: Sequence[str] | None = None, drop_judgements: bool = False, lexicon: bool = True,
-                       lexicon_min_count: int = 1, sacrebleu: bool = True,
-                       inflection: bool = True) -> list[SubmissionSummary]:
+def ingest_submissions(
+    wh: Warehouse,
+    files: Sequence[SubmissionFile],
+    reference: str,
+    replace: bool = False,
+    progress: ProgressLike | None = None,
+    configuration_note: str | None = None,
+    workers: int = 0,
+    names: Sequence[str] | None = None,
+    drop_judgements: bool = False,
+    lexicon: bool = True,
+    lexicon_min_count: int = 1,
+    sacrebleu: bool = True,
+    inflection: bool = True,
+) -> list[SubmissionSummary]:
     """Ingest output files against one reference corpus, all in one transaction.
 
     Files are read and scored in ``workers`` processes (0: one per core); the warehouse is written
@@ -583,50 +767,88 @@ def ingest_submissions(wh: Warehouse, files: Sequence[SubmissionFile], reference
                 key = keys[i]
                 sentences, tokens, links, stats, missing, given, sacre = scores
                 tokenised = out.format == "conllu"
-                configuration = scoring_configuration(lex, sr=ref.sr is not None, tokenised=tokenised,
-                                                      note=configuration_note, rules=ref.rules)
+                configuration = scoring_configuration(
+                    lex, sr=ref.sr is not None, tokenised=tokenised, note=configuration_note, rules=ref.rules
+                )
                 # the submission's judgements stay where the judged sentence is still there (evalhouse.stored)
-                with wh.make_room("submission", key, replace, f"team {f.team} run {f.run} on {reference}",
-                                  drop_judgements=drop_judgements) as room:
+                with wh.make_room(
+                    "submission",
+                    key,
+                    replace,
+                    f"team {f.team} run {f.run} on {reference}",
+                    drop_judgements=drop_judgements,
+                ) as room:
                     wh.insert("output_sentences", sentences)
                     wh.insert("output_tokens", tokens)
                     wh.insert("alignments", links)
                     wh.insert("sentence_statistics", stats)
                     if sacre:
                         wh.insert("submission_sacrebleu", sacre)
-                    wh.insert("submissions", [{
-                        **key, "format": out.format, "source_file": names[i] if names else out.name,
-                        "sha256": out.sha256, "sentences": ref.size, "given_sentences": given,
-                        "missing_sentences": len(missing), "missing_positions": missing,
-                        "normalisations": out.normalisations, "configuration": configuration,
-                        "evalhouse_version": __version__, "ingested_at": now}])
+                    wh.insert(
+                        "submissions",
+                        [
+                            {
+                                **key,
+                                "format": out.format,
+                                "source_file": names[i] if names else out.name,
+                                "sha256": out.sha256,
+                                "sentences": ref.size,
+                                "given_sentences": given,
+                                "missing_sentences": len(missing),
+                                "missing_positions": missing,
+                                "normalisations": out.normalisations,
+                                "configuration": configuration,
+                                "evalhouse_version": __version__,
+                                "ingested_at": now,
+                            }
+                        ],
+                    )
                 file_notes = notes + ((_CONLLU_NOTE,) if tokenised and ref.sr is not None else ())
                 periods = sum(1 for o in out.sentences if o.text and o.text.endswith(" ."))
                 if periods >= 100 and ref.sr is not None:  # sacrebleu's own criterion for its warning
-                    file_notes += (f"{periods:,} output sentences end in a tokenised period (' .'): the output "
-                                   "looks tokenised, which SR BLEU and sacreBLEU punish (they compare detokenised "
-                                   "text)",)
-                summaries.append(SubmissionSummary(f.team, f.run, reference, names[i] if names else out.name,
-                                                   out.format, ref.size, given, tuple(missing), configuration,
-                                                   file_notes, room.kept.get("judgements", 0),
-                                                   room.dropped.get("judgements", 0)))
+                    file_notes += (
+                        f"{periods:,} output sentences end in a tokenised period (' .'): the output "
+                        "looks tokenised, which SR BLEU and sacreBLEU punish (they compare detokenised "
+                        "text)",
+                    )
+                summaries.append(
+                    SubmissionSummary(
+                        f.team,
+                        f.run,
+                        reference,
+                        names[i] if names else out.name,
+                        out.format,
+                        ref.size,
+                        given,
+                        tuple(missing),
+                        configuration,
+                        file_notes,
+                        room.kept.get("judgements", 0),
+                        room.dropped.get("judgements", 0),
+                    )
+                )
     return summaries
 
 
-_CONLLU_NOTE = ("SR metrics and sacreBLEU are computed on the CoNLL-U FORMs joined by spaces (tokenised text), "
-                "which the SR evaluation punishes: not comparable with an SR results table")
+_CONLLU_NOTE = (
+    "SR metrics and sacreBLEU are computed on the CoNLL-U FORMs joined by spaces (tokenised text), "
+    "which the SR evaluation punishes: not comparable with an SR results table"
+)
 
 
 def _reference_notes(wh: Warehouse, ref: Reference) -> tuple[str, ...]:
     """What the summary of every submission against ``ref`` says about the reference."""
     notes = []
-    words, missing = wh.sql("SELECT words, missing_lemmas FROM corpora WHERE corpus = $c",
-                            {"c": ref.corpus}).fetchone()
+    words, missing = wh.sql("SELECT words, missing_lemmas FROM corpora WHERE corpus = $c", {"c": ref.corpus}).fetchone()
     if missing:
-        notes.append(f"reference {ref.corpus}: {missing:,} of {words:,} words have no lemma; DEA and lemma BLEU "
-                     "compare them by their case-folded form")
+        notes.append(
+            f"reference {ref.corpus}: {missing:,} of {words:,} words have no lemma; DEA and lemma BLEU "
+            "compare them by their case-folded form"
+        )
     if ref.sr is None:
         pos = ref.without_text
-        notes.append(f"SR metrics and sacreBLEU not computed: reference sentence {pos} (sent_id "
-                     f"{ref.sent_ids[pos - 1]}) has no '# text' comment, and they compare texts")
+        notes.append(
+            f"SR metrics and sacreBLEU not computed: reference sentence {pos} (sent_id "
+            f"{ref.sent_ids[pos - 1]}) has no '# text' comment, and they compare texts"
+        )
     return tuple(notes)

@@ -31,8 +31,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, cost_function, format_lineage, lineages
-from evalhouse.analysis.parse_eval import (COLLINS, NO_PARAMS, RULES, STATUS_ERROR, STATUS_OK, BracketCounts,
-                                           EvalbParams, align, count, prepare)
+from evalhouse.analysis.parse_eval import (
+    COLLINS,
+    NO_PARAMS,
+    RULES,
+    STATUS_ERROR,
+    STATUS_OK,
+    BracketCounts,
+    EvalbParams,
+    align,
+    count,
+    prepare,
+)
 from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders.brackets import Tree, open_brackets, read_trees
@@ -68,9 +78,12 @@ def resolve_params(prm: str | None = "collins", delete_labels=(), eq_labels=()) 
     else:
         params = read_prm(prm)
     if delete_labels or eq_labels:
-        params = dataclasses.replace(params, delete_labels=params.delete_labels | frozenset(delete_labels),
-                         eq_labels=params.eq_labels + tuple(tuple(p) for p in eq_labels),
-                         source=params.source + "+options")
+        params = dataclasses.replace(
+            params,
+            delete_labels=params.delete_labels | frozenset(delete_labels),
+            eq_labels=params.eq_labels + tuple(tuple(p) for p in eq_labels),
+            source=params.source + "+options",
+        )
     return params
 
 
@@ -79,7 +92,9 @@ def resolve_cost(cost: str | None = "default") -> LabelCost:
     if cost is None or cost in ("default", "strict"):
         return cost_function(cost or "default")
     if not os.path.exists(cost):
-        raise OptionError(f"unknown label-cost function '{cost}' (valid: default, strict, or an existing cost-table file)")
+        raise OptionError(
+            f"unknown label-cost function '{cost}' (valid: default, strict, or an existing cost-table file)"
+        )
     return read_cost_table(cost)
 
 
@@ -90,16 +105,22 @@ def signature(params: EvalbParams, cost: LabelCost) -> str:
     pairs, QUOTE_LABEL's reinsertion); ``lineage:labelled-nonterminals`` says that the leaf-ancestor
     lineages leave the unlabelled wrapper out.  The empty label is written ``(unlabelled)`` (``''`` is
     the Penn Treebank's closing quote)."""
+
     def labels(values) -> str:
         return " ".join(v or "(unlabelled)" for v in values)
 
     return configuration(
-        f"rules:{RULES}", f"prm:{params.source}", f"labeled:{int(params.labeled)}",
+        f"rules:{RULES}",
+        f"prm:{params.source}",
+        f"labeled:{int(params.labeled)}",
         "delete:" + labels(sorted(params.delete_labels)) if params.delete_labels else "delete:none",
         "eq:" + ",".join(f"{a}={b}" for a, b in params.eq_labels) if params.eq_labels else "eq:none",
         *(["eq-word:" + ",".join(f"{a}={b}" for a, b in params.eq_words)] if params.eq_words else []),
         *(["quote:" + labels(params.quote_labels)] if params.quote_labels else []),
-        f"cutoff:{params.cutoff_len}", f"la-cost:{cost.name}", "lineage:labelled-nonterminals")
+        f"cutoff:{params.cutoff_len}",
+        f"la-cost:{cost.name}",
+        "lineage:labelled-nonterminals",
+    )
 
 
 def _read(path: str, one_per_line: bool):
@@ -113,16 +134,20 @@ def _gold_trees(con: duckdb.DuckDBPyConnection, corpus: str) -> list[Tree]:
     """The gold parses of ``corpus`` as stored (the trees candidate runs are scored against)."""
     sentences = con.execute(
         "SELECT position, line, notation FROM parse_sentences WHERE corpus = $c AND team IS NULL ORDER BY position",
-        {"c": corpus}).fetchall()
+        {"c": corpus},
+    ).fetchall()
     trees = {p: Tree(line=line, notation=notation) for p, line, notation in sentences}
     for p, word, pos in con.execute(
-            "SELECT position, word, pos FROM parse_leaves WHERE corpus = $c AND team IS NULL ORDER BY position, leaf",
-            {"c": corpus}).fetchall():
+        "SELECT position, word, pos FROM parse_leaves WHERE corpus = $c AND team IS NULL ORDER BY position, leaf",
+        {"c": corpus},
+    ).fetchall():
         trees[p].words.append(word)
         trees[p].pos.append(pos)
     for p, label, parent, s, e in con.execute(
-            "SELECT position, label, coalesce(parent, -1), start_leaf, end_leaf FROM constituents "
-            "WHERE corpus = $c AND team IS NULL ORDER BY position, node", {"c": corpus}).fetchall():
+        "SELECT position, label, coalesce(parent, -1), start_leaf, end_leaf FROM constituents "
+        "WHERE corpus = $c AND team IS NULL ORDER BY position, node",
+        {"c": corpus},
+    ).fetchall():
         trees[p].nodes.append((label, parent, s, e))
     return [trees[p] for p, _, _ in sentences]
 
@@ -155,23 +180,56 @@ def _store_trees(wh: Warehouse, corpus, team, run, trees: list[Tree]) -> tuple[i
     return len(leaves["position"]), len(nodes["position"])
 
 
-def score_trees(gold: list[Tree], test: list[Tree], params: EvalbParams, cost: LabelCost,
-                on_mismatch: Callable[[int, Tree, str], None] | None = None):
+def score_trees(
+    gold: list[Tree],
+    test: list[Tree],
+    params: EvalbParams,
+    cost: LabelCost,
+    on_mismatch: Callable[[int, Tree, str], None] | None = None,
+):
     """Score candidate trees against gold trees (same order); returns (geig rows, la rows) as columns."""
     scorer = Scorer(cost)
-    geig = {k: [] for k in ("position", "status_code", "message", "length", "words", "gold_brackets", "test_brackets",
-                            "matched_labelled", "matched_unlabelled", "crossing", "correct_tags")}
+    geig = {
+        k: []
+        for k in (
+            "position",
+            "status_code",
+            "message",
+            "length",
+            "words",
+            "gold_brackets",
+            "test_brackets",
+            "matched_labelled",
+            "matched_unlabelled",
+            "crossing",
+            "correct_tags",
+        )
+    }
     la = {k: [] for k in ("position", "word_index", "word", "gold_lineage", "candidate_lineage", "distance", "score")}
     for p, (g, t) in enumerate(zip(gold, test), start=1):
-        status, message, gp, tp = align(prepare(g.words, g.pos, g.nodes, params),
-                                        prepare(t.words, t.pos, t.nodes, params), params)
-        c = (count(gp, tp, params) if status == STATUS_OK
-             else BracketCounts(status, message, gp.length, len(gp.words), 0, 0, 0, 0, 0, 0))
+        status, message, gp, tp = align(
+            prepare(g.words, g.pos, g.nodes, params), prepare(t.words, t.pos, t.nodes, params), params
+        )
+        c = (
+            count(gp, tp, params)
+            if status == STATUS_OK
+            else BracketCounts(status, message, gp.length, len(gp.words), 0, 0, 0, 0, 0, 0)
+        )
         if c.status == STATUS_ERROR and on_mismatch is not None:
             on_mismatch(p, t, c.message)
         geig["position"].append(p)
-        for k in ("status_code", "message", "length", "words", "gold_brackets", "test_brackets",
-                  "matched_labelled", "matched_unlabelled", "crossing", "correct_tags"):
+        for k in (
+            "status_code",
+            "message",
+            "length",
+            "words",
+            "gold_brackets",
+            "test_brackets",
+            "matched_labelled",
+            "matched_unlabelled",
+            "crossing",
+            "correct_tags",
+        ):
             geig[k].append(c.status if k == "status_code" else getattr(c, k))
         if c.status != STATUS_OK:
             continue
@@ -188,9 +246,20 @@ def score_trees(gold: list[Tree], test: list[Tree], params: EvalbParams, cost: L
     return geig, la
 
 
-def ingest_parses(wh: Warehouse, path: str | os.PathLike, corpus: str, *, gold: bool = False, team: str | None = None,
-                  run: str | None = None, params: EvalbParams | None = None, cost: LabelCost | None = None,
-                  replace: bool = False, one_per_line: bool = False, allow_mismatch: bool = False) -> ParseRunSummary:
+def ingest_parses(
+    wh: Warehouse,
+    path: str | os.PathLike,
+    corpus: str,
+    *,
+    gold: bool = False,
+    team: str | None = None,
+    run: str | None = None,
+    params: EvalbParams | None = None,
+    cost: LabelCost | None = None,
+    replace: bool = False,
+    one_per_line: bool = False,
+    allow_mismatch: bool = False,
+) -> ParseRunSummary:
     """Ingest a bracketed file as the gold parses of ``corpus`` or as candidate run (team, run), in one
     transaction.  A candidate is scored against the gold at once (GEIG counts and LA word scores).
 
@@ -210,8 +279,12 @@ def ingest_parses(wh: Warehouse, path: str | os.PathLike, corpus: str, *, gold: 
     with wh.transaction():
         if gold:
             # refused when candidate runs are scored against the gold parses (evalhouse.stored)
-            wh.make_room("parse run", {"corpus": corpus, "team": None, "run": None}, replace,
-                         f"the gold parses of corpus '{corpus}'")
+            wh.make_room(
+                "parse run",
+                {"corpus": corpus, "team": None, "run": None},
+                replace,
+                f"the gold parses of corpus '{corpus}'",
+            )
             n_leaves, n_nodes = _store_trees(wh, corpus, None, None, trees)
             _record_run(wh, corpus, None, None, "gold", src, trees, n_leaves, n_nodes, one_per_line, None, None)
             return ParseRunSummary(corpus, None, None, len(trees), n_leaves, n_nodes)
@@ -219,16 +292,26 @@ def ingest_parses(wh: Warehouse, path: str | os.PathLike, corpus: str, *, gold: 
         if not gold_trees:
             raise WarehouseError(f"no gold parses for corpus '{corpus}' in {wh.path}; ingest them first (`gold=True`)")
         if len(trees) != len(gold_trees):
-            raise InputError(src.name, None, f"{len(trees)} sentences, but the gold parses of '{corpus}' have "
-                                             f"{len(gold_trees)} (candidate sentence i is scored against gold sentence i)")
-        wh.make_room("parse run", {"corpus": corpus, "team": team, "run": run}, replace,
-                     f"run {team}/{run} of corpus '{corpus}'")
+            raise InputError(
+                src.name,
+                None,
+                f"{len(trees)} sentences, but the gold parses of '{corpus}' have "
+                f"{len(gold_trees)} (candidate sentence i is scored against gold sentence i)",
+            )
+        wh.make_room(
+            "parse run", {"corpus": corpus, "team": team, "run": run}, replace, f"run {team}/{run} of corpus '{corpus}'"
+        )
 
         def mismatch(position: int, tree: Tree, message: str) -> None:
             if not allow_mismatch:
-                raise InputError(src.name, tree.line, f"sentence {position}: {message} against the gold parse "
-                                                      "(pass `allow_mismatch=True` to record it as EVALB's error "
-                                                      "status)", option="allow_mismatch")
+                raise InputError(
+                    src.name,
+                    tree.line,
+                    f"sentence {position}: {message} against the gold parse "
+                    "(pass `allow_mismatch=True` to record it as EVALB's error "
+                    "status)",
+                    option="allow_mismatch",
+                )
 
         geig, la = score_trees(gold_trees, trees, params, cost, on_mismatch=mismatch)
         n_leaves, n_nodes = _store_trees(wh, corpus, team, run, trees)
@@ -237,16 +320,42 @@ def ingest_parses(wh: Warehouse, path: str | os.PathLike, corpus: str, *, gold: 
             wh.insert(table, {"corpus": [corpus] * n, "team": [team] * n, "run": [run] * n, **cols})
         _record_run(wh, corpus, team, run, "candidate", src, trees, n_leaves, n_nodes, one_per_line, params, cost)
         codes = geig["status_code"]
-        return ParseRunSummary(corpus, team, run, len(trees), n_leaves, n_nodes, codes.count(0), codes.count(1),
-                               codes.count(2), signature(params, cost))
+        return ParseRunSummary(
+            corpus,
+            team,
+            run,
+            len(trees),
+            n_leaves,
+            n_nodes,
+            codes.count(0),
+            codes.count(1),
+            codes.count(2),
+            signature(params, cost),
+        )
 
 
 def _record_run(wh: Warehouse, corpus, team, run, role, src, trees, n_leaves, n_nodes, one_per_line, params, cost):
-    wh.insert("parse_runs", [{
-        "corpus": corpus, "team": team, "run": run, "role": role, "source_file": src.name, "sha256": src.sha256,
-        "sentences": len(trees), "leaves": n_leaves, "constituents": n_nodes, "one_per_line": one_per_line,
-        "cutoff_len": params.cutoff_len if params else None, "labeled": params.labeled if params else None,
-        "evalb_params": json.dumps(params.describe()) if params else None,
-        "la_cost": json.dumps(cost.describe()) if cost else None,
-        "config": signature(params, cost) if params else None,
-        "evalhouse_version": __version__, "ingested_at": _dt.datetime.now(_dt.timezone.utc)}])
+    wh.insert(
+        "parse_runs",
+        [
+            {
+                "corpus": corpus,
+                "team": team,
+                "run": run,
+                "role": role,
+                "source_file": src.name,
+                "sha256": src.sha256,
+                "sentences": len(trees),
+                "leaves": n_leaves,
+                "constituents": n_nodes,
+                "one_per_line": one_per_line,
+                "cutoff_len": params.cutoff_len if params else None,
+                "labeled": params.labeled if params else None,
+                "evalb_params": json.dumps(params.describe()) if params else None,
+                "la_cost": json.dumps(cost.describe()) if cost else None,
+                "config": signature(params, cost) if params else None,
+                "evalhouse_version": __version__,
+                "ingested_at": _dt.datetime.now(_dt.timezone.utc),
+            }
+        ],
+    )

@@ -30,15 +30,39 @@ def ingest_pronoun_judgements(wh: Warehouse, path: str | os.PathLike, corpus: st
     f, judgements = L.read_judgements(path)
     if not wh.has("translation corpus", {"corpus": corpus}):
         raise WarehouseError(f"no translation corpus '{corpus}' in {wh.path}")
-    known = {tuple(r) for r in wh.sql(
-        "SELECT DISTINCT team, run, position, source_index FROM pronoun_analyses WHERE corpus = $c", {"c": corpus}).fetchall()}
+    known = {
+        tuple(r)
+        for r in wh.sql(
+            "SELECT DISTINCT team, run, position, source_index FROM pronoun_analyses WHERE corpus = $c", {"c": corpus}
+        ).fetchall()
+    }
     for j in judgements:
         if (j.team, j.run, j.position, j.source_index) not in known:
-            raise InputError(f.name, j.line, f"system {j.team}/{j.run} has no source pronoun at segment {j.position}, "
-                                             f"token {j.source_index} in corpus '{corpus}'")
+            raise InputError(
+                f.name,
+                j.line,
+                f"system {j.team}/{j.run} has no source pronoun at segment {j.position}, "
+                f"token {j.source_index} in corpus '{corpus}'",
+            )
     with wh.transaction():
-        wh.make_room("pronoun judgements", {"corpus": corpus}, replace, f"the pronoun-judgement set of corpus '{corpus}'")
-        wh.insert("pronoun_judgements", [
-            {"corpus": corpus, "team": j.team, "run": j.run, "position": j.position, "source_index": j.source_index,
-             "category": j.category, "judgement": j.judgement, "file": f.name, "line": j.line} for j in judgements])
+        wh.make_room(
+            "pronoun judgements", {"corpus": corpus}, replace, f"the pronoun-judgement set of corpus '{corpus}'"
+        )
+        wh.insert(
+            "pronoun_judgements",
+            [
+                {
+                    "corpus": corpus,
+                    "team": j.team,
+                    "run": j.run,
+                    "position": j.position,
+                    "source_index": j.source_index,
+                    "category": j.category,
+                    "judgement": j.judgement,
+                    "file": f.name,
+                    "line": j.line,
+                }
+                for j in judgements
+            ],
+        )
     return len(judgements)

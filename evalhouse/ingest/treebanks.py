@@ -27,8 +27,14 @@ from evalhouse.errors import InputError, WarehouseError
 from evalhouse.ingest.writer import Writer
 from evalhouse.loaders import arrow_arrays
 from evalhouse.loaders.source import ByteStream, open_bytes
-from evalhouse.loaders.treebank import (FileResult, ProgressFn, TreebankReader, _duplicate_message, corpus_name_for,
-                                        expand_inputs)
+from evalhouse.loaders.treebank import (
+    FileResult,
+    ProgressFn,
+    TreebankReader,
+    _duplicate_message,
+    corpus_name_for,
+    expand_inputs,
+)
 from evalhouse.progress import ProgressLike, as_progress
 from evalhouse.version import __version__
 
@@ -43,13 +49,17 @@ Bounded = Callable[[], ContextManager]
 # table -> (its columns, the SELECT list over the rows); ``eh_corpus`` is the corpus name. A table not
 # listed stores the rows' columns as they are.
 _SELECTS = {
-    "sentences": ("corpus, position, sent_id, text, comments, first_line",
-                  "eh_corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line"),
-    "edges": ("corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
-              "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
-              "eh_corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
-              "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, "
-              "depth, dependent_key, head_key"),
+    "sentences": (
+        "corpus, position, sent_id, text, comments, first_line",
+        "eh_corpus, position, coalesce(sent_id, position::VARCHAR), text, comments, first_line",
+    ),
+    "edges": (
+        "corpus, position, dependent, head, deprel, relation, dependent_lemma, head_lemma, dependent_upos, "
+        "head_upos, distance, dependent_id, head_id, depth, dependent_key, head_key",
+        "eh_corpus, position, dependent, head, deprel, split_part(deprel, ':', 1), dependent_lemma, head_lemma, "
+        "dependent_upos, head_upos, CASE WHEN head > 0 THEN dependent - head END, dependent_id, head_id, "
+        "depth, dependent_key, head_key",
+    ),
 }
 
 
@@ -95,10 +105,9 @@ LIMIT 1
 """
 
 
-
-
-def load_stream(con: duckdb.DuckDBPyConnection, stream: ByteStream, corpus: str, offset: int,
-                bounded: Bounded | None = None) -> FileResult:
+def load_stream(
+    con: duckdb.DuckDBPyConnection, stream: ByteStream, corpus: str, offset: int, bounded: Bounded | None = None
+) -> FileResult:
     """Read, check and store one file (a :class:`ByteStream`) as sentences ``offset + 1 ...`` of ``corpus``.
 
     The loader's rows (:class:`TreebankReader`) are written as soon as each chunk is checked, through one
@@ -113,8 +122,10 @@ def load_stream(con: duckdb.DuckDBPyConnection, stream: ByteStream, corpus: str,
             for table, rows in reader.batches():
                 # the corpus name as a one-entry dictionary column of the rows (the rows reach DuckDB through a
                 # replacement scan, which takes no query parameters)
-                writer.put(_insert_sql(table, rows),
-                           rows.append_column("eh_corpus", arrow_arrays.repeated(corpus, rows.num_rows)))
+                writer.put(
+                    _insert_sql(table, rows),
+                    rows.append_column("eh_corpus", arrow_arrays.repeated(corpus, rows.num_rows)),
+                )
         except BaseException:
             try:
                 writer.close()
@@ -129,8 +140,14 @@ def load_stream(con: duckdb.DuckDBPyConnection, stream: ByteStream, corpus: str,
     return reader.result()
 
 
-def ingest_files(con: duckdb.DuckDBPyConnection, files: list[str], corpus: str, offset: int = 0,
-                 progress: ProgressFn | None = None, bounded: Bounded | None = None) -> list[FileResult]:
+def ingest_files(
+    con: duckdb.DuckDBPyConnection,
+    files: list[str],
+    corpus: str,
+    offset: int = 0,
+    progress: ProgressFn | None = None,
+    bounded: Bounded | None = None,
+) -> list[FileResult]:
     """Load ``files`` (paths, or ``-`` for standard input) as one corpus; caller owns the transaction.
     ``bounded``: see :func:`load_stream`.
 
@@ -177,11 +194,12 @@ class CorpusSummary:
         if not self.missing_lemmas:
             return ""
         if self.missing_lemmas == self.words:
-            return (f"no word has a lemma (LEMMA _ for all {self.words:,}): outputs cannot be scored against "
-                    "this corpus")
+            return f"no word has a lemma (LEMMA _ for all {self.words:,}): outputs cannot be scored against this corpus"
         share = self.missing_lemmas / self.words
-        return (f"{self.missing_lemmas:,} of {self.words:,} words ({share:.1%}) have no lemma (LEMMA _): DEA and "
-                "lemma BLEU compare them by their case-folded form")
+        return (
+            f"{self.missing_lemmas:,} of {self.words:,} words ({share:.1%}) have no lemma (LEMMA _): DEA and "
+            "lemma BLEU compare them by their case-folded form"
+        )
 
 
 def _group(files: list[str], corpus: str | None, language: str | None):
@@ -202,9 +220,15 @@ def _group(files: list[str], corpus: str | None, language: str | None):
     return groups, meta
 
 
-def ingest_treebank(wh: Warehouse, paths: Iterable[str | os.PathLike], corpus: str | None = None,
-                    language: str | None = None, replace: bool = False, progress: ProgressLike | None = None,
-                    input_of: str | None = None) -> list[CorpusSummary]:
+def ingest_treebank(
+    wh: Warehouse,
+    paths: Iterable[str | os.PathLike],
+    corpus: str | None = None,
+    language: str | None = None,
+    replace: bool = False,
+    progress: ProgressLike | None = None,
+    input_of: str | None = None,
+) -> list[CorpusSummary]:
     """Ingest CoNLL-U files (or directories of them) into warehouse ``wh`` in one transaction.
 
     Without ``corpus`` each file becomes the corpus named after it (UD naming; split files of one
@@ -250,24 +274,51 @@ def _file_steps(task):
     return step
 
 
-def store_corpus(wh: Warehouse, corpus: str, files: list[str], language: str | None = None, split: str | None = None,
-                 progress: ProgressFn | None = None) -> CorpusSummary:
+def store_corpus(
+    wh: Warehouse,
+    corpus: str,
+    files: list[str],
+    language: str | None = None,
+    split: str | None = None,
+    progress: ProgressFn | None = None,
+) -> CorpusSummary:
     """Store ``files`` as the new treebank corpus ``corpus`` (inside the caller's transaction)."""
     results = ingest_files(wh.con, files, corpus, progress=progress, bounded=wh.streaming_memory)
     if hasattr(progress, "finish"):
         progress.finish()
     normalisations = [f"{Path(r.name).name}: {n}" for r in results for n in r.normalisations]
     missing = sum(r.missing_lemmas for r in results)
-    summary = CorpusSummary(corpus, tuple(r.name for r in results), sum(r.sentences for r in results),
-                            sum(r.words for r in results), sum(r.edges for r in results), tuple(normalisations),
-                            missing_lemmas=missing)
-    wh.insert("corpora", [{
-        "corpus": corpus, "language": language, "split": split, "source_files": list(summary.files),
-        "sha256": [r.sha256 for r in results], "sentences": summary.sentences, "words": summary.words,
-        "tokens": sum(r.tokens for r in results), "multiword_tokens": sum(r.multiword_tokens for r in results),
-        "empty_nodes": sum(r.empty_nodes for r in results), "edges": summary.edges,
-        "normalisations": normalisations, "evalhouse_version": __version__,
-        "ingested_at": _dt.datetime.now(_dt.timezone.utc), "missing_lemmas": missing}])
+    summary = CorpusSummary(
+        corpus,
+        tuple(r.name for r in results),
+        sum(r.sentences for r in results),
+        sum(r.words for r in results),
+        sum(r.edges for r in results),
+        tuple(normalisations),
+        missing_lemmas=missing,
+    )
+    wh.insert(
+        "corpora",
+        [
+            {
+                "corpus": corpus,
+                "language": language,
+                "split": split,
+                "source_files": list(summary.files),
+                "sha256": [r.sha256 for r in results],
+                "sentences": summary.sentences,
+                "words": summary.words,
+                "tokens": sum(r.tokens for r in results),
+                "multiword_tokens": sum(r.multiword_tokens for r in results),
+                "empty_nodes": sum(r.empty_nodes for r in results),
+                "edges": summary.edges,
+                "normalisations": normalisations,
+                "evalhouse_version": __version__,
+                "ingested_at": _dt.datetime.now(_dt.timezone.utc),
+                "missing_lemmas": missing,
+            }
+        ],
+    )
     return summary
 
 
@@ -280,9 +331,12 @@ def same_files(wh: Warehouse, corpus: str) -> tuple[str, ...]:
                 other AS (SELECT corpus, unnest(source_files) AS file, unnest(sha256) AS sha FROM corpora
                           WHERE corpus <> $c)
            SELECT m.file, o.corpus, o.file FROM mine m JOIN other o USING (sha) ORDER BY o.corpus, m.file, o.file""",
-        {"c": corpus}).fetchall()
-    return tuple(f"{mine} has the same SHA-256 as corpus '{other}'" + ("" if theirs == mine else f" ({theirs})")
-                 for mine, other, theirs in rows)
+        {"c": corpus},
+    ).fetchall()
+    return tuple(
+        f"{mine} has the same SHA-256 as corpus '{other}'" + ("" if theirs == mine else f" ({theirs})")
+        for mine, other, theirs in rows
+    )
 
 
 def _mismatch(wh: Warehouse, corpus: str, reference: str):
@@ -295,7 +349,9 @@ def _mismatch(wh: Warehouse, corpus: str, reference: str):
                       LEFT JOIN nodes n USING (corpus, position) WHERE s.corpus = $r GROUP BY ALL)
            SELECT coalesce(i.position, r.position), i.first_line, i.words, r.words
            FROM i FULL JOIN r USING (position)
-           WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""", {"i": corpus, "r": reference}).fetchone()
+           WHERE i.words IS DISTINCT FROM r.words ORDER BY 1 LIMIT 1""",
+        {"i": corpus, "r": reference},
+    ).fetchone()
 
 
 def link_input(wh: Warehouse, corpus: str, reference: str, source_name: str) -> None:
@@ -307,12 +363,19 @@ def link_input(wh: Warehouse, corpus: str, reference: str, source_name: str) -> 
     if mismatch:
         pos, line, got, want = mismatch
         if got is None:
-            raise InputError(source_name, None, f"has fewer sentences than reference corpus {reference} "
-                             f"(nothing for its sentence {pos})")
+            raise InputError(
+                source_name,
+                None,
+                f"has fewer sentences than reference corpus {reference} (nothing for its sentence {pos})",
+            )
         if want is None:
             raise InputError(source_name, line, f"sentence {pos} has no counterpart in reference corpus {reference}")
-        raise InputError(source_name, line, f"sentence {pos} has {got} words but sentence {pos} of reference "
-                         f"corpus {reference} has {want}: it cannot be its input")
+        raise InputError(
+            source_name,
+            line,
+            f"sentence {pos} has {got} words but sentence {pos} of reference "
+            f"corpus {reference} has {want}: it cannot be its input",
+        )
     n = wh.sql("SELECT count(*) FROM sentences WHERE corpus = $c", {"c": corpus}).fetchone()[0]
     wh.insert("corpus_inputs", [{"corpus": corpus, "reference": reference, "sentences": n}])
 
@@ -322,8 +385,9 @@ def recheck_inputs(wh: Warehouse, reference: str) -> tuple[str, ...]:
     it sentence by sentence (the check of :func:`link_input`), delete the others (a stale link would
     pair sentences that no longer correspond). Returns why each deleted link went."""
     dropped = []
-    for (corpus,) in wh.sql("SELECT corpus FROM corpus_inputs WHERE reference = $r ORDER BY corpus",
-                            {"r": reference}).fetchall():
+    for (corpus,) in wh.sql(
+        "SELECT corpus FROM corpus_inputs WHERE reference = $r ORDER BY corpus", {"r": reference}
+    ).fetchall():
         mismatch = _mismatch(wh, corpus, reference)
         if mismatch is None:
             continue

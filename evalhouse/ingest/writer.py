@@ -28,7 +28,6 @@ from evalhouse.errors import WarehouseError
 ROWS = "eh_rows"  # the name the statement uses for the table
 
 
-
 def _shadowed(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the catalog has a table or view that ``eh_rows`` in a statement would name.  ``con.table``
     resolves the name as a statement would (case, schemas, temporary objects), in 0.1 ms against 0.8 ms
@@ -44,16 +43,20 @@ def _shadowed(con: duckdb.DuckDBPyConnection) -> bool:
 def execute_on_rows(con: duckdb.DuckDBPyConnection, sql: str, rows) -> None:
     """Execute ``sql``, in which the table ``eh_rows`` is ``rows`` (an Arrow table or record batch)."""
     if _shadowed(con):
-        raise WarehouseError(f"the warehouse has a table or view named {ROWS}, a name evalhouse uses for "
-                             "the rows it inserts; rename or drop it")
+        raise WarehouseError(
+            f"the warehouse has a table or view named {ROWS}, a name evalhouse uses for "
+            "the rows it inserts; rename or drop it"
+        )
     eh_rows = rows  # read by DuckDB's replacement scan, by name, from this frame's locals
     try:
         con.execute(sql)
     except duckdb.CatalogException as err:
         if ROWS not in str(err):
             raise
-        raise WarehouseError(f"cannot insert rows: this connection does not let DuckDB read Python "
-                             f"objects (python_enable_replacements is off?): {err}") from err
+        raise WarehouseError(
+            f"cannot insert rows: this connection does not let DuckDB read Python "
+            f"objects (python_enable_replacements is off?): {err}"
+        ) from err
     finally:
         del eh_rows  # the table is not kept a moment longer than the statement
 

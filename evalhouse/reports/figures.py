@@ -27,8 +27,8 @@ from matplotlib.figure import Figure
 
 DOUBLE_COLUMN = 7.0  # inches: a figure across both columns of a paper
 SINGLE_COLUMN = 3.3  # inches: a figure in one column
-MAX_HEIGHT = 9.0     # inches: a figure fits on a page with its caption
-MIN_FONT = 8         # points: the smallest text of a figure printed at its size
+MAX_HEIGHT = 9.0  # inches: a figure fits on a page with its caption
+MIN_FONT = 8  # points: the smallest text of a figure printed at its size
 
 STYLE = {
     "font.family": "DejaVu Sans",
@@ -41,12 +41,15 @@ STYLE = {
     "figure.titlesize": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "svg.fonttype": "none",      # text stays text in the SVG: smaller, searchable, editable
+    "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, editable
     "svg.hashsalt": "evalhouse",  # reproducible ids
-    "pdf.fonttype": 42,          # TrueType in the PDF, as publishers ask
+    "pdf.fonttype": 42,  # TrueType in the PDF, as publishers ask
 }
-SAVE = {"svg": {"metadata": {"Date": None}}, "pdf": {"metadata": {"CreationDate": None}},
-        "png": {"dpi": 150, "metadata": {"Software": None}}}
+SAVE = {
+    "svg": {"metadata": {"Date": None}},
+    "pdf": {"metadata": {"CreationDate": None}},
+    "png": {"dpi": 150, "metadata": {"Software": None}},
+}
 FORMATS = ("svg", "pdf", "png")
 
 
@@ -99,8 +102,15 @@ def correlation_heatmap(matrix: np.ndarray, crossed: np.ndarray, labels: list[st
                 if np.isnan(v):
                     ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_FONT, color="#777777")
                     continue
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=MIN_FONT,
-                        color="white" if abs(v) > 0.6 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=MIN_FONT,
+                    color="white" if abs(v) > 0.6 else "black",
+                )
                 if crossed[i, j]:
                     ax.plot([j - 0.45, j + 0.45], [i - 0.45, i + 0.45], color="#555555", lw=0.8)
                     ax.plot([j - 0.45, j + 0.45], [i + 0.45, i - 0.45], color="#555555", lw=0.8)
@@ -109,14 +119,23 @@ def correlation_heatmap(matrix: np.ndarray, crossed: np.ndarray, labels: list[st
         ax.set_xlabel("sentence metric")
         ax.set_ylabel("sentence metric")
         ax.spines[:].set_visible(False)
-        ax.set_title(f"Spearman correlation between sentence metrics\n(median over {submissions} submission"
-                     f"{'s' if submissions != 1 else ''}; crossed: significant after Holm in fewer than half)")
+        ax.set_title(
+            f"Spearman correlation between sentence metrics\n(median over {submissions} submission"
+            f"{'s' if submissions != 1 else ''}; crossed: significant after Holm in fewer than half)"
+        )
         fig.colorbar(image, ax=ax, shrink=0.8, label="Spearman ρ")
     return fig
 
 
-def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], accuracy: np.ndarray,
-                    low: np.ndarray, high: np.ndarray, level: float | None) -> Figure:
+def dea_by_relation(
+    relations: list[str],
+    edges: list[int],
+    systems: list[str],
+    accuracy: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    level: float | None,
+) -> Figure:
     """DEA per relation (rows, in the order given: hardest first) and system (a marker shape and colour
     each, dodged within the row), with bootstrap intervals as horizontal bars; more than 10 relations are
     split into two panels side by side (the first half on the left), so the figure stays 7 in wide and
@@ -126,7 +145,7 @@ def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], 
     r, s = len(relations), len(systems)
     panels = 2 if r > 10 else 1
     per_panel = math.ceil(r / panels) if r else 1
-    row = 0.1 + 0.05 * max(s, 1)       # inches per relation: the systems' markers dodged one above the other
+    row = 0.1 + 0.05 * max(s, 1)  # inches per relation: the systems' markers dodged one above the other
     height = min(MAX_HEIGHT, 1.1 + per_panel * row + _legend_height(s))
     with rc_context(STYLE):
         fig = _figure(DOUBLE_COLUMN, height)
@@ -139,8 +158,18 @@ def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], 
                 have = ~np.isnan(low[rows, k]) & ~np.isnan(high[rows, k])
                 err = np.vstack([acc - low[rows, k], high[rows, k] - acc])
                 err[:, ~have] = 0
-                ax.errorbar(acc, y, xerr=np.clip(err, 0, None), fmt=MARKERS[k % len(MARKERS)], ms=3.5, color=colour,
-                            ecolor=colour, elinewidth=0.9, capsize=1.5, label=plain(name))
+                ax.errorbar(
+                    acc,
+                    y,
+                    xerr=np.clip(err, 0, None),
+                    fmt=MARKERS[k % len(MARKERS)],
+                    ms=3.5,
+                    color=colour,
+                    ecolor=colour,
+                    elinewidth=0.9,
+                    capsize=1.5,
+                    label=plain(name),
+                )
             ax.set_yticks(range(len(rows)), [plain(f"{relations[i]} ({edges[i]:,})") for i in rows])
             ax.set_ylim(per_panel - 0.5, -0.5)
             ax.set_xlim(-0.02, 1.02)
@@ -153,8 +182,9 @@ def dea_by_relation(relations: list[str], edges: list[int], systems: list[str], 
     return fig
 
 
-def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]], systems: list[str],
-            values: dict) -> Figure:
+def buckets(
+    panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]], systems: list[str], values: dict
+) -> Figure:
     """Scores by bucket of a sentence property: one column per property (``panels``: (title, bucket
     labels)), one row per metric (``metrics``: (key, axis label)), one line per system with its own marker
     and line style, dodged sideways within a bucket (close systems would otherwise hide one another); the
@@ -173,8 +203,13 @@ def buckets(panels: list[tuple[str, list[str]]], metrics: list[tuple[str, str]],
                     y = np.asarray(values.get((title, metric, system), [np.nan] * len(labels)), dtype=float)
                     ax.plot(x + _dodge(k, s, 0.5), y, ms=3.5, lw=1, color=colour, label=plain(system), **_style(k))
                 crowded = len(labels) > 5
-                ax.set_xticks(x, labels, rotation=40 if crowded else 0, ha="right" if crowded else "center",
-                              rotation_mode="anchor")
+                ax.set_xticks(
+                    x,
+                    labels,
+                    rotation=40 if crowded else 0,
+                    ha="right" if crowded else "center",
+                    rotation_mode="anchor",
+                )
                 ax.grid(axis="y", color="#dddddd", lw=0.6)
                 ax.set_xlabel(title)
                 if col == 0:
@@ -199,8 +234,18 @@ def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
             have = ~np.isnan(low) & ~np.isnan(high)
             err = np.vstack([value - low, high - value])
             err[:, ~have] = 0
-            ax.errorbar(x, value, yerr=np.clip(err, 0, None), fmt=MARKERS[k % len(MARKERS)], ms=4, color=colour,
-                        ecolor=colour, elinewidth=1, capsize=2, label=plain(name))
+            ax.errorbar(
+                x,
+                value,
+                yerr=np.clip(err, 0, None),
+                fmt=MARKERS[k % len(MARKERS)],
+                ms=4,
+                color=colour,
+                ecolor=colour,
+                elinewidth=1,
+                capsize=2,
+                label=plain(name),
+            )
         ax.set_xticks(range(m), metrics)
         ax.grid(axis="y", color="#dddddd", lw=0.6)
         ax.set_axisbelow(True)
@@ -220,11 +265,19 @@ def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> 
         for ax, (title, labels, series) in zip(grid, panels):
             x = np.arange(len(labels))
             for k, (name, values) in enumerate(series.items()):
-                ax.plot(x + _dodge(k, len(series), 0.4), values, ms=4, lw=1.1, color=_colours(len(series))[k],
-                        label=plain(name), **_style(k))
+                ax.plot(
+                    x + _dodge(k, len(series), 0.4),
+                    values,
+                    ms=4,
+                    lw=1.1,
+                    color=_colours(len(series))[k],
+                    label=plain(name),
+                    **_style(k),
+                )
             crowded = len(labels) * max((len(label) for label in labels), default=1) > 16
-            ax.set_xticks(x, labels, rotation=45 if crowded else 0, ha="right" if crowded else "center",
-                          rotation_mode="anchor")
+            ax.set_xticks(
+                x, labels, rotation=45 if crowded else 0, ha="right" if crowded else "center", rotation_mode="anchor"
+            )
             ax.grid(axis="y", color="#dddddd", lw=0.6)
             ax.set_xlabel(title)
         grid[0].set_ylabel(metric)
@@ -244,8 +297,15 @@ def relation_dots(relations: list[str], words: list[int], systems: list[str], va
         fig = _figure(DOUBLE_COLUMN, min(MAX_HEIGHT, 1.1 + 0.2 * r + _legend_height(s)))
         ax = fig.add_subplot()
         for k, (name, colour) in enumerate(zip(systems, _colours(s))):
-            ax.plot(values[order, k], np.arange(r) + _dodge(k, s, 0.5), linestyle="none", marker=MARKERS[k % len(MARKERS)], ms=4.5,
-                    color=colour, label=plain(name))
+            ax.plot(
+                values[order, k],
+                np.arange(r) + _dodge(k, s, 0.5),
+                linestyle="none",
+                marker=MARKERS[k % len(MARKERS)],
+                ms=4.5,
+                color=colour,
+                label=plain(name),
+            )
         ax.set_yticks(range(r), [plain(f"{relations[i]} ({words[i]:,})") for i in order])
         ax.set_ylim(r - 0.5, -0.5)
         ax.grid(axis="x", color="#dddddd", lw=0.6)

@@ -48,33 +48,61 @@ from evalhouse.version import __version__
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
-LABELS = {"bleu": "BLEU", "dea": "DEA", "fluency_z": "fluency (z)", "adequacy_z": "adequacy (z)", "depth": "depth",
-          "length": "length", "mean_dependency_distance": "mean dep. distance", "mean_flux_size": "mean flux size",
-          "mean_flux_weight": "mean flux weight", "mean_arity": "mean arity"}
+LABELS = {
+    "bleu": "BLEU",
+    "dea": "DEA",
+    "fluency_z": "fluency (z)",
+    "adequacy_z": "adequacy (z)",
+    "depth": "depth",
+    "length": "length",
+    "mean_dependency_distance": "mean dep. distance",
+    "mean_flux_size": "mean flux size",
+    "mean_flux_weight": "mean flux weight",
+    "mean_arity": "mean arity",
+}
 SIGNIFICANCE_TESTS = ("approximate-randomisation", "paired-bootstrap")
 # the views another part of evalhouse may add; read only when the warehouse has them
 OPTIONAL_SCORES = (("sr_submission_scores", "SR"), ("sacrebleu_scores", "sacreBLEU"))
 KEYS = ("team", "run", "corpus")
 # every ranked score of the outputs' leaderboard: score_intervals.metric -> (title, scale), in this order
-RANKED = {"dea": ("DEA (pooled)", 1), "mean_dea": ("DEA (mean)", 1), "mean_bleu": ("BLEU (mean sentence)", 1),
-          "corpus_bleu": ("BLEU (corpus)", 1), "sr_bleu": ("SR BLEU", 1), "sr_nist": ("SR NIST", 1),
-          "sr_dist": ("SR DIST", 1), "sr_dist_words": ("SR DIST (words)", 1),
-          "sacrebleu_bleu": ("sacreBLEU BLEU", 1), "sacrebleu_chrf": ("sacreBLEU chrF", 1),
-          "mean_ssa": ("SSA", 1), "mean_gsa": ("GSA", 1), "mean_sta": ("STA", 1), "mean_gta": ("GTA", 1),
-          "mean_understandability_accuracy": ("understandability acc.", 1),
-          "mean_quality_accuracy": ("quality acc.", 1)}
+RANKED = {
+    "dea": ("DEA (pooled)", 1),
+    "mean_dea": ("DEA (mean)", 1),
+    "mean_bleu": ("BLEU (mean sentence)", 1),
+    "corpus_bleu": ("BLEU (corpus)", 1),
+    "sr_bleu": ("SR BLEU", 1),
+    "sr_nist": ("SR NIST", 1),
+    "sr_dist": ("SR DIST", 1),
+    "sr_dist_words": ("SR DIST (words)", 1),
+    "sacrebleu_bleu": ("sacreBLEU BLEU", 1),
+    "sacrebleu_chrf": ("sacreBLEU chrF", 1),
+    "mean_ssa": ("SSA", 1),
+    "mean_gsa": ("GSA", 1),
+    "mean_sta": ("STA", 1),
+    "mean_gta": ("GTA", 1),
+    "mean_understandability_accuracy": ("understandability acc.", 1),
+    "mean_quality_accuracy": ("quality acc.", 1),
+}
 # buckets of the reference tree's properties: (column, title, right-closed upper bounds, labels)
 BUCKETS = (
-    ("length", "sentence length (words)", [5, 10, 15, 20, 30, 40, math.inf],
-     ["1-5", "6-10", "11-15", "16-20", "21-30", "31-40", "41+"]),
+    (
+        "length",
+        "sentence length (words)",
+        [5, 10, 15, 20, 30, 40, math.inf],
+        ["1-5", "6-10", "11-15", "16-20", "21-30", "31-40", "41+"],
+    ),
     ("depth", "tree depth", [0, 1, 2, 3, 4, 5, 6, math.inf], ["0", "1", "2", "3", "4", "5", "6", "7+"]),
-    ("mean_dependency_distance", "mean dependency distance", [1.5, 2.0, 2.5, 3.0, 4.0, math.inf],
-     ["<=1.5", "1.5-2", "2-2.5", "2.5-3", "3-4", ">4"]),
+    (
+        "mean_dependency_distance",
+        "mean dependency distance",
+        [1.5, 2.0, 2.5, 3.0, 4.0, math.inf],
+        ["<=1.5", "1.5-2", "2-2.5", "2.5-3", "3-4", ">4"],
+    ),
 )
-FIGURE_RELATIONS = 20   # the DEA figure shows the relations with most edges (two panels); the table has them all
-FIGURE_SYSTEMS = 10     # ... and the best systems by pooled DEA; the table has them all
-TOP_FORMS = 10          # suspicious subtrees per submission and view in the report
-EXAMPLE_LENGTH = 12     # examples: sentences with about this many words first (readable, not trivial)
+FIGURE_RELATIONS = 20  # the DEA figure shows the relations with most edges (two panels); the table has them all
+FIGURE_SYSTEMS = 10  # ... and the best systems by pooled DEA; the table has them all
+TOP_FORMS = 10  # suspicious subtrees per submission and view in the report
+EXAMPLE_LENGTH = 12  # examples: sentences with about this many words first (readable, not trivial)
 
 
 @dataclass
@@ -87,14 +115,28 @@ class ReportSummary:
     parse_runs: int = 0
 
 
-def write_report(wh: Warehouse, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
-                 examples: int = 3, test: str = "approximate-randomisation") -> Path:
+def write_report(
+    wh: Warehouse,
+    out,
+    submission: str | None = None,
+    team: str | None = None,
+    corpus: str | None = None,
+    examples: int = 3,
+    test: str = "approximate-randomisation",
+) -> Path:
     """Write the report of the selected submissions to directory ``out``; returns the page's path."""
     return build_report(wh, out, submission=submission, team=team, corpus=corpus, examples=examples, test=test).path
 
 
-def build_report(wh: Warehouse, out, submission: str | None = None, team: str | None = None, corpus: str | None = None,
-                 examples: int = 3, test: str = "approximate-randomisation") -> ReportSummary:
+def build_report(
+    wh: Warehouse,
+    out,
+    submission: str | None = None,
+    team: str | None = None,
+    corpus: str | None = None,
+    examples: int = 3,
+    test: str = "approximate-randomisation",
+) -> ReportSummary:
     if examples < 0:
         raise OptionError(f"`examples` must be 0 or more, not {examples}")
     if test not in SIGNIFICANCE_TESTS:
@@ -104,24 +146,34 @@ def build_report(wh: Warehouse, out, submission: str | None = None, team: str | 
     parses = ParseSections(wh, selected, test, examples)
     if not subs and not parses:
         scope = f" for {selected.describe()}" if selected != Selection() else ""
-        raise WarehouseError(f"nothing to report{scope} in {wh.path}: run `evalhouse ingest outputs` (system outputs) "
-                             "or `evalhouse ingest dependency-run` / `evalhouse ingest parses` (parser runs) first")
+        raise WarehouseError(
+            f"nothing to report{scope} in {wh.path}: run `evalhouse ingest outputs` (system outputs) "
+            "or `evalhouse ingest dependency-run` / `evalhouse ingest parses` (parser runs) first"
+        )
     where, params = selected.where()
     analysed = wh.con.execute(f"SELECT count(*) FROM metric_correlations WHERE {where}", params).fetchall()[0][0]
     if (subs and not analysed) or not parses.analysed():
-        raise WarehouseError("the selected submissions or parser runs have not been analysed: run `evalhouse analyze` "
-                             "on them first")
+        raise WarehouseError(
+            "the selected submissions or parser runs have not been analysed: run `evalhouse analyze` on them first"
+        )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     r = _Report(wh, selected, subs, examples, test, parses)
     page = r.page(out / "figures")
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
-    return ReportSummary(path, len(subs), r.example_count, sorted((out / "figures").iterdir()), len(page.encode()),
-                         len(parses.dependency) + len(parses.constituency))
+    return ReportSummary(
+        path,
+        len(subs),
+        r.example_count,
+        sorted((out / "figures").iterdir()),
+        len(page.encode()),
+        len(parses.dependency) + len(parses.constituency),
+    )
 
 
 # --- formatting -----------------------------------------------------------------------------------
+
 
 def _esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
@@ -146,7 +198,7 @@ def _number(v, digits: int = 3) -> str:
         return f"{int(v):,}"
     if isinstance(v, (float, np.floating)):
         v = float(v)
-        if v != 0 and abs(v) < 10 ** -digits:
+        if v != 0 and abs(v) < 10**-digits:
             return f"{v:.{digits - 1}e}"
         return f"{v:.{digits}f}"
     return str(v)
@@ -160,8 +212,15 @@ class Col:
     digits: int = 3
 
 
-def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty: str = "Nothing to show.",
-          latex: str | None = None, configurations=()) -> str:
+def table(
+    frame: pd.DataFrame,
+    cols: list[Col],
+    table_id: str,
+    links=None,
+    empty: str = "Nothing to show.",
+    latex: str | None = None,
+    configurations=(),
+) -> str:
     """A sortable, filterable table: numbers carry their raw value in ``data-v``; rows carry ``data-team``,
     ``data-corpus`` and ``data-relation`` for the page's filters. ``links(row)`` returns the HTML of an
     extra last cell (already escaped); ``empty`` is said instead of an empty table. ``latex``: a caption,
@@ -189,8 +248,10 @@ def table(frame: pd.DataFrame, cols: list[Col], table_id: str, links=None, empty
             cells.append(f"<td class='links'>{links(row)}</td>")
         body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
     code = "" if latex is None else tex.toggle(tex.frame_table(frame, cols, latex, f"tab:{table_id}", configurations))
-    return (f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></div>{code}")
+    return (
+        f"<div class='scroll'><table class='eh' id='t-{_esc(table_id)}'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table></div>{code}"
+    )
 
 
 def _json_for_script(data) -> str:
@@ -221,6 +282,7 @@ def _asset(name: str) -> str:
 
 # --- the report -----------------------------------------------------------------------------------
 
+
 class _Report:
     def __init__(self, wh: Warehouse, selected: Selection, subs, examples: int, test: str, parses: ParseSections):
         self.wh, self.con, self.selected, self.subs = wh, wh.con, selected, subs
@@ -240,13 +302,17 @@ class _Report:
 
     def caption(self, what: str, groups: bool = True) -> str:
         """The caption of a LaTeX table: what it shows, on which corpora, with which test."""
-        return (f"{what} on {', '.join(self.corpora)} (evalhouse {__version__}"
-                + (f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups
-                   else ")."))
+        return f"{what} on {', '.join(self.corpora)} (evalhouse {__version__}" + (
+            f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups else ")."
+        )
 
     def views(self) -> set[str]:
-        return {r[0] for r in self.con.execute(
-            "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'").fetchall()}
+        return {
+            r[0]
+            for r in self.con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'"
+            ).fetchall()
+        }
 
     # --- leaderboard ---------------------------------------------------------------------------
     def leaderboard(self) -> tuple[str, list[str]]:
@@ -258,29 +324,42 @@ class _Report:
         # (z-score means rounded to 12 decimals: a mean of z-scores that is 0 comes out as +-1e-17 or so, in
         # another last bit on each run; the page says 0.000 instead of -9.25e-17; + 0.0 turns -0.0 into 0.0)
         self.configurations |= set(board["configuration"])
-        cols = [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
-                Col("sentences", "sentences"),
-                Col("dea", "DEA (pooled)", "matched reference edges / reference edges over the corpus"),
-                Col("dea_group", "DEA group", f"significance group of pooled DEA ({self.test}, Holm)"),
-                Col("dea_ranks", "DEA rank", "rank range: 1 + significantly better .. n - significantly worse"),
-                Col("mean_dea", "DEA (mean)", "mean of sentence DEA over sentences with edges"),
-                Col("mean_bleu", "BLEU (mean sentence)", "mean sentence BLEU on lemmas, punctuation removed, NLTK method 2"),
-                Col("bleu_group", "BLEU group", f"significance group of mean sentence BLEU ({self.test}, Holm)"),
-                Col("bleu_ranks", "BLEU rank", "rank range: 1 + significantly better .. n - significantly worse"),
-                Col("corpus_bleu", "BLEU (corpus)", "corpus BLEU-4 on lemmas from summed statistics, NLTK method 2")]
+        cols = [
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("sentences", "sentences"),
+            Col("dea", "DEA (pooled)", "matched reference edges / reference edges over the corpus"),
+            Col("dea_group", "DEA group", f"significance group of pooled DEA ({self.test}, Holm)"),
+            Col("dea_ranks", "DEA rank", "rank range: 1 + significantly better .. n - significantly worse"),
+            Col("mean_dea", "DEA (mean)", "mean of sentence DEA over sentences with edges"),
+            Col(
+                "mean_bleu", "BLEU (mean sentence)", "mean sentence BLEU on lemmas, punctuation removed, NLTK method 2"
+            ),
+            Col("bleu_group", "BLEU group", f"significance group of mean sentence BLEU ({self.test}, Holm)"),
+            Col("bleu_ranks", "BLEU rank", "rank range: 1 + significantly better .. n - significantly worse"),
+            Col("corpus_bleu", "BLEU (corpus)", "corpus BLEU-4 on lemmas from summed statistics, NLTK method 2"),
+        ]
         notes = []
-        self.pairs = self.frame("""SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
+        self.pairs = self.frame(
+            """SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
                                    FROM score_significance WHERE kind = 'submission' AND test = $test""",
-                                {"test": self.test})
+            {"test": self.test},
+        )
         self.configurations |= set(self.pairs["configuration"])
         keys = set(self.subs)
         for prefix, metric in (("dea", "dea"), ("bleu", "mean_bleu")):
             board[f"{prefix}_group"] = None
             board[f"{prefix}_ranks"] = None
             for corpus_name, group in board.groupby("corpus"):
-                values = {(t, r, c): v for t, r, c, v in group[["team", "run", "corpus", metric]].itertuples(index=False)
-                          if v is not None and not (isinstance(v, float) and math.isnan(v))}
-                for k, (g, rank) in ranks.groups(values, ranks.better_pairs(self.pairs, corpus_name, metric, keys)).items():
+                values = {
+                    (t, r, c): v
+                    for t, r, c, v in group[["team", "run", "corpus", metric]].itertuples(index=False)
+                    if v is not None and not (isinstance(v, float) and math.isnan(v))
+                }
+                for k, (g, rank) in ranks.groups(
+                    values, ranks.better_pairs(self.pairs, corpus_name, metric, keys)
+                ).items():
                     i = group.index[(group["team"] == k[0]) & (group["run"] == k[1])][0]
                     board.at[i, f"{prefix}_group"] = g
                     board.at[i, f"{prefix}_ranks"] = rank
@@ -295,24 +374,42 @@ class _Report:
                 notes.append(f"{view} has several rows per submission: see the view itself.")
                 continue
             described = {c: d for c, _, d in self.wh.columns(view)}
-            numeric = [c for c in extra.columns if c not in KEYS and pd.api.types.is_numeric_dtype(extra[c])
-                       and not pd.api.types.is_bool_dtype(extra[c]) and c not in ("sentences", "position")]
+            numeric = [
+                c
+                for c in extra.columns
+                if c not in KEYS
+                and pd.api.types.is_numeric_dtype(extra[c])
+                and not pd.api.types.is_bool_dtype(extra[c])
+                and c not in ("sentences", "position")
+            ]
             for c in extra.columns:
-                if c not in KEYS and pd.api.types.is_string_dtype(extra[c]) and ("configuration" in c or "signature" in c) \
-                        and not c.endswith("_id"):  # an id's text is in configurations, listed from the leaderboard
+                if (
+                    c not in KEYS
+                    and pd.api.types.is_string_dtype(extra[c])
+                    and ("configuration" in c or "signature" in c)
+                    and not c.endswith("_id")
+                ):  # an id's text is in configurations, listed from the leaderboard
                     self.configurations |= {f"{view}.{c}: {v}" for v in extra[c].dropna().unique()}
-            board = board.merge(extra[list(KEYS) + numeric].rename(columns={c: f"{view}.{c}" for c in numeric}),
-                                on=list(KEYS), how="left")
+            board = board.merge(
+                extra[list(KEYS) + numeric].rename(columns={c: f"{view}.{c}" for c in numeric}),
+                on=list(KEYS),
+                how="left",
+            )
             cols += [Col(f"{view}.{c}", f"{prefix} {c}", described.get(c) or f"{view}.{c}") for c in numeric]
         if board["judged_sentences"].fillna(0).sum() > 0:
-            cols += [Col("mean_fluency_z", "fluency (z)", "mean of sentence fluency z-scores"),
-                     Col("mean_adequacy_z", "adequacy (z)", "mean of sentence adequacy z-scores"),
-                     Col("judged_sentences", "judged sentences")]
+            cols += [
+                Col("mean_fluency_z", "fluency (z)", "mean of sentence fluency z-scores"),
+                Col("mean_adequacy_z", "adequacy (z)", "mean of sentence adequacy z-scores"),
+                Col("judged_sentences", "judged sentences"),
+            ]
         if board["missing_sentences"].sum() > 0:
             cols.insert(4, Col("missing_sentences", "missing", "reference sentences with no output (scored as empty)"))
         self.board = board
-        return (table(board, cols, "leaderboard", latex=self.caption("Leaderboard"),
-                      configurations=self.configurations) + self.ranked_scores(), notes)
+        return (
+            table(board, cols, "leaderboard", latex=self.caption("Leaderboard"), configurations=self.configurations)
+            + self.ranked_scores(),
+            notes,
+        )
 
     def ranked_scores(self) -> str:
         """Every ranked score with its bootstrap interval, significance group and rank range."""
@@ -320,24 +417,40 @@ class _Report:
                                    WHERE kind = 'submission' AND {self.where}""")
         self.configurations |= set(intervals["configuration"])
         frame = ranks.ranked(intervals, self.pairs, self.subs, RANKED)
-        cols = [Col("corpus", "corpus"), Col("metric", "metric"), Col("team", "team"), Col("run", "run"),
-                Col("value", "score"), Col("low", "CI low", "95% bootstrap interval, reference sentences resampled "
-                                           "(sacreBLEU: its own, mean +- half the 2.5-97.5 percentile range)"),
-                Col("high", "CI high", "upper bound of the same interval"),
-                Col("group", "group", f"significance group ({self.test}, Holm)"),
-                Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse")]
-        return ("<h3>Every ranked score with its uncertainty</h3>"
-                + table(frame, cols, "ranks", empty="No interval: run `evalhouse analyze`.",
-                        latex=self.caption("Every ranked score with its 95% bootstrap interval"),
-                        configurations=set(intervals["configuration"])))
+        cols = [
+            Col("corpus", "corpus"),
+            Col("metric", "metric"),
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("value", "score"),
+            Col(
+                "low",
+                "CI low",
+                "95% bootstrap interval, reference sentences resampled "
+                "(sacreBLEU: its own, mean +- half the 2.5-97.5 percentile range)",
+            ),
+            Col("high", "CI high", "upper bound of the same interval"),
+            Col("group", "group", f"significance group ({self.test}, Holm)"),
+            Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse"),
+        ]
+        return "<h3>Every ranked score with its uncertainty</h3>" + table(
+            frame,
+            cols,
+            "ranks",
+            empty="No interval: run `evalhouse analyze`.",
+            latex=self.caption("Every ranked score with its 95% bootstrap interval"),
+            configurations=set(intervals["configuration"]),
+        )
 
     # --- correlations ----------------------------------------------------------------------------
     def correlations(self, fig_dir: Path) -> str:
-        pairs = self.con.execute(f"""SELECT metric_a, metric_b, median(rho), count(*),
+        pairs = self.con.execute(
+            f"""SELECT metric_a, metric_b, median(rho), count(*),
                                             avg(CASE WHEN significant THEN 1.0 ELSE 0.0 END),
                                             any_value(configuration)
                                      FROM metric_correlations WHERE {self.where} GROUP BY ALL ORDER BY ALL""",
-                                 self.params).fetchall()
+            self.params,
+        ).fetchall()
         present = [m for m in METRICS if any(m in (a, b) for a, b, *_ in pairs)]
         index = {m: i for i, m in enumerate(present)}
         n = len(present)
@@ -351,8 +464,12 @@ class _Report:
         np.fill_diagonal(matrix, 1.0)
         labels = [LABELS[m] for m in present]
         fig = figures.correlation_heatmap(matrix, crossed, labels, len(self.subs))
-        image = self.figure(fig, fig_dir, "correlations",
-                            "Spearman correlations between sentence metrics (Shimorina et al. 2021, Figure 2)")
+        image = self.figure(
+            fig,
+            fig_dir,
+            "correlations",
+            "Spearman correlations between sentence metrics (Shimorina et al. 2021, Figure 2)",
+        )
         rows = pd.DataFrame([{"metric": labels[i], **{labels[j]: matrix[i, j] for j in range(n)}} for i in range(n)])
         cols = [Col("metric", "")] + [Col(lab, lab, digits=2) for lab in labels]
         return image + table(rows, cols, "correlations")
@@ -360,8 +477,10 @@ class _Report:
     def figure(self, fig, fig_dir: Path, name: str, alt: str) -> str:
         data = figures.save(fig, fig_dir, name)
         links = " ".join(f"<a href='figures/{name}.{fmt}'>{fmt.upper()}</a>" for fmt in figures.FORMATS)
-        return (f"<figure><img class='fig' src='{figures.data_uri(data['svg'], 'svg')}' alt='{_esc(alt)}'>"
-                f"<figcaption>{_esc(alt)}. Files beside this page: {links}.</figcaption></figure>")
+        return (
+            f"<figure><img class='fig' src='{figures.data_uri(data['svg'], 'svg')}' alt='{_esc(alt)}'>"
+            f"<figcaption>{_esc(alt)}. Files beside this page: {links}.</figcaption></figure>"
+        )
 
     # --- DEA by relation -----------------------------------------------------------------------
     def dea_by_relation(self, fig_dir: Path) -> str:
@@ -369,7 +488,7 @@ class _Report:
                                       i.low, i.high, i.configuration
                                FROM dea_by_relation AS d
                                LEFT JOIN dea_relation_intervals AS i USING (team, run, corpus, relation)
-                               WHERE {self.selected.where('d.')[0]}
+                               WHERE {self.selected.where("d.")[0]}
                                ORDER BY d.relation, d.team, d.run, d.corpus""")
         self.configurations |= set(frame["configuration"].dropna())
         level = next((float(_parse(c, "level")) for c in frame["configuration"].dropna() if _parse(c, "level")), None)
@@ -390,46 +509,86 @@ class _Report:
                 for name in cube:
                     v = getattr(row, name)
                     cube[name][i, k] = np.nan if v is None or pd.isna(v) else v
-        fig = figures.dea_by_relation(list(shown.index), [int(e) for e in shown["edges"]],
-                                      [self.label(*s) for s in systems], cube["accuracy"], cube["low"], cube["high"], level)
+        fig = figures.dea_by_relation(
+            list(shown.index),
+            [int(e) for e in shown["edges"]],
+            [self.label(*s) for s in systems],
+            cube["accuracy"],
+            cube["low"],
+            cube["high"],
+            level,
+        )
         note = []
         if len(pooled) > len(shown):
             note.append(f"the {len(shown)} relations with most reference edges")
         if len(self.subs) > len(systems):
             note.append(f"the {len(systems)} submissions with the highest pooled DEA")
-        image = self.figure(fig, fig_dir, "dea_by_relation",
-                            "DEA by relation and submission" + (f" ({'; '.join(note)}; the table has all)" if note else ""))
-        cols = [Col("relation", "relation"), Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
-                Col("edges", "edges", "reference edges with this relation"), Col("matched", "matched"),
-                Col("accuracy", "DEA"),
-                Col("low", "CI low", f"lower bound of the {level or 0.95:.0%} percentile bootstrap interval (sentences resampled)"),
-                Col("high", "CI high", "upper bound of the same interval")]
+        image = self.figure(
+            fig,
+            fig_dir,
+            "dea_by_relation",
+            "DEA by relation and submission" + (f" ({'; '.join(note)}; the table has all)" if note else ""),
+        )
+        cols = [
+            Col("relation", "relation"),
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("edges", "edges", "reference edges with this relation"),
+            Col("matched", "matched"),
+            Col("accuracy", "DEA"),
+            Col(
+                "low",
+                "CI low",
+                f"lower bound of the {level or 0.95:.0%} percentile bootstrap interval (sentences resampled)",
+            ),
+            Col("high", "CI high", "upper bound of the same interval"),
+        ]
         # the paper's table: a row per relation (hardest first, as in the figure), a column per submission
         ranked_all = [tuple(k) for k in ranked[list(KEYS)].itertuples(index=False)]
-        by_system = frame.assign(system=[self.label(t, r, c) for t, r, c in frame[list(KEYS)].itertuples(index=False)],
-                                 edges=frame["relation"].map(pooled["edges"]))
+        by_system = frame.assign(
+            system=[self.label(t, r, c) for t, r, c in frame[list(KEYS)].itertuples(index=False)],
+            edges=frame["relation"].map(pooled["edges"]),
+        )
         by_system = by_system.set_index("relation").loc[pooled.sort_values(["accuracy", "edges"]).index].reset_index()
-        code = tex.pivot(by_system, [Col("relation", "relation"), Col("edges", "edges")],
-                         [(self.label(*k), self.label(*k)) for k in ranked_all], "accuracy", "DEA", 3,
-                         self.caption("Dependency edge accuracy (DEA) by relation, hardest first,", groups=False)
-                         + f" Edges: reference edges of the relation. {level or 0.95:.0%} bootstrap intervals: "
-                         "the report's table and the view dea_relation_intervals.",
-                         "tab:dea-relations", frame["configuration"].dropna())
-        return image + table(frame, cols, "dea-relations", links=lambda row: self.example_link(
-            "rel", (row["team"], row["run"], row["corpus"]), row["relation"])) + tex.toggle(code)
+        code = tex.pivot(
+            by_system,
+            [Col("relation", "relation"), Col("edges", "edges")],
+            [(self.label(*k), self.label(*k)) for k in ranked_all],
+            "accuracy",
+            "DEA",
+            3,
+            self.caption("Dependency edge accuracy (DEA) by relation, hardest first,", groups=False)
+            + f" Edges: reference edges of the relation. {level or 0.95:.0%} bootstrap intervals: "
+            "the report's table and the view dea_relation_intervals.",
+            "tab:dea-relations",
+            frame["configuration"].dropna(),
+        )
+        return (
+            image
+            + table(
+                frame,
+                cols,
+                "dea-relations",
+                links=lambda row: self.example_link("rel", (row["team"], row["run"], row["corpus"]), row["relation"]),
+            )
+            + tex.toggle(code)
+        )
 
     def example_link(self, kind: str, sub, item: str, view: str = "") -> str:
         if not self.examples or sub not in self.index:
             return ""
-        return (f"<a href='#examples' class='ex' data-kind='{kind}' data-sub='{self.index[sub]}' "
-                f"data-view='{_esc(view)}' data-item='{_esc(item)}'>show</a>")
+        return (
+            f"<a href='#examples' class='ex' data-kind='{kind}' data-sub='{self.index[sub]}' "
+            f"data-view='{_esc(view)}' data-item='{_esc(item)}'>show</a>"
+        )
 
     # --- buckets --------------------------------------------------------------------------------
     def buckets(self, fig_dir: Path) -> str:
         frame = self.frame(f"""SELECT s.team, s.run, s.corpus, c.length, c.depth, c.mean_dependency_distance,
                                       s.bleu, s.edges, s.matched_edges
                                FROM sentence_scores AS s JOIN sentence_complexity AS c USING (corpus, position)
-                               WHERE {self.selected.where('s.')[0]} AND c.length > 0
+                               WHERE {self.selected.where("s.")[0]} AND c.length > 0
                                ORDER BY s.team, s.run, s.corpus, s.position""")  # sums in one order: same bits
         rows = []
         values = {}
@@ -439,26 +598,58 @@ class _Report:
         for column, title, bounds, labels in BUCKETS:
             panels.append((title, labels))
             cut = pd.cut(frame[column].astype(float), [-math.inf] + bounds, labels=labels, right=True)
-            grouped = frame.assign(bucket=cut).groupby(["team", "run", "corpus", "bucket"], observed=True).agg(
-                sentences=("bleu", "size"), mean_bleu=("bleu", "mean"), edges=("edges", "sum"),
-                matched=("matched_edges", "sum")).reset_index()
+            grouped = (
+                frame.assign(bucket=cut)
+                .groupby(["team", "run", "corpus", "bucket"], observed=True)
+                .agg(
+                    sentences=("bleu", "size"),
+                    mean_bleu=("bleu", "mean"),
+                    edges=("edges", "sum"),
+                    matched=("matched_edges", "sum"),
+                )
+                .reset_index()
+            )
             grouped["dea"] = grouped["matched"] / grouped["edges"].where(grouped["edges"] > 0)
             for g in grouped.itertuples():
-                rows.append({"property": title, "bucket": g.bucket, "team": g.team, "run": g.run, "corpus": g.corpus,
-                             "sentences": int(g.sentences), "edges": int(g.edges), "mean_bleu": g.mean_bleu,
-                             "dea": g.dea})
+                rows.append(
+                    {
+                        "property": title,
+                        "bucket": g.bucket,
+                        "team": g.team,
+                        "run": g.run,
+                        "corpus": g.corpus,
+                        "sentences": int(g.sentences),
+                        "edges": int(g.edges),
+                        "mean_bleu": g.mean_bleu,
+                        "dea": g.dea,
+                    }
+                )
             for s in systems:
                 mine = grouped[(grouped["team"] == s[0]) & (grouped["run"] == s[1]) & (grouped["corpus"] == s[2])]
                 by = dict(zip(mine["bucket"], zip(mine["mean_bleu"], mine["dea"])))
                 values[(title, "bleu", self.label(*s))] = [by.get(b, (np.nan, np.nan))[0] for b in labels]
                 values[(title, "dea", self.label(*s))] = [by.get(b, (np.nan, np.nan))[1] for b in labels]
-        fig = figures.buckets(panels, [("bleu", "mean sentence BLEU"), ("dea", "DEA (pooled)")],
-                              [self.label(*s) for s in systems], values)
-        image = self.figure(fig, fig_dir, "buckets", "Mean sentence BLEU and pooled DEA by bucket of the reference "
-                            "tree's length, depth and mean dependency distance")
-        cols = [Col("property", "property"), Col("bucket", "bucket"), Col("team", "team"), Col("run", "run"),
-                Col("corpus", "corpus"), Col("sentences", "sentences"), Col("edges", "edges"),
-                Col("mean_bleu", "BLEU (mean sentence)"), Col("dea", "DEA (pooled)")]
+        fig = figures.buckets(
+            panels, [("bleu", "mean sentence BLEU"), ("dea", "DEA (pooled)")], [self.label(*s) for s in systems], values
+        )
+        image = self.figure(
+            fig,
+            fig_dir,
+            "buckets",
+            "Mean sentence BLEU and pooled DEA by bucket of the reference "
+            "tree's length, depth and mean dependency distance",
+        )
+        cols = [
+            Col("property", "property"),
+            Col("bucket", "bucket"),
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("sentences", "sentences"),
+            Col("edges", "edges"),
+            Col("mean_bleu", "BLEU (mean sentence)"),
+            Col("dea", "DEA (pooled)"),
+        ]
         return image + table(pd.DataFrame(rows), cols, "buckets")
 
     # --- projectivity, mining, significance, entropy, ensemble ---------------------------------------
@@ -467,17 +658,34 @@ class _Report:
                                       n_projective, n_nonprojective, u, p, nonprojective_share, configuration
                                FROM projectivity_tests WHERE {self.where} ORDER BY ALL""")
         self.configurations |= set(frame["configuration"])
-        threshold = self.con.execute(f"""SELECT corpus, nonprojective_pct FROM corpus_complexity
+        threshold = self.con.execute(
+            f"""SELECT corpus, nonprojective_pct FROM corpus_complexity
                                          WHERE corpus IN (SELECT corpus FROM submissions WHERE {self.where})
-                                         ORDER BY corpus""", self.params).fetchall()
+                                         ORDER BY corpus""",
+            self.params,
+        ).fetchall()
         shares = ", ".join(f"{c}: {p:.2f}% non-projective" for c, p in threshold)
-        cols = [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"), Col("metric", "metric"),
-                Col("median_projective", "median (projective)"), Col("median_nonprojective", "median (non-projective)"),
-                Col("n_projective", "n projective"), Col("n_nonprojective", "n non-projective"),
-                Col("u", "U", "Mann-Whitney U of the projective sample"), Col("p", "p", "two-sided")]
-        return table(frame, cols, "projectivity", empty=(
-            f"No corpus of the selection is above the non-projectivity threshold of `analyze` "
-            f"(--nonprojective-threshold; {shares})."))
+        cols = [
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("metric", "metric"),
+            Col("median_projective", "median (projective)"),
+            Col("median_nonprojective", "median (non-projective)"),
+            Col("n_projective", "n projective"),
+            Col("n_nonprojective", "n non-projective"),
+            Col("u", "U", "Mann-Whitney U of the projective sample"),
+            Col("p", "p", "two-sided"),
+        ]
+        return table(
+            frame,
+            cols,
+            "projectivity",
+            empty=(
+                f"No corpus of the selection is above the non-projectivity threshold of `analyze` "
+                f"(--nonprojective-threshold; {shares})."
+            ),
+        )
 
     def mining(self) -> str:
         frame = self.frame(f"""SELECT team, run, corpus, view, rank, form, c_f, c_f_fail, score, selected, configuration
@@ -498,13 +706,33 @@ class _Report:
                                  WHERE k <= {TOP_FORMS} ORDER BY view, k""")
         # (mean_score rounded in the ranking: equal means can differ in their last bit between runs, and the
         # form, not that bit, must break the tie; docs/engines-and-bi.md#floats-from-one-run-to-the-next)
-        cols = [Col("view", "view"), Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
-                Col("rank", "rank"), Col("form", "form"), Col("c_f", "sentences with form"),
-                Col("c_f_fail", "failures with form"), Col("score", "suspicion")]
-        per_sub = table(frame, cols, "subtrees", links=lambda row: self.example_link(
-            "form", (row["team"], row["run"], row["corpus"]), row["form"], row["view"]))
-        cols = [Col("view", "view"), Col("form", "form"), Col("selected_in", "top-k in", "submissions in which the form is among the top_k"),
-                Col("submissions", "stored for"), Col("mean_score", "mean suspicion"), Col("best_rank", "best rank")]
+        cols = [
+            Col("view", "view"),
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("rank", "rank"),
+            Col("form", "form"),
+            Col("c_f", "sentences with form"),
+            Col("c_f_fail", "failures with form"),
+            Col("score", "suspicion"),
+        ]
+        per_sub = table(
+            frame,
+            cols,
+            "subtrees",
+            links=lambda row: self.example_link(
+                "form", (row["team"], row["run"], row["corpus"]), row["form"], row["view"]
+            ),
+        )
+        cols = [
+            Col("view", "view"),
+            Col("form", "form"),
+            Col("selected_in", "top-k in", "submissions in which the form is among the top_k"),
+            Col("submissions", "stored for"),
+            Col("mean_score", "mean suspicion"),
+            Col("best_rank", "best rank"),
+        ]
         return per_sub + "<h3>Across the selected submissions</h3>" + table(overall, cols, "subtrees-overall")
 
     def judgements(self) -> str:
@@ -512,38 +740,85 @@ class _Report:
                                       p_rho_holm, significant_rho, configuration
                                FROM judgement_correlations WHERE {self.where} ORDER BY ALL""")
         self.configurations |= set(frame["configuration"])
-        cols = [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"), Col("metric", "accuracy"),
-                Col("judgement", "judgement"), Col("n", "n"), Col("r", "Pearson r"), Col("p_r_holm", "p (Holm)"),
-                Col("significant_r", "significant"), Col("rho", "Spearman ρ"), Col("p_rho_holm", "p (Holm)", "of ρ"),
-                Col("significant_rho", "significant", "ρ")]
+        cols = [
+            Col("team", "team"),
+            Col("run", "run"),
+            Col("corpus", "corpus"),
+            Col("metric", "accuracy"),
+            Col("judgement", "judgement"),
+            Col("n", "n"),
+            Col("r", "Pearson r"),
+            Col("p_r_holm", "p (Holm)"),
+            Col("significant_r", "significant"),
+            Col("rho", "Spearman ρ"),
+            Col("p_rho_holm", "p (Holm)", "of ρ"),
+            Col("significant_rho", "significant", "ρ"),
+        ]
         return table(frame, cols, "judgements", empty="No human judgements of the selected submissions.")
 
     def significance(self) -> str:
         where, params = self.selected.where_pair()
-        frame = self.frame(f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
+        frame = self.frame(
+            f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
                                       p, p_holm, significant
-                               FROM score_significance WHERE kind = 'submission' AND {where} ORDER BY ALL""", params)
+                               FROM score_significance WHERE kind = 'submission' AND {where} ORDER BY ALL""",
+            params,
+        )
         frame = frame.rename(columns={"team_a": "team"})
-        cols = [Col("corpus", "corpus"), Col("metric", "metric"), Col("test", "test"), Col("team", "team a"),
-                Col("run_a", "run a"), Col("team_b", "team b"), Col("run_b", "run b"), Col("n", "n"),
-                Col("value_a", "a"), Col("value_b", "b"), Col("delta", "a - b"), Col("p", "p"),
-                Col("p_holm", "p (Holm)"), Col("significant", "significant")]
+        cols = [
+            Col("corpus", "corpus"),
+            Col("metric", "metric"),
+            Col("test", "test"),
+            Col("team", "team a"),
+            Col("run_a", "run a"),
+            Col("team_b", "team b"),
+            Col("run_b", "run b"),
+            Col("n", "n"),
+            Col("value_a", "a"),
+            Col("value_b", "b"),
+            Col("delta", "a - b"),
+            Col("p", "p"),
+            Col("p_holm", "p (Holm)"),
+            Col("significant", "significant"),
+        ]
         return table(frame, cols, "significance", empty="Fewer than two submissions on a corpus.")
 
     def entropy(self) -> str:
-        frame = self.frame(f"SELECT team, run, corpus, relations, rho, p, configuration FROM entropy_dea_correlation "
-                           f"WHERE {self.where} ORDER BY ALL")
+        frame = self.frame(
+            f"SELECT team, run, corpus, relations, rho, p, configuration FROM entropy_dea_correlation "
+            f"WHERE {self.where} ORDER BY ALL"
+        )
         self.configurations |= set(frame["configuration"])
-        return table(frame, [Col("team", "team"), Col("run", "run"), Col("corpus", "corpus"),
-                             Col("relations", "relations"), Col("rho", "Spearman ρ"), Col("p", "p")], "entropy")
+        return table(
+            frame,
+            [
+                Col("team", "team"),
+                Col("run", "run"),
+                Col("corpus", "corpus"),
+                Col("relations", "relations"),
+                Col("rho", "Spearman ρ"),
+                Col("p", "p"),
+            ],
+            "entropy",
+        )
 
     def ensemble(self) -> str:
         frame = self.frame(f"""SELECT corpus, system, team, run, sentences, mean_bleu, dea, configuration FROM ensemble_scores
                                WHERE corpus IN (SELECT corpus FROM submissions WHERE {self.where}) ORDER BY ALL""")
         self.configurations |= set(frame["configuration"])
-        return table(frame, [Col("corpus", "corpus"), Col("system", "system"), Col("team", "team"), Col("run", "run"),
-                             Col("sentences", "sentences"), Col("mean_bleu", "BLEU (mean sentence)"),
-                             Col("dea", "DEA (pooled)")], "ensemble")
+        return table(
+            frame,
+            [
+                Col("corpus", "corpus"),
+                Col("system", "system"),
+                Col("team", "team"),
+                Col("run", "run"),
+                Col("sentences", "sentences"),
+                Col("mean_bleu", "BLEU (mean sentence)"),
+                Col("dea", "DEA (pooled)"),
+            ],
+            "ensemble",
+        )
 
     # --- examples -------------------------------------------------------------------------------
     def example_data(self) -> dict:
@@ -572,26 +847,38 @@ class _Report:
             mine = forms[forms["corpus"] == corpus]
             if not len(mine):
                 continue
-            tree = self.frame("""SELECT position, dependent, head, relation, dependent_upos, dependent_lemma FROM edges
-                                 WHERE corpus = $c ORDER BY position, dependent""", {"c": corpus})
+            tree = self.frame(
+                """SELECT position, dependent, head, relation, dependent_upos, dependent_lemma FROM edges
+                                 WHERE corpus = $c ORDER BY position, dependent""",
+                {"c": corpus},
+            )
             needed = {v: set(g["form"]) for v, g in mine.groupby("view")}
             max_size = max(int(_parse(c, "max_size") or 3) for c in mine["configuration"])
             # the enumeration of the mining that found the forms: root excluded unless recorded otherwise
             exclude_root = all(_parse(c, "root") == "excluded" for c in mine["configuration"])
             occurs: dict[tuple[str, str], dict[int, list[int]]] = {}
             for position, g in tree.groupby("position", sort=True):
-                args = (g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
-                        g["dependent_lemma"].tolist())
+                args = (
+                    g["head"].tolist(),
+                    g["relation"].tolist(),
+                    g["dependent_upos"].tolist(),
+                    g["dependent_lemma"].tolist(),
+                )
                 for view, names in needed.items():
                     for form, node_sets in mining.form_occurrences(*args, view, names, max_size, exclude_root).items():
-                        occurs.setdefault((view, form), {})[int(position)] = sorted({n + 1 for s in node_sets for n in s})
+                        occurs.setdefault((view, form), {})[int(position)] = sorted(
+                            {n + 1 for s in node_sets for n in s}
+                        )
             metric = {c: _parse(c, "failure") or "bleu" for c in mine["configuration"]}
             for (team, run), g in mine.groupby(["team", "run"], sort=True):
                 failure = metric[g["configuration"].iloc[0]]
                 column = failure if failure in ("bleu", "dea", "fluency_z", "adequacy_z") else "bleu"
-                scores = dict(self.con.execute(
-                    f"SELECT position, {column} FROM sentence_scores WHERE team = $t AND run = $r AND corpus = $c",
-                    {"t": team, "r": run, "c": corpus}).fetchall())
+                scores = dict(
+                    self.con.execute(
+                        f"SELECT position, {column} FROM sentence_scores WHERE team = $t AND run = $r AND corpus = $c",
+                        {"t": team, "r": run, "c": corpus},
+                    ).fetchall()
+                )
                 sub = self.index[(team, run, corpus)]
                 for row in g.itertuples():
                     found = occurs.get((row.view, row.form), {})
@@ -629,11 +916,17 @@ class _Report:
         for (corpus, position), g in refs.groupby(["corpus", "position"], sort=True):
             first = g.iloc[0]
             data["sent"][f"{corpus}\t{position}"] = {
-                "id": first["sent_id"], "text": first["text"], "w": g["form"].tolist(),
-                "h": [int(h) for h in g["head"]], "r": g["deprel"].tolist()}
+                "id": first["sent_id"],
+                "text": first["text"],
+                "w": g["form"].tolist(),
+                "h": [int(h) for h in g["head"]],
+                "r": g["deprel"].tolist(),
+            }
             node_to_word[(corpus, int(position))] = dict(zip(g["dependent_id"].astype(int), g["dependent"].astype(int)))
-        match = {(t, r, c, int(p)): dict(zip(g["dependent"].astype(int), g["matched"].astype(bool)))
-                 for (t, r, c, p), g in matched.groupby(["team", "run", "corpus", "position"])}
+        match = {
+            (t, r, c, int(p)): dict(zip(g["dependent"].astype(int), g["matched"].astype(bool)))
+            for (t, r, c, p), g in matched.groupby(["team", "run", "corpus", "position"])
+        }
         toks = {key: g for key, g in tokens.groupby(["team", "run", "corpus", "position"])}
         for row in scores.itertuples():
             key = (row.team, row.run, row.corpus, int(row.position))
@@ -647,7 +940,10 @@ class _Report:
                 "p": [] if g is None else [bool(x) for x in g["punct"]],
                 "a": [] if g is None else [0 if pd.isna(x) else words.get(int(x), 0) for x in g["to_index"]],
                 "m": [None if d not in m else (1 if m[d] else 0) for d in range(1, n + 1)],
-                "bleu": _clean(row.bleu), "dea": _clean(row.dea), "missing": bool(row.missing)}
+                "bleu": _clean(row.bleu),
+                "dea": _clean(row.dea),
+                "missing": bool(row.missing),
+            }
         self.example_count = len(data["out"])
         return data
 
@@ -656,45 +952,88 @@ class _Report:
         """The sections on system outputs (submissions)."""
         leaderboard, notes = self.leaderboard()
         return [
-            ("leaderboard", "Leaderboard", f"""<p>One row per submission, best pooled DEA first within each corpus.
+            (
+                "leaderboard",
+                "Leaderboard",
+                f"""<p>One row per submission, best pooled DEA first within each corpus.
 <b>Groups</b> come from the paired {_esc(self.test)} tests of <code>evalhouse analyze</code> (Holm-adjusted per
 corpus, metric and test): within a corpus, submissions are sorted by the score and a new group starts at the first
 submission significantly worse than the best one of the current group. <b>Rank</b> is the range 1 + (submissions
 significantly better) to n &minus; (submissions significantly worse). DEA groups test pooled DEA; BLEU groups test
 mean sentence BLEU. The second table has every ranked score with its 95% bootstrap interval (reference sentences
 resampled), group and rank range; sacreBLEU's BLEU and chrF are resampled as <code>sacrebleu --paired-bs</code>
-resamples them.</p>{''.join(f'<p class="note">{_esc(n)}</p>' for n in notes)}""" + leaderboard),
-            ("dea", "DEA by relation", """<p>Dependency edge accuracy (Shimorina et al. 2021, &sect;3.2) per base
+resamples them.</p>{"".join(f'<p class="note">{_esc(n)}</p>' for n in notes)}"""
+                + leaderboard,
+            ),
+            (
+                "dea",
+                "DEA by relation",
+                """<p>Dependency edge accuracy (Shimorina et al. 2021, &sect;3.2) per base
 relation and submission. Bars and the CI columns are percentile bootstrap intervals of each submission's DEA for the
 relation, resampling sentences (<code>dea_relation_intervals</code>). <i>show</i> opens examples of failed edges.</p>"""
-             + self.dea_by_relation(fig_dir)),
-            ("correlations", "Correlations between metrics", f"""<p>Spearman &rho; between sentence-level
+                + self.dea_by_relation(fig_dir),
+            ),
+            (
+                "correlations",
+                "Correlations between metrics",
+                f"""<p>Spearman &rho; between sentence-level
 metrics within each submission, median over the {len(self.subs)} selected; cells whose pair is significant after
 Holm in fewer than half of the submissions are crossed out. Metrics without values (e.g. no human judgements) are
-left out.</p>""" + self.correlations(fig_dir)),
-            ("buckets", "Scores by sentence length, depth and dependency distance", """<p>Sentences grouped by
+left out.</p>"""
+                + self.correlations(fig_dir),
+            ),
+            (
+                "buckets",
+                "Scores by sentence length, depth and dependency distance",
+                """<p>Sentences grouped by
 properties of their reference tree (punctuation removed): mean sentence BLEU and pooled DEA of each group.</p>"""
-             + self.buckets(fig_dir)),
-            ("projectivity", "Projective and non-projective sentences", """<p>Mann-Whitney U test of each score
-between projective and non-projective reference trees (Shimorina et al. 2021, Table 3).</p>""" + self.projectivity()),
-            ("subtrees", "Most suspicious subtrees", f"""<p>Tree error mining (Narayan &amp; Gardent 2011): the
+                + self.buckets(fig_dir),
+            ),
+            (
+                "projectivity",
+                "Projective and non-projective sentences",
+                """<p>Mann-Whitney U test of each score
+between projective and non-projective reference trees (Shimorina et al. 2021, Table 3).</p>"""
+                + self.projectivity(),
+            ),
+            (
+                "subtrees",
+                "Most suspicious subtrees",
+                f"""<p>Tree error mining (Narayan &amp; Gardent 2011): the
 {TOP_FORMS} highest-ranked reference subtrees of each submission in each view (dep: relations, pos: UPOS, pos-dep,
 lemma). <i>show</i> opens the lowest-scoring sentences that contain the subtree, with it highlighted.</p>"""
-             + self.mining()),
-            ("judgements", "Accuracies and human judgements", """<p>Bangalore, Rambow &amp; Whittaker (2000)
+                + self.mining(),
+            ),
+            (
+                "judgements",
+                "Accuracies and human judgements",
+                """<p>Bangalore, Rambow &amp; Whittaker (2000)
 &sect;4: each string and tree accuracy against the mean fluency and adequacy z-scores of the human judgements, per
 submission: Pearson r (what the paper reports) beside Spearman &rho;, Holm-adjusted within the submission.</p>"""
-             + self.judgements()),
-            ("significance", "Significance between submissions", "<p>Every pair of submissions on a corpus, both "
-             "tests, with Holm-adjusted p.</p>" + self.significance()),
-            ("entropy", "Relation entropy and DEA", "<p>Spearman &rho; between a relation's word-order entropy in "
-             "the corpus and its DEA (Shimorina et al. 2021, &sect;5.3).</p>" + self.entropy()),
-            ("ensemble", "Ensemble", "<p>The relation-DEA ensemble, the best single submission and the per-sentence "
-             "oracle (Shimorina et al. 2021, &sect;6).</p>" + self.ensemble()),
+                + self.judgements(),
+            ),
+            (
+                "significance",
+                "Significance between submissions",
+                "<p>Every pair of submissions on a corpus, both tests, with Holm-adjusted p.</p>" + self.significance(),
+            ),
+            (
+                "entropy",
+                "Relation entropy and DEA",
+                "<p>Spearman &rho; between a relation's word-order entropy in "
+                "the corpus and its DEA (Shimorina et al. 2021, &sect;5.3).</p>" + self.entropy(),
+            ),
+            (
+                "ensemble",
+                "Ensemble",
+                "<p>The relation-DEA ensemble, the best single submission and the per-sentence "
+                "oracle (Shimorina et al. 2021, &sect;6).</p>" + self.ensemble(),
+            ),
         ]
 
     def examples_section(self) -> str:
-        return f"""<p>Pick a submission and a relation or a suspicious subtree, or click <i>show</i> in a table.
+        return (
+            f"""<p>Pick a submission and a relation or a suspicious subtree, or click <i>show</i> in a table.
 Each example draws the reference tree (punctuation removed, as DEA sees it) above the output; the output's arcs join
 the tokens aligned to the reference words. <span class="bad">Red</span>: a reference edge the output does not realise
 (same lemmas at the same signed distance); grey: realised; <span class="hl">yellow</span>: the relation or subtree
@@ -702,8 +1041,10 @@ asked for. Up to {self.examples} sentence(s) per submission and relation (about 
 subtree (the lowest-scoring first).</p>
 <div class="controls"><label>submission <select id="ex-sub"></select></label>
 <label>kind <select id="ex-kind"><option value="rel">relation</option><option value="form">suspicious subtree</option></select></label>
-<label>item <select id="ex-item"></select></label></div><div id="ex-list"></div>""" if self.examples else \
-            "<p>Examples were left out (<code>--examples 0</code>).</p>"
+<label>item <select id="ex-item"></select></label></div><div id="ex-list"></div>"""
+            if self.examples
+            else "<p>Examples were left out (<code>--examples 0</code>).</p>"
+        )
 
     def parser_examples_section(self) -> str:
         if not self.examples:
@@ -729,31 +1070,42 @@ side. Up to {self.examples} sentence(s) per run and group, with a word of the gr
         if self.parses.dependency:
             sections.append(("parser-examples", "Dependency parsers: examples", self.parser_examples_section()))
         configurations = sorted(c for c in self.configurations if c)
-        sections.append(("configuration", "Configuration", "<p>Every number above was produced with these "
-                         "settings (the <code>configuration</code> strings stored with the scores).</p><ul>"
-                         + "".join(f"<li><code>{_esc(c)}</code></li>" for c in configurations) + "</ul>"))
+        sections.append(
+            (
+                "configuration",
+                "Configuration",
+                "<p>Every number above was produced with these "
+                "settings (the <code>configuration</code> strings stored with the scores).</p><ul>"
+                + "".join(f"<li><code>{_esc(c)}</code></li>" for c in configurations)
+                + "</ul>",
+            )
+        )
         runs = self.parses.dependency + self.parses.constituency
         teams = sorted({t for t, _, _ in self.subs + runs})
         corpora = sorted(set(self.corpora) | set(self.parses.corpora))
         relations = sorted(set(self.relations) | set(self.parses.relations))
         selects = "".join(
             f"<label>{name} <select data-filter='{name}'><option value=''>all</option>"
-            + "".join(f"<option value='{_esc(v)}'>{_esc(v)}</option>" for v in values) + "</select></label>"
-            for name, values in (("team", teams), ("corpus", corpora), ("relation", relations)))
+            + "".join(f"<option value='{_esc(v)}'>{_esc(v)}</option>" for v in values)
+            + "</select></label>"
+            for name, values in (("team", teams), ("corpus", corpora), ("relation", relations))
+        )
         nav = "".join(f"<a href='#{sid}'>{_esc(title)}</a>" for sid, title, _ in sections)
-        body = "".join(f"<section id='{sid}'><h2>{_esc(title)}</h2>{content}</section>" for sid, title, content in sections)
+        body = "".join(
+            f"<section id='{sid}'><h2>{_esc(title)}</h2>{content}</section>" for sid, title, content in sections
+        )
         title = f"evalhouse report: {self.selected.describe()}"
         subs = ", ".join(f"{t}/{r} on {c}" for t, r, c in self.subs)
         parsed = ", ".join(f"{t}/{r} on {c}" for t, r, c in runs)
         return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>{_esc(title)}</title><style>{_asset('report.css')}</style></head><body>
+<title>{_esc(title)}</title><style>{_asset("report.css")}</style></head><body>
 <header><h1>{_esc(title)}</h1>
-<p>{len(self.subs)} submission(s){': ' + _esc(subs) if subs else ''}; {len(runs)} parser run(s){': ' + _esc(parsed) if parsed else ''}. evalhouse {_esc(__version__)}.</p>
+<p>{len(self.subs)} submission(s){": " + _esc(subs) if subs else ""}; {len(runs)} parser run(s){": " + _esc(parsed) if parsed else ""}. evalhouse {_esc(__version__)}.</p>
 <nav>{nav}</nav></header>
 <div class="controls filters">Filter tables: {selects}<label>text <input type="search" id="filter-text" placeholder="any cell"></label></div><main>{body}</main>
 <script type="application/json" id="eh-data">{_json_for_script(data)}</script>
-<script>{_asset('report.js')}</script>
+<script>{_asset("report.js")}</script>
 </body></html>
 """

@@ -32,19 +32,40 @@ if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
 # the ranked metrics: score_intervals.metric -> (dependency_scores column, title)
-RANKED = {"las": ("las_f1", "LAS"), "mlas": ("mlas_f1", "MLAS"), "blex": ("blex_f1", "BLEX"),
-          "clas": ("clas_f1", "CLAS"), "uas": ("uas_f1", "UAS"), "la": ("la_gold_mean", "dependency LA")}
+RANKED = {
+    "las": ("las_f1", "LAS"),
+    "mlas": ("mlas_f1", "MLAS"),
+    "blex": ("blex_f1", "BLEX"),
+    "clas": ("clas_f1", "CLAS"),
+    "uas": ("uas_f1", "UAS"),
+    "la": ("la_gold_mean", "dependency LA"),
+}
 # every F1 of the official script, in its order (dependency_scores columns)
-OFFICIAL = (("tokens_f1", "Tokens"), ("sentences_f1", "Sentences"), ("words_f1", "Words"), ("upos_f1", "UPOS"),
-            ("xpos_f1", "XPOS"), ("ufeats_f1", "UFeats"), ("alltags_f1", "AllTags"), ("lemmas_f1", "Lemmas"),
-            ("uas_f1", "UAS"), ("las_f1", "LAS"), ("clas_f1", "CLAS"), ("mlas_f1", "MLAS"), ("blex_f1", "BLEX"))
+OFFICIAL = (
+    ("tokens_f1", "Tokens"),
+    ("sentences_f1", "Sentences"),
+    ("words_f1", "Words"),
+    ("upos_f1", "UPOS"),
+    ("xpos_f1", "XPOS"),
+    ("ufeats_f1", "UFeats"),
+    ("alltags_f1", "AllTags"),
+    ("lemmas_f1", "Lemmas"),
+    ("uas_f1", "UAS"),
+    ("las_f1", "LAS"),
+    ("clas_f1", "CLAS"),
+    ("mlas_f1", "MLAS"),
+    ("blex_f1", "BLEX"),
+)
 # breakdowns drawn as lines over ordered groups, and how many of the first groups each shows
-ORDERED = (("arc_length", "arc length (words; 0 = root)", 12), ("root_distance", "distance to the root (arcs)", 10),
-           ("sentence_length", "sentence length (words)", 8))
-RELATIONS_SHOWN = 20     # the relation figure shows the relations with most gold words; the table has them all
-RUNS_SHOWN = 8           # ... and the best runs by LAS; the tables have them all
-EXAMPLE_LENGTH = 12      # drill-down: sentences with about this many words first
-WORST = 5                # constituency runs: the worst sentences by leaf-ancestor score
+ORDERED = (
+    ("arc_length", "arc length (words; 0 = root)", 12),
+    ("root_distance", "distance to the root (arcs)", 10),
+    ("sentence_length", "sentence length (words)", 8),
+)
+RELATIONS_SHOWN = 20  # the relation figure shows the relations with most gold words; the table has them all
+RUNS_SHOWN = 8  # ... and the best runs by LAS; the tables have them all
+EXAMPLE_LENGTH = 12  # drill-down: sentences with about this many words first
+WORST = 5  # constituency runs: the worst sentences by leaf-ancestor score
 
 
 def _esc(value) -> str:
@@ -59,7 +80,7 @@ class ParseSections:
     selected: Selection
     test: str
     examples: int
-    dependency: list[tuple[str, str, str]] = field(default_factory=list)    # (team, run, corpus)
+    dependency: list[tuple[str, str, str]] = field(default_factory=list)  # (team, run, corpus)
     constituency: list[tuple[str, str, str]] = field(default_factory=list)
     configurations: set = field(default_factory=set)
     relations: list[str] = field(default_factory=list)
@@ -69,7 +90,8 @@ class ParseSections:
         where, params = self.selected.where()
         self.constituency = self.wh.sql(
             f"SELECT team, run, corpus FROM parse_runs WHERE role = 'candidate' AND {where} ORDER BY team, run, corpus",
-            params).fetchall()
+            params,
+        ).fetchall()
         self.index = {k: i for i, k in enumerate(self.dependency)}
         self.corpora = sorted({c for _, _, c in self.dependency + self.constituency})
 
@@ -80,8 +102,12 @@ class ParseSections:
         """Whether ``evalhouse analyze`` has written the intervals of every selected dependency run."""
         if not self.dependency:
             return True
-        found = {tuple(r) for r in self.wh.sql(
-            "SELECT DISTINCT team, run, corpus FROM score_intervals WHERE kind = 'dependency run'").fetchall()}
+        found = {
+            tuple(r)
+            for r in self.wh.sql(
+                "SELECT DISTINCT team, run, corpus FROM score_intervals WHERE kind = 'dependency run'"
+            ).fetchall()
+        }
         return set(self.dependency) <= found
 
     def frame(self, query: str, params=None) -> pd.DataFrame:
@@ -100,62 +126,101 @@ class ParseSections:
                 ("parsers", "Dependency parsers", self.dependency_leaderboard(fig_dir)),
                 ("parser-breakdowns", "Dependency parsers: MaltEval's breakdowns", self.breakdowns(fig_dir)),
                 ("parser-confusion", "Dependency parsers: label confusion", self.confusion()),
-                ("parser-significance", "Dependency parsers: significance", self.significance())]
+                ("parser-significance", "Dependency parsers: significance", self.significance()),
+            ]
         if self.constituency:
             out.append(("constituency", "Constituency parsers", self.constituency_sections()))
         return out
 
     def dependency_leaderboard(self, fig_dir: Path) -> str:
         where, params = self.dependency_where()
-        scores = self.frame(f"SELECT * FROM dependency_scores WHERE {where} ORDER BY corpus, las_f1 DESC, team, run",
-                            params)
+        scores = self.frame(
+            f"SELECT * FROM dependency_scores WHERE {where} ORDER BY corpus, las_f1 DESC, team, run", params
+        )
         self.configurations |= set(scores["config"])
         self.scoring = set(scores["config"])  # how the runs were scored: the breakdowns' configuration
-        intervals = self.frame(f"""SELECT corpus, team, run, metric, value, low, high, configuration FROM score_intervals
-                                   WHERE kind = 'dependency run' AND {where}""", params)
+        intervals = self.frame(
+            f"""SELECT corpus, team, run, metric, value, low, high, configuration FROM score_intervals
+                                   WHERE kind = 'dependency run' AND {where}""",
+            params,
+        )
         self.configurations |= set(intervals["configuration"])
-        pairs = self.frame("""SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
+        pairs = self.frame(
+            """SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
                               FROM score_significance WHERE kind = 'dependency run' AND test = $test""",
-                           {"test": self.test})
+            {"test": self.test},
+        )
         self.configurations |= set(pairs["configuration"])
         ranked = ranks.ranked(intervals, pairs, self.dependency, {m: (title, 100) for m, (_, title) in RANKED.items()})
         self.las = {(t, r, c): v for t, r, c, v in scores[["team", "run", "corpus", "las_f1"]].itertuples(index=False)}
         board = scores.copy()
         for column, _ in OFFICIAL:
             board[column] = 100 * board[column]
-        cols = ([self.Col("team", "team"), self.Col("run", "run"), self.Col("corpus", "corpus"),
-                 self.Col("gold_words", "gold words")]
-                + [self.Col(c, t, f"CoNLL 2018 {t} F1 (%), conll18_ud_eval.py 1.2", 2) for c, t in OFFICIAL]
-                + [self.Col("la_gold_mean", "dep. LA", "dependency leaf-ancestor score, mean over gold words (0-1)", 4)])
-        level = next((c.split("level:", 1)[1].split("|")[0] for c in intervals["configuration"] if "level:" in c), "0.95")
-        image = self.figure(figures.parser_scores(
-            [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in self._best_runs()],
-            [RANKED[m][1] for m in RANKED], self._interval_cube(intervals)), fig_dir, "parser_scores",
-            f"CoNLL 2018 scores and dependency LA of the parsers, with {float(level):.0%} bootstrap intervals")
-        rank_cols = [self.Col("corpus", "corpus"), self.Col("metric", "metric"), self.Col("team", "team"),
-                     self.Col("run", "run"), self.Col("value", "score (%)", "F1 (%; dependency LA x 100)", 2),
-                     self.Col("low", "CI low", f"{float(level):.0%} percentile bootstrap interval, gold sentences "
-                              "resampled", 2),
-                     self.Col("high", "CI high", "upper bound of the same interval", 2),
-                     self.Col("group", "group", f"significance group ({self.test}, Holm)"),
-                     self.Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse")]
-        return (f"""<p>Every metric of the official CoNLL 2018 evaluation (<code>conll18_ud_eval.py</code> 1.2, its
+        cols = (
+            [
+                self.Col("team", "team"),
+                self.Col("run", "run"),
+                self.Col("corpus", "corpus"),
+                self.Col("gold_words", "gold words"),
+            ]
+            + [self.Col(c, t, f"CoNLL 2018 {t} F1 (%), conll18_ud_eval.py 1.2", 2) for c, t in OFFICIAL]
+            + [self.Col("la_gold_mean", "dep. LA", "dependency leaf-ancestor score, mean over gold words (0-1)", 4)]
+        )
+        level = next(
+            (c.split("level:", 1)[1].split("|")[0] for c in intervals["configuration"] if "level:" in c), "0.95"
+        )
+        image = self.figure(
+            figures.parser_scores(
+                [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in self._best_runs()],
+                [RANKED[m][1] for m in RANKED],
+                self._interval_cube(intervals),
+            ),
+            fig_dir,
+            "parser_scores",
+            f"CoNLL 2018 scores and dependency LA of the parsers, with {float(level):.0%} bootstrap intervals",
+        )
+        rank_cols = [
+            self.Col("corpus", "corpus"),
+            self.Col("metric", "metric"),
+            self.Col("team", "team"),
+            self.Col("run", "run"),
+            self.Col("value", "score (%)", "F1 (%; dependency LA x 100)", 2),
+            self.Col("low", "CI low", f"{float(level):.0%} percentile bootstrap interval, gold sentences resampled", 2),
+            self.Col("high", "CI high", "upper bound of the same interval", 2),
+            self.Col("group", "group", f"significance group ({self.test}, Holm)"),
+            self.Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse"),
+        ]
+        return (
+            f"""<p>Every metric of the official CoNLL 2018 evaluation (<code>conll18_ud_eval.py</code> 1.2, its
 figures to the last digit), one row per parser run, best LAS first within each corpus; dependency LA is the
 leaf-ancestor metric of Sampson &amp; Babarczy (2003) on dependency trees. Below, the ranked metrics with their
 bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <b>rank</b> ranges from the paired
 {_esc(self.test)} tests of <code>evalhouse analyze</code> (Holm-adjusted per corpus, metric and test).</p>"""
-                + self.table(board, cols, "parsers", latex=self.caption("CoNLL 2018 scores (F1, %) of the dependency "
-                                                                        "parsers, best LAS first,", False),
-                             configurations=scores["config"])
-                + image + self.table(ranked, rank_cols, "parser-ranks", latex=self.caption(
+            + self.table(
+                board,
+                cols,
+                "parsers",
+                latex=self.caption("CoNLL 2018 scores (F1, %) of the dependency parsers, best LAS first,", False),
+                configurations=scores["config"],
+            )
+            + image
+            + self.table(
+                ranked,
+                rank_cols,
+                "parser-ranks",
+                latex=self.caption(
                     f"Ranked scores of the dependency parsers with {float(level):.0%} bootstrap intervals (gold "
-                    "sentences resampled),"), configurations=set(intervals["configuration"]) | set(pairs["configuration"])))
+                    "sentences resampled),"
+                ),
+                configurations=set(intervals["configuration"]) | set(pairs["configuration"]),
+            )
+        )
 
     def caption(self, what: str, groups: bool = True) -> str:
         """The caption of a LaTeX table of the dependency runs: what it shows, on which corpora, which test."""
-        return (f"{what} on {', '.join(sorted({c for _, _, c in self.dependency}))} (evalhouse {__version__}"
-                + (f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups
-                   else ")."))
+        return f"{what} on {', '.join(sorted({c for _, _, c in self.dependency}))} (evalhouse {__version__}" + (
+            f"; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted)." if groups else ")."
+        )
 
     def _best_runs(self) -> list[tuple[str, str, str]]:
         return sorted(self.dependency, key=lambda k: (-self.las.get(k, 0), k))[:RUNS_SHOWN]
@@ -176,10 +241,13 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
 
     def breakdowns(self, fig_dir: Path) -> str:
         where, params = self.dependency_where()
-        frame = self.frame(f"""SELECT corpus, team, run, breakdown, grp, grp_order, gold_words, system_words,
+        frame = self.frame(
+            f"""SELECT corpus, team, run, breakdown, grp, grp_order, gold_words, system_words,
                                       las_precision, las_recall, las_f1, uas_f1, label_f1, la_gold_mean
                                FROM dependency_breakdowns WHERE {where}
-                               ORDER BY corpus, team, run, ordinal, grp_order NULLS LAST, grp""", params)
+                               ORDER BY corpus, team, run, ordinal, grp_order NULLS LAST, grp""",
+            params,
+        )
         runs = self._best_runs()
         labels = [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in runs]
         panels = []
@@ -190,63 +258,103 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
             for k, key in enumerate(runs):
                 mine = part[(part["team"] == key[0]) & (part["run"] == key[1]) & (part["corpus"] == key[2])]
                 got = dict(zip(mine["grp"], mine["las_f1"]))
-                series[labels[k]] = [float("nan") if got.get(g) is None or pd.isna(got.get(g)) else got[g] for g in order]
+                series[labels[k]] = [
+                    float("nan") if got.get(g) is None or pd.isna(got.get(g)) else got[g] for g in order
+                ]
             panels.append((title, ["0" if g == "root" else g for g in order], series))
-        image = self.figure(figures.breakdown_panels(panels, "LAS F1"), fig_dir, "parser_breakdowns",
-                            "LAS F1 by arc length, distance to the root and sentence length (MaltEval's breakdowns)")
+        image = self.figure(
+            figures.breakdown_panels(panels, "LAS F1"),
+            fig_dir,
+            "parser_breakdowns",
+            "LAS F1 by arc length, distance to the root and sentence length (MaltEval's breakdowns)",
+        )
         relations = frame[frame["breakdown"] == "relation"]
         self.relations = sorted(relations["grp"].unique())
         counts = relations.drop_duplicates(["corpus", "grp"]).groupby("grp")["gold_words"].sum()
         shown = counts.sort_values(ascending=False).head(RELATIONS_SHOWN).index.tolist()
         values = np.full((len(shown), len(runs)), np.nan)
         for k, key in enumerate(runs):
-            mine = relations[(relations["team"] == key[0]) & (relations["run"] == key[1]) & (relations["corpus"] == key[2])]
+            mine = relations[
+                (relations["team"] == key[0]) & (relations["run"] == key[1]) & (relations["corpus"] == key[2])
+            ]
             got = dict(zip(mine["grp"], mine["las_f1"]))
             for i, rel in enumerate(shown):
                 v = got.get(rel)
                 values[i, k] = np.nan if v is None or pd.isna(v) else v
-        image += self.figure(figures.relation_dots(shown, [int(counts[r]) for r in shown], labels, values),
-                             fig_dir, "parser_relations",
-                             f"LAS F1 by relation, the {len(shown)} relations with most gold words")
-        cols = [self.Col("team", "team"), self.Col("run", "run"), self.Col("corpus", "corpus"),
-                self.Col("breakdown", "breakdown"), self.Col("grp", "group"),
-                self.Col("gold_words", "gold words", "gold words in the group (recall's denominator)"),
-                self.Col("system_words", "system words", "system words in the group (precision's denominator)"),
-                self.Col("las_precision", "LAS P"), self.Col("las_recall", "LAS R"), self.Col("las_f1", "LAS F1"),
-                self.Col("uas_f1", "UAS F1"), self.Col("label_f1", "label F1", "relation right, whatever the head"),
-                self.Col("la_gold_mean", "dep. LA", "mean dependency LA of the gold words of the group")]
-        table = self.table(frame.assign(relation=np.where(frame["breakdown"] == "relation", frame["grp"], None)), cols,
-                           "parser-breakdowns", links=self.example_link)
+        image += self.figure(
+            figures.relation_dots(shown, [int(counts[r]) for r in shown], labels, values),
+            fig_dir,
+            "parser_relations",
+            f"LAS F1 by relation, the {len(shown)} relations with most gold words",
+        )
+        cols = [
+            self.Col("team", "team"),
+            self.Col("run", "run"),
+            self.Col("corpus", "corpus"),
+            self.Col("breakdown", "breakdown"),
+            self.Col("grp", "group"),
+            self.Col("gold_words", "gold words", "gold words in the group (recall's denominator)"),
+            self.Col("system_words", "system words", "system words in the group (precision's denominator)"),
+            self.Col("las_precision", "LAS P"),
+            self.Col("las_recall", "LAS R"),
+            self.Col("las_f1", "LAS F1"),
+            self.Col("uas_f1", "UAS F1"),
+            self.Col("label_f1", "label F1", "relation right, whatever the head"),
+            self.Col("la_gold_mean", "dep. LA", "mean dependency LA of the gold words of the group"),
+        ]
+        table = self.table(
+            frame.assign(relation=np.where(frame["breakdown"] == "relation", frame["grp"], None)),
+            cols,
+            "parser-breakdowns",
+            links=self.example_link,
+        )
         # the paper's table: a row per breakdown and group (in MaltEval's order), a column per run (LAS F1)
         corpora = sorted({c for _, _, c in self.dependency})
         name = {k: f"{t}/{r}" + (f" on {c}" if len(corpora) > 1 else "") for k in self.dependency for t, r, c in [k]}
         ordered = sorted(self.dependency, key=lambda k: (-self.las.get(k, 0), k))
         gold = frame.groupby(["breakdown", "grp"], sort=False)["gold_words"].max()  # the same for every run of a corpus
-        long = frame.assign(system=[name[(t, r, c)] for t, r, c in frame[["team", "run", "corpus"]].itertuples(index=False)],
-                            gold_words=[gold[(b, g)] for b, g in frame[["breakdown", "grp"]].itertuples(index=False)]
-                            if len(corpora) == 1 else None)
-        table += tex.toggle(tex.pivot(
-            long, [self.Col("breakdown", "breakdown"), self.Col("grp", "group")]
-            + ([self.Col("gold_words", "gold words")] if len(corpora) == 1 else []),
-            [(name[k], name[k]) for k in ordered], "las_f1", "LAS F1", 3,
-            self.caption("LAS F1 of the dependency parsers by group of gold words (MaltEval's breakdowns),", False),
-            "tab:parser-breakdowns", self.scoring))
-        return ("""<p>UAS, LAS and label accuracy by group of words, as MaltEval groups them: recall over the gold words
+        long = frame.assign(
+            system=[name[(t, r, c)] for t, r, c in frame[["team", "run", "corpus"]].itertuples(index=False)],
+            gold_words=[gold[(b, g)] for b, g in frame[["breakdown", "grp"]].itertuples(index=False)]
+            if len(corpora) == 1
+            else None,
+        )
+        table += tex.toggle(
+            tex.pivot(
+                long,
+                [self.Col("breakdown", "breakdown"), self.Col("grp", "group")]
+                + ([self.Col("gold_words", "gold words")] if len(corpora) == 1 else []),
+                [(name[k], name[k]) for k in ordered],
+                "las_f1",
+                "LAS F1",
+                3,
+                self.caption("LAS F1 of the dependency parsers by group of gold words (MaltEval's breakdowns),", False),
+                "tab:parser-breakdowns",
+                self.scoring,
+            )
+        )
+        return (
+            """<p>UAS, LAS and label accuracy by group of words, as MaltEval groups them: recall over the gold words
 of a group, precision over the system words of the group (each side by its own attribute), so the counts of a
 breakdown add up to the run's totals. Lines tell the runs apart by marker and line style. <i>show</i> opens gold
 sentences with a word of the group whose head or relation the parser got wrong, the gold tree above the parser's.</p>"""
-                + image + table)
+            + image
+            + table
+        )
 
     def example_link(self, row) -> str:
         key = (row["team"], row["run"], row["corpus"])
         if not self.examples or key not in self.index:
             return ""
-        return (f"<a href='#parser-examples' class='px' data-run='{self.index[key]}' data-breakdown='{_esc(row['breakdown'])}' "
-                f"data-grp='{_esc(row['grp'])}'>show</a>")
+        return (
+            f"<a href='#parser-examples' class='px' data-run='{self.index[key]}' data-breakdown='{_esc(row['breakdown'])}' "
+            f"data-grp='{_esc(row['grp'])}'>show</a>"
+        )
 
     def confusion(self) -> str:
         where, params = self.dependency_where()
-        frame = self.frame(f"""WITH c AS (SELECT * FROM dependency_label_confusion WHERE {where}),
+        frame = self.frame(
+            f"""WITH c AS (SELECT * FROM dependency_label_confusion WHERE {where}),
                                gold AS (SELECT corpus, team, run, gold_relation, sum(words) AS gold_words FROM c
                                         WHERE gold_relation IS NOT NULL GROUP BY ALL)
                                SELECT c.corpus, c.team, c.run, c.gold_relation, c.system_relation, c.words, c.head_correct,
@@ -254,52 +362,94 @@ sentences with a word of the group whose head or relation the parser got wrong, 
                                FROM c JOIN gold AS g USING (corpus, team, run, gold_relation)
                                WHERE c.system_relation IS DISTINCT FROM c.gold_relation
                                ORDER BY c.corpus, c.team, c.run, c.words DESC, c.gold_relation, c.system_relation NULLS FIRST""",
-                           params)
-        frame = frame.groupby(["corpus", "team", "run"], sort=False).head(25).rename(columns={"gold_relation": "relation"})
-        cols = [self.Col("team", "team"), self.Col("run", "run"), self.Col("corpus", "corpus"),
-                self.Col("relation", "gold relation"), self.Col("system_relation", "system relation", "empty: not aligned"),
-                self.Col("words", "words"), self.Col("head_correct", "head right"),
-                self.Col("share", "share", "of the gold relation's words")]
-        return ("<p>The most frequent confusions of each run: gold relation against the relation the parser gave "
-                "the aligned word (empty: no aligned word), with how often the head was right all the same; "
-                "<code>dependency_label_confusion</code> has the whole matrix, the diagonal included.</p>"
-                + self.table(frame, cols, "parser-confusion", empty="No confusion."))
+            params,
+        )
+        frame = (
+            frame.groupby(["corpus", "team", "run"], sort=False).head(25).rename(columns={"gold_relation": "relation"})
+        )
+        cols = [
+            self.Col("team", "team"),
+            self.Col("run", "run"),
+            self.Col("corpus", "corpus"),
+            self.Col("relation", "gold relation"),
+            self.Col("system_relation", "system relation", "empty: not aligned"),
+            self.Col("words", "words"),
+            self.Col("head_correct", "head right"),
+            self.Col("share", "share", "of the gold relation's words"),
+        ]
+        return (
+            "<p>The most frequent confusions of each run: gold relation against the relation the parser gave "
+            "the aligned word (empty: no aligned word), with how often the head was right all the same; "
+            "<code>dependency_label_confusion</code> has the whole matrix, the diagonal included.</p>"
+            + self.table(frame, cols, "parser-confusion", empty="No confusion.")
+        )
 
     def significance(self) -> str:
         where, params = self.selected.where_pair()
-        frame = self.frame(f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
+        frame = self.frame(
+            f"""SELECT corpus, metric, test, team_a, run_a, team_b, run_b, n, value_a, value_b, delta,
                                       p, p_holm, significant
-                               FROM score_significance WHERE kind = 'dependency run' AND {where} ORDER BY ALL""", params)
+                               FROM score_significance WHERE kind = 'dependency run' AND {where} ORDER BY ALL""",
+            params,
+        )
         frame = frame.rename(columns={"team_a": "team"})
-        cols = [self.Col("corpus", "corpus"), self.Col("metric", "metric"), self.Col("test", "test"),
-                self.Col("team", "team a"), self.Col("run_a", "run a"), self.Col("team_b", "team b"),
-                self.Col("run_b", "run b"), self.Col("n", "sentences"), self.Col("value_a", "a", digits=4),
-                self.Col("value_b", "b", digits=4), self.Col("delta", "a - b", digits=4), self.Col("p", "p"),
-                self.Col("p_holm", "p (Holm)"), self.Col("significant", "significant")]
-        return ("<p>Every pair of parser runs on a corpus, both tests, each metric, with Holm-adjusted p "
-                "(<code>score_significance</code>).</p>"
-                + self.table(frame, cols, "parser-significance", empty="Fewer than two runs on a corpus."))
+        cols = [
+            self.Col("corpus", "corpus"),
+            self.Col("metric", "metric"),
+            self.Col("test", "test"),
+            self.Col("team", "team a"),
+            self.Col("run_a", "run a"),
+            self.Col("team_b", "team b"),
+            self.Col("run_b", "run b"),
+            self.Col("n", "sentences"),
+            self.Col("value_a", "a", digits=4),
+            self.Col("value_b", "b", digits=4),
+            self.Col("delta", "a - b", digits=4),
+            self.Col("p", "p"),
+            self.Col("p_holm", "p (Holm)"),
+            self.Col("significant", "significant"),
+        ]
+        return (
+            "<p>Every pair of parser runs on a corpus, both tests, each metric, with Holm-adjusted p "
+            "(<code>score_significance</code>).</p>"
+            + self.table(frame, cols, "parser-significance", empty="Fewer than two runs on a corpus.")
+        )
 
     # --- constituency runs ------------------------------------------------------------------------
     def constituency_sections(self) -> str:
         where, params = self.selected.where()
-        scores = self.frame(f"""SELECT team, run, corpus, subset, sentences, valid_sentences, labelled_recall,
+        scores = self.frame(
+            f"""SELECT team, run, corpus, subset, sentences, valid_sentences, labelled_recall,
                                        labelled_precision, labelled_f, unlabelled_f, labelled_complete_match,
                                        average_crossing, tagging_accuracy, la_sentence_mean, la_word_mean, config
                                 FROM parse_scores WHERE {where} ORDER BY corpus, subset, labelled_f DESC, team, run""",
-                            params)
+            params,
+        )
         self.configurations |= set(scores["config"])
-        cols = [self.Col("team", "team"), self.Col("run", "run"), self.Col("corpus", "corpus"),
-                self.Col("subset", "subset"), self.Col("valid_sentences", "valid sentences"),
-                self.Col("labelled_recall", "LR"), self.Col("labelled_precision", "LP"),
-                self.Col("labelled_f", "LF", "labelled bracketing F (EVALB)"), self.Col("unlabelled_f", "UF"),
-                self.Col("labelled_complete_match", "complete match"), self.Col("average_crossing", "avg crossing"),
-                self.Col("tagging_accuracy", "tagging"),
-                self.Col("la_sentence_mean", "LA (sentences)", "leaf-ancestor, mean over sentences (Sampson & Babarczy 2003)"),
-                self.Col("la_word_mean", "LA (words)", "leaf-ancestor, mean over words")]
-        deciles = self.frame(f"""SELECT team, run, corpus, decile_a AS la_decile, decile_b AS f_decile, sentences
+        cols = [
+            self.Col("team", "team"),
+            self.Col("run", "run"),
+            self.Col("corpus", "corpus"),
+            self.Col("subset", "subset"),
+            self.Col("valid_sentences", "valid sentences"),
+            self.Col("labelled_recall", "LR"),
+            self.Col("labelled_precision", "LP"),
+            self.Col("labelled_f", "LF", "labelled bracketing F (EVALB)"),
+            self.Col("unlabelled_f", "UF"),
+            self.Col("labelled_complete_match", "complete match"),
+            self.Col("average_crossing", "avg crossing"),
+            self.Col("tagging_accuracy", "tagging"),
+            self.Col(
+                "la_sentence_mean", "LA (sentences)", "leaf-ancestor, mean over sentences (Sampson & Babarczy 2003)"
+            ),
+            self.Col("la_word_mean", "LA (words)", "leaf-ancestor, mean over words"),
+        ]
+        deciles = self.frame(
+            f"""SELECT team, run, corpus, decile_a AS la_decile, decile_b AS f_decile, sentences
                                  FROM metric_deciles WHERE metric_a = 'la' AND metric_b = 'labelled_f' AND {where}
-                                 ORDER BY ALL""", params)
+                                 ORDER BY ALL""",
+            params,
+        )
         crossed = []
         for (team, run, corpus), g in deciles.groupby(["team", "run", "corpus"], sort=True):
             row = {"team": team, "run": run, "corpus": corpus}
@@ -309,28 +459,44 @@ sentences with a word of the group whose head or relation the parser got wrong, 
                 row[f"d{d}"] = (same[same["f_decile"] == d]["sentences"].sum() / total) if total else None
             crossed.append(row)
         dcols = [self.Col("team", "team"), self.Col("run", "run"), self.Col("corpus", "corpus")] + [
-            self.Col(f"d{d}", f"LA decile {d}", f"share of the sentences in LA decile {d} that are in the same "
-                     "decile of labelled F", 2) for d in range(1, 11)]
-        return ("""<p>EVALB's summary (brackets scored as the C program of the current release scores them) beside the
+            self.Col(
+                f"d{d}",
+                f"LA decile {d}",
+                f"share of the sentences in LA decile {d} that are in the same decile of labelled F",
+                2,
+            )
+            for d in range(1, 11)
+        ]
+        return (
+            """<p>EVALB's summary (brackets scored as the C program of the current release scores them) beside the
 leaf-ancestor metric, per run and subset; the agreement of the two rankings by decile (Sampson &amp; Babarczy 2003,
 &sect;6: the share of each LA decile that falls in the same decile of labelled F; <code>metric_deciles</code> has the
 full table); and each run's worst sentences by leaf-ancestor score, gold and parser trees one above the other; a
 red label marks a bracket that EVALB scores in one tree and the other lacks (label without function tags, span over
 the words the run's parameters keep).</p>"""
-                + self.table(scores, cols, "constituency") + "<h3>Deciles</h3>"
-                + self.table(pd.DataFrame(crossed), dcols, "constituency-deciles", empty="No deciles.")
-                + "<h3>Worst sentences</h3>" + self.worst_sentences())
+            + self.table(scores, cols, "constituency")
+            + "<h3>Deciles</h3>"
+            + self.table(pd.DataFrame(crossed), dcols, "constituency-deciles", empty="No deciles.")
+            + "<h3>Worst sentences</h3>"
+            + self.worst_sentences()
+        )
 
     def worst_sentences(self) -> str:
         parts = []
         for team, run, corpus in self.constituency:
-            params = _params(self.wh.sql("SELECT evalb_params FROM parse_runs WHERE corpus = $c AND team = $t "
-                                         "AND run = $r", {"c": corpus, "t": team, "r": run}).fetchone()[0])
-            worst = self.wh.sql("""SELECT l.position, l.la, g.labelled_f FROM la_sentences AS l
+            params = _params(
+                self.wh.sql(
+                    "SELECT evalb_params FROM parse_runs WHERE corpus = $c AND team = $t AND run = $r",
+                    {"c": corpus, "t": team, "r": run},
+                ).fetchone()[0]
+            )
+            worst = self.wh.sql(
+                """SELECT l.position, l.la, g.labelled_f FROM la_sentences AS l
                                    JOIN geig_sentences AS g USING (corpus, team, run, position)
                                    WHERE l.corpus = $c AND l.team = $t AND l.run = $r
                                    ORDER BY l.la, l.position LIMIT $k""",
-                                {"c": corpus, "t": team, "r": run, "k": WORST}).fetchall()
+                {"c": corpus, "t": team, "r": run, "k": WORST},
+            ).fetchall()
             for position, la, labelled_f in worst:
                 gold = _stored_tree(self.wh, corpus, None, None, position)
                 test = _stored_tree(self.wh, corpus, team, run, position)
@@ -342,7 +508,8 @@ the words the run's parameters keep).</p>"""
                     f"<div class='side'>gold</div><div class='scroll'><code class='brackets'>"
                     f"{_marked(gold, params, test_spans)}</code></div>"
                     f"<div class='side'>parser</div><div class='scroll'><code class='brackets'>"
-                    f"{_marked(test, params, gold_spans)}</code></div></div>")
+                    f"{_marked(test, params, gold_spans)}</code></div></div>"
+                )
         return "".join(parts) or "<p class='empty'>No sentence scored.</p>"
 
     # --- drill-down data --------------------------------------------------------------------------
@@ -354,7 +521,8 @@ the words the run's parameters keep).</p>"""
         if not self.examples or not self.dependency:
             return data
         where, params = self.dependency_where("w.")
-        picked = self.frame(f"""
+        picked = self.frame(
+            f"""
             WITH members AS (
                 SELECT w.corpus, w.team, w.run, w.breakdown, w.grp, w.sentence, g.word_id, w.label_correct
                 FROM dependency_word_groups AS w
@@ -372,11 +540,21 @@ the words the run's parameters keep).</p>"""
                 FROM wrong AS w JOIN sized AS s USING (corpus, team, run, sentence)
             )
             SELECT corpus, team, run, breakdown, grp, sentence, words FROM ranked WHERE k <= {int(self.examples)}
-            ORDER BY corpus, team, run, breakdown, grp, sentence""", params)
+            ORDER BY corpus, team, run, breakdown, grp, sentence""",
+            params,
+        )
         wanted = set()
-        for (corpus, team, run, breakdown, grp), g in picked.groupby(["corpus", "team", "run", "breakdown", "grp"], sort=True):
-            data["items"].append([self.index[(team, run, corpus)], breakdown, grp,
-                                  [[int(s), [int(w) for w in words]] for s, words in zip(g["sentence"], g["words"])]])
+        for (corpus, team, run, breakdown, grp), g in picked.groupby(
+            ["corpus", "team", "run", "breakdown", "grp"], sort=True
+        ):
+            data["items"].append(
+                [
+                    self.index[(team, run, corpus)],
+                    breakdown,
+                    grp,
+                    [[int(s), [int(w) for w in words]] for s, words in zip(g["sentence"], g["words"])],
+                ]
+            )
             wanted |= {(team, run, corpus, int(s)) for s in g["sentence"]}
         if not wanted:
             return data
@@ -399,22 +577,36 @@ the words the run's parameters keep).</p>"""
         for (team, run, corpus, sentence), g in gold.groupby(["team", "run", "corpus", "sentence"], sort=True):
             key = f"{self.index[(team, run, corpus)]}\t{int(sentence)}"
             gold_of = dict(zip(g["system_index"].dropna().astype(int), g["word_id"].astype(int)))
-            data["gold"][key] = {"w": g["form"].tolist(), "h": [int(h) for h in g["head"]], "r": g["deprel"].tolist(),
-                                 "u": [bool(x) for x in g["head_correct"]], "l": [bool(x) for x in g["label_correct"]]}
-            s = system[(system["team"] == team) & (system["run"] == run) & (system["corpus"] == corpus)
-                       & (system["sentence"] == sentence)]
+            data["gold"][key] = {
+                "w": g["form"].tolist(),
+                "h": [int(h) for h in g["head"]],
+                "r": g["deprel"].tolist(),
+                "u": [bool(x) for x in g["head_correct"]],
+                "l": [bool(x) for x in g["label_correct"]],
+            }
+            s = system[
+                (system["team"] == team)
+                & (system["run"] == run)
+                & (system["corpus"] == corpus)
+                & (system["sentence"] == sentence)
+            ]
             # the parser's words counted in this gold sentence, drawn in order; a head outside them is not drawn
             place = {int(i): k + 1 for k, i in enumerate(s["system_index"])}
             first = s["system_index"] - s["system_word_id"] + 1  # system index of the word's sentence's word 1
             heads = [0 if h == 0 else place.get(int(f + h - 1), -1) for f, h in zip(first, s["system_head"])]
             data["sys"][key] = {
-                "w": s["system_form"].tolist(), "h": heads, "r": s["deprel"].tolist(),
+                "w": s["system_form"].tolist(),
+                "h": heads,
+                "r": s["deprel"].tolist(),
                 "a": [gold_of.get(int(i), 0) for i in s["system_index"]],
-                "u": [bool(x) for x in s["head_correct"]], "l": [bool(x) for x in s["label_correct"]]}
+                "u": [bool(x) for x in s["head_correct"]],
+                "l": [bool(x) for x in s["label_correct"]],
+            }
         return data
 
 
 # --- constituency trees as stored -----------------------------------------------------------------
+
 
 def _stored_tree(wh: Warehouse, corpus: str, team: str | None, run: str | None, position: int) -> Tree:
     """The tree of one sentence of a parse run (the gold when ``team`` is None), as ingested."""
@@ -425,8 +617,9 @@ def _stored_tree(wh: Warehouse, corpus: str, team: str | None, run: str | None, 
     for word, pos in wh.sql(f"SELECT word, pos FROM parse_leaves WHERE {match} ORDER BY leaf", key).fetchall():
         tree.words.append(word)
         tree.pos.append(pos)
-    for label, parent, s, e in wh.sql(f"SELECT label, coalesce(parent, -1), start_leaf, end_leaf FROM constituents "
-                                      f"WHERE {match} ORDER BY node", key).fetchall():
+    for label, parent, s, e in wh.sql(
+        f"SELECT label, coalesce(parent, -1), start_leaf, end_leaf FROM constituents WHERE {match} ORDER BY node", key
+    ).fetchall():
         tree.nodes.append((label, parent, s, e))
     return tree
 
@@ -434,10 +627,13 @@ def _stored_tree(wh: Warehouse, corpus: str, team: str | None, run: str | None, 
 def _params(description: str | None) -> EvalbParams:
     """The EVALB parameters a run was scored under, from ``parse_runs.evalb_params``."""
     d = json.loads(description) if description else {}
-    return EvalbParams(delete_labels=frozenset(d.get("delete_labels", ())),
-                       delete_labels_for_length=frozenset(d.get("delete_labels_for_length", ())),
-                       eq_labels=tuple(tuple(p) for p in d.get("eq_labels", ())),
-                       eq_words=tuple(tuple(p) for p in d.get("eq_words", ())), labeled=d.get("labeled", True))
+    return EvalbParams(
+        delete_labels=frozenset(d.get("delete_labels", ())),
+        delete_labels_for_length=frozenset(d.get("delete_labels_for_length", ())),
+        eq_labels=tuple(tuple(p) for p in d.get("eq_labels", ())),
+        eq_words=tuple(tuple(p) for p in d.get("eq_words", ())),
+        labeled=d.get("labeled", True),
+    )
 
 
 def _brackets(tree: Tree, params: EvalbParams) -> list[tuple[str, int, int] | None]:
@@ -445,8 +641,10 @@ def _brackets(tree: Tree, params: EvalbParams) -> list[tuple[str, int, int] | No
     by DELETE_LABEL), or None when EVALB drops it (a deleted label, or no word left under it): the rules of
     :func:`analysis.parse_eval.prepare`, so that the red labels are the brackets the scores counted."""
     prepared = prepare(tree.words, tree.pos, tree.nodes, params)
-    return [None if deleted or s == e else (label if params.labeled else "", s, e)
-            for label, s, e, deleted in prepared.brackets(params)]
+    return [
+        None if deleted or s == e else (label if params.labeled else "", s, e)
+        for label, s, e, deleted in prepared.brackets(params)
+    ]
 
 
 def _marked(tree: Tree, params: EvalbParams, other: set) -> str:
@@ -455,9 +653,15 @@ def _marked(tree: Tree, params: EvalbParams, other: set) -> str:
     if not tree.nodes:
         return _esc(plain)
     brackets = _brackets(tree, params)
-    marked = Tree(notation=tree.notation, words=list(tree.words), pos=list(tree.pos),
-                  nodes=[("\x00" + label if b is not None and b not in other else label, p, s, e)
-                         for (label, p, s, e), b in zip(tree.nodes, brackets)])
+    marked = Tree(
+        notation=tree.notation,
+        words=list(tree.words),
+        pos=list(tree.pos),
+        nodes=[
+            ("\x00" + label if b is not None and b not in other else label, p, s, e)
+            for (label, p, s, e), b in zip(tree.nodes, brackets)
+        ],
+    )
     text = _esc(render(marked))
     # "(\x00NP" -> "(" and a red "NP"
     out = []

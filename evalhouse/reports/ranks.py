@@ -18,7 +18,9 @@ from evalhouse.analysis.stats import significance_groups
 
 def groups(values: dict, better: set) -> dict:
     """(group, "lo" or "lo-hi") per key."""
-    return {k: (g, f"{lo}" if lo == hi else f"{lo}-{hi}") for k, (g, lo, hi) in significance_groups(values, better).items()}
+    return {
+        k: (g, f"{lo}" if lo == hi else f"{lo}-{hi}") for k, (g, lo, hi) in significance_groups(values, better).items()
+    }
 
 
 def better_pairs(pairs: pd.DataFrame, corpus: str, metric: str, keys: set) -> set:
@@ -44,10 +46,21 @@ def ranked(intervals: pd.DataFrame, pairs: pd.DataFrame, keys, titles: dict) -> 
                 if k not in found:
                     continue
                 g, ranks = found[k]
-                out.append({"corpus": corpus, "metric": title, "team": r.team, "run": r.run, "value": scale * r.value,
-                            "low": None if pd.isna(r.low) else scale * r.low,
-                            "high": None if pd.isna(r.high) else scale * r.high,
-                            "group": g, "ranks": ranks, "order": order})
-    frame = pd.DataFrame(out, columns=["corpus", "metric", "team", "run", "value", "low", "high", "group", "ranks",
-                                       "order"])
+                out.append(
+                    {
+                        "corpus": corpus,
+                        "metric": title,
+                        "team": r.team,
+                        "run": r.run,
+                        "value": scale * r.value,
+                        "low": None if pd.isna(r.low) else scale * r.low,
+                        "high": None if pd.isna(r.high) else scale * r.high,
+                        "group": g,
+                        "ranks": ranks,
+                        "order": order,
+                    }
+                )
+    frame = pd.DataFrame(
+        out, columns=["corpus", "metric", "team", "run", "value", "low", "high", "group", "ranks", "order"]
+    )
     return frame.sort_values(["corpus", "order", "value", "team", "run"], ascending=[True, True, False, True, True])

@@ -19,11 +19,12 @@ import pandas as pd
 
 from evalhouse.export import latex
 
-LONG_NAME = 20   # system names longer than this become S1, S2, ... in a pivot's header, named in the caption
+LONG_NAME = 20  # system names longer than this become S1, S2, ... in a pivot's header, named in the caption
 
 
-def frame_table(frame: pd.DataFrame, cols: Sequence, caption: str, label: str,
-                configurations: Iterable[str] = ()) -> str:
+def frame_table(
+    frame: pd.DataFrame, cols: Sequence, caption: str, label: str, configurations: Iterable[str] = ()
+) -> str:
     """``frame``'s columns ``cols`` as a LaTeX table; ``configurations`` (the strings stored with the numbers)
     are listed in the caption."""
     columns = [latex.Column(c.title, c.digits) for c in cols]
@@ -40,8 +41,17 @@ def _configurations(configurations: Iterable[str]) -> str:
     return "Configurations: " + " ".join(f"({k}) {latex.breakable(c)}." for k, c in enumerate(found, 1))
 
 
-def pivot(frame: pd.DataFrame, rows: Sequence, systems: Sequence[tuple[str, str]], value: str, title: str,
-          digits: int, caption: str, label: str, configurations: Iterable[str] = ()) -> str:
+def pivot(
+    frame: pd.DataFrame,
+    rows: Sequence,
+    systems: Sequence[tuple[str, str]],
+    value: str,
+    title: str,
+    digits: int,
+    caption: str,
+    label: str,
+    configurations: Iterable[str] = (),
+) -> str:
     """One row per distinct ``rows`` (the page's columns that name a row, e.g. relation and edges) and one
     column per system: ``systems`` are (key in ``frame["system"]``, name). Long names are numbered S1, S2, ...
     and named in the caption."""
@@ -49,9 +59,9 @@ def pivot(frame: pd.DataFrame, rows: Sequence, systems: Sequence[tuple[str, str]
     short = all(len(n) <= LONG_NAME for n in names)
     heads = names if short else [f"S{k}" for k in range(1, len(names) + 1)]
     keys = [c.key for c in rows]
-    cells: dict[tuple, dict] = {}   # a row's key -> system -> value, rows in the frame's order (every row kept,
-    for record in frame[keys + ["system", value]].itertuples(index=False):   # even one with no value at all)
-        cells.setdefault(tuple(record[:len(keys)]), {})[record[-2]] = record[-1]
+    cells: dict[tuple, dict] = {}  # a row's key -> system -> value, rows in the frame's order (every row kept,
+    for record in frame[keys + ["system", value]].itertuples(index=False):  # even one with no value at all)
+        cells.setdefault(tuple(record[: len(keys)]), {})[record[-2]] = record[-1]
     body = [list(key) + [values.get(k) for k, _ in systems] for key, values in cells.items()]
     columns = [latex.Column(c.title, c.digits) for c in rows] + [latex.Column(h, digits) for h in heads]
     legend = "" if short else " " + "; ".join(f"S{k}: {n}" for k, n in enumerate(names, 1)) + "."
@@ -61,5 +71,7 @@ def pivot(frame: pd.DataFrame, rows: Sequence, systems: Sequence[tuple[str, str]
 
 def toggle(code: str) -> str:
     """The HTML of a closed "LaTeX" toggle holding ``code`` (escaped), with a Copy button (report.js)."""
-    return (f"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
-            f"<pre><code>{html.escape(code, quote=False)}</code></pre></details>")
+    return (
+        f"<details class='latex'><summary>LaTeX</summary><button type='button' class='copy'>Copy</button>"
+        f"<pre><code>{html.escape(code, quote=False)}</code></pre></details>"
+    )

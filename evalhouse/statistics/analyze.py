@@ -45,9 +45,17 @@ PERFORMANCE_METRICS = SENTENCE_METRICS
 # Bangalore, Rambow & Whittaker's (2000) accuracies (sentence_scores) and the human judgements they are correlated with (section 4)
 ACCURACY_METRICS = ("ssa", "gsa", "sta", "gta", "understandability_accuracy", "quality_accuracy")
 JUDGEMENTS = ("fluency_z", "adequacy_z")
-TABLES = ("metric_correlations", "judgement_correlations", "projectivity_tests", "entropy_dea_correlation",
-          "suspicious_subtrees", "suspicious_subtree_submissions", "dea_relation_intervals",
-          "ensemble_choice", "ensemble_scores")  # schema/analyze/
+TABLES = (
+    "metric_correlations",
+    "judgement_correlations",
+    "projectivity_tests",
+    "entropy_dea_correlation",
+    "suspicious_subtrees",
+    "suspicious_subtree_submissions",
+    "dea_relation_intervals",
+    "ensemble_choice",
+    "ensemble_scores",
+)  # schema/analyze/
 PARSE_TABLES = ("score_intervals", "score_significance")  # of every ranked score, submissions and parser runs
 
 
@@ -101,9 +109,14 @@ class AnalysisConfig:
 
     def mining_settings(self) -> mining.MiningSettings:
         """The error-mining settings of this configuration (the paper's by default)."""
-        return mining.MiningSettings(exclude_root=self.exclude_root, representatives=self.representatives,
-                                     suspicious=self.suspicious, top_k=self.top_k, score=self.score_form,
-                                     max_size=self.max_size)
+        return mining.MiningSettings(
+            exclude_root=self.exclude_root,
+            representatives=self.representatives,
+            suspicious=self.suspicious,
+            top_k=self.top_k,
+            score=self.score_form,
+            max_size=self.max_size,
+        )
 
 
 @dataclass
@@ -114,8 +127,13 @@ class AnalysisSummary:
     dependency_runs: int = 0
 
 
-def analyze(wh: Warehouse, config: AnalysisConfig | None = None, team: str | None = None, corpus: str | None = None,
-            progress=None) -> AnalysisSummary:
+def analyze(
+    wh: Warehouse,
+    config: AnalysisConfig | None = None,
+    team: str | None = None,
+    corpus: str | None = None,
+    progress=None,
+) -> AnalysisSummary:
     """(Re)compute every analysis for the submissions matching ``team`` and ``corpus``. ``progress``
     (:class:`evalhouse.progress.Progress`) is moved on per step and corpus."""
     config = config or AnalysisConfig()
@@ -125,22 +143,30 @@ def analyze(wh: Warehouse, config: AnalysisConfig | None = None, team: str | Non
     dependency = pd.DataFrame(selection.dependency_runs(wh), columns=["team", "run", "corpus"])
     if subs.empty and dependency.empty:
         scope = f" for {selection.describe()}" if team or corpus else ""
-        raise WarehouseError(f"nothing to analyse{scope} in {wh.path}: run `evalhouse ingest outputs` (system "
-                             "outputs) or `evalhouse ingest dependency-run` (dependency parser runs) first")
+        raise WarehouseError(
+            f"nothing to analyse{scope} in {wh.path}: run `evalhouse ingest outputs` (system "
+            "outputs) or `evalhouse ingest dependency-run` (dependency parser runs) first"
+        )
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES + PARSE_TABLES}
+
     def mine(data, config):
         rows, mined = suspicious_subtrees(data, config)
         results["suspicious_subtree_submissions"].append(mined)
         return rows
 
-    steps = [("correlations", "metric_correlations", metric_correlations),
-             ("projectivity tests", "projectivity_tests", projectivity_tests),
-             ("entropy and DEA", "entropy_dea_correlation", entropy_dea_correlation),
-             ("error mining", "suspicious_subtrees", mine),
-             ("accuracies and judgements", "judgement_correlations", judgement_correlations),
-             ("DEA intervals", "dea_relation_intervals", dea_relation_intervals)]
-    task = as_progress(progress).task("analysing", total=subs["corpus"].nunique() * (len(steps) + 4)
-                                      + dependency["corpus"].nunique() + 1, unit="steps")
+    steps = [
+        ("correlations", "metric_correlations", metric_correlations),
+        ("projectivity tests", "projectivity_tests", projectivity_tests),
+        ("entropy and DEA", "entropy_dea_correlation", entropy_dea_correlation),
+        ("error mining", "suspicious_subtrees", mine),
+        ("accuracies and judgements", "judgement_correlations", judgement_correlations),
+        ("DEA intervals", "dea_relation_intervals", dea_relation_intervals),
+    ]
+    task = as_progress(progress).task(
+        "analysing",
+        total=subs["corpus"].nunique() * (len(steps) + 4) + dependency["corpus"].nunique() + 1,
+        unit="steps",
+    )
     with task:
         for corpus_name, group in subs.groupby("corpus", sort=True):
             keys = list(group[["team", "run"]].itertuples(index=False, name=None))
@@ -177,13 +203,37 @@ def analyze(wh: Warehouse, config: AnalysisConfig | None = None, team: str | Non
             wh.delete("analysis", analysed)
             wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
             wh.delete("submission intervals", analysed)
-            wh.delete("submission significance", [
-                {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
-                for a in analysed for b in analysed if a["corpus"] == b["corpus"]])
+            wh.delete(
+                "submission significance",
+                [
+                    {
+                        "corpus": a["corpus"],
+                        "team_a": a["team"],
+                        "run_a": a["run"],
+                        "team_b": b["team"],
+                        "run_b": b["run"],
+                    }
+                    for a in analysed
+                    for b in analysed
+                    if a["corpus"] == b["corpus"]
+                ],
+            )
             wh.delete("dependency run intervals", parsed)
-            wh.delete("dependency run significance", [
-                {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
-                for a in parsed for b in parsed if a["corpus"] == b["corpus"]])
+            wh.delete(
+                "dependency run significance",
+                [
+                    {
+                        "corpus": a["corpus"],
+                        "team_a": a["team"],
+                        "run_a": a["run"],
+                        "team_b": b["team"],
+                        "run_b": b["run"],
+                    }
+                    for a in parsed
+                    for b in parsed
+                    if a["corpus"] == b["corpus"]
+                ],
+            )
             for table in TABLES + PARSE_TABLES:
                 frames = [f for f in results[table] if f is not None and len(f)]
                 columns = [c for c, _, _ in wh.columns(table)]
@@ -194,19 +244,20 @@ def analyze(wh: Warehouse, config: AnalysisConfig | None = None, team: str | Non
 
 # --- data of one corpus ---------------------------------------------------------------------------
 
+
 @dataclass
 class CorpusData:
     corpus: str
-    keys: list[tuple[str, str]]          # (team, run), sorted
-    positions: np.ndarray                 # sentence positions, sorted
-    scores: dict[str, np.ndarray]         # metric -> (submissions x sentences), NaN when missing
-                                          # (SENTENCE_METRICS and ACCURACY_METRICS)
-    matched: np.ndarray                   # (submissions x sentences) matched edges
-    edges: np.ndarray                     # (sentences,) edges per sentence
-    complexity: pd.DataFrame              # sentence_complexity rows by position
-    tree: pd.DataFrame                    # edges table rows of the corpus
-    relation_counts: np.ndarray           # (sentences x relations) edges per relation
-    relation_matched: np.ndarray          # (submissions x sentences x relations) matched edges per relation
+    keys: list[tuple[str, str]]  # (team, run), sorted
+    positions: np.ndarray  # sentence positions, sorted
+    scores: dict[str, np.ndarray]  # metric -> (submissions x sentences), NaN when missing
+    # (SENTENCE_METRICS and ACCURACY_METRICS)
+    matched: np.ndarray  # (submissions x sentences) matched edges
+    edges: np.ndarray  # (sentences,) edges per sentence
+    complexity: pd.DataFrame  # sentence_complexity rows by position
+    tree: pd.DataFrame  # edges table rows of the corpus
+    relation_counts: np.ndarray  # (sentences x relations) edges per relation
+    relation_matched: np.ndarray  # (submissions x sentences x relations) matched edges per relation
     relations: list[str]
     entropy: pd.DataFrame
 
@@ -217,23 +268,32 @@ class CorpusData:
         wanted = pd.DataFrame(keys, columns=["team", "run"])
         con.register("wanted_runs", wanted)
         try:
-            scores = con.execute("""
+            scores = con.execute(
+                """
                 SELECT s.team, s.run, s.position, s.bleu, s.dea, s.fluency_z, s.adequacy_z, s.edges, s.matched_edges,
                        s.ssa, s.gsa, s.sta, s.gta, s.understandability_accuracy, s.quality_accuracy
                 FROM sentence_scores s JOIN wanted_runs w USING (team, run)
-                WHERE s.corpus = $c ORDER BY s.team, s.run, s.position""", {"c": corpus}).df()
-            per_relation = con.execute("""
+                WHERE s.corpus = $c ORDER BY s.team, s.run, s.position""",
+                {"c": corpus},
+            ).df()
+            per_relation = con.execute(
+                """
                 SELECT d.team, d.run, d.position, d.relation, count(*) FILTER (WHERE d.matched) AS matched
                 FROM dea_edges d JOIN wanted_runs w USING (team, run)
-                WHERE d.corpus = $c GROUP BY ALL""", {"c": corpus}).df()
+                WHERE d.corpus = $c GROUP BY ALL""",
+                {"c": corpus},
+            ).df()
         finally:
             con.unregister("wanted_runs")
-        complexity = con.execute("""SELECT * FROM sentence_complexity WHERE corpus = $c ORDER BY position""",
-                                 {"c": corpus}).df()
-        tree = con.execute("""SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
-                              FROM edges WHERE corpus = $c ORDER BY position, dependent""", {"c": corpus}).df()
-        entropy = con.execute("SELECT relation, entropy FROM relation_entropy WHERE corpus = $c",
-                              {"c": corpus}).df()
+        complexity = con.execute(
+            """SELECT * FROM sentence_complexity WHERE corpus = $c ORDER BY position""", {"c": corpus}
+        ).df()
+        tree = con.execute(
+            """SELECT position, dependent, head, relation, dependent_lemma, dependent_upos
+                              FROM edges WHERE corpus = $c ORDER BY position, dependent""",
+            {"c": corpus},
+        ).df()
+        entropy = con.execute("SELECT relation, entropy FROM relation_entropy WHERE corpus = $c", {"c": corpus}).df()
         positions = complexity["position"].to_numpy()
         n, s = len(positions), len(keys)
         index = {p: i for i, p in enumerate(positions)}
@@ -254,15 +314,34 @@ class CorpusData:
         relations = sorted(real["relation"].unique())
         rel_index = {r: i for i, r in enumerate(relations)}
         relation_counts = np.zeros((n, len(relations)))
-        np.add.at(relation_counts, (real["position"].map(index).to_numpy(), real["relation"].map(rel_index).to_numpy()), 1)
+        np.add.at(
+            relation_counts, (real["position"].map(index).to_numpy(), real["relation"].map(rel_index).to_numpy()), 1
+        )
         relation_matched = np.zeros((s, n, len(relations)))
         if len(per_relation):
-            np.add.at(relation_matched, (
-                np.array([sub_index[k] for k in zip(per_relation["team"], per_relation["run"])], dtype=int),
-                per_relation["position"].map(index).to_numpy(), per_relation["relation"].map(rel_index).to_numpy()),
-                per_relation["matched"].to_numpy(dtype=float))
-        return cls(corpus, keys, positions, metric_arrays, matched, edge_counts, complexity, tree,
-                   relation_counts, relation_matched, relations, entropy)
+            np.add.at(
+                relation_matched,
+                (
+                    np.array([sub_index[k] for k in zip(per_relation["team"], per_relation["run"])], dtype=int),
+                    per_relation["position"].map(index).to_numpy(),
+                    per_relation["relation"].map(rel_index).to_numpy(),
+                ),
+                per_relation["matched"].to_numpy(dtype=float),
+            )
+        return cls(
+            corpus,
+            keys,
+            positions,
+            metric_arrays,
+            matched,
+            edge_counts,
+            complexity,
+            tree,
+            relation_counts,
+            relation_matched,
+            relations,
+            entropy,
+        )
 
     def metric(self, name: str, sub: int) -> np.ndarray:
         if name in SENTENCE_METRICS or name in ACCURACY_METRICS:
@@ -272,9 +351,11 @@ class CorpusData:
 
 # --- correlations and tests -----------------------------------------------------------------------
 
+
 def metric_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
-    signature = config.signature(f"alpha:{config.alpha}", "test:spearman(scipy),pairwise-complete,min-n:3",
-                                 "adjust:holm,within-submission")
+    signature = config.signature(
+        f"alpha:{config.alpha}", "test:spearman(scipy),pairwise-complete,min-n:3", "adjust:holm,within-submission"
+    )
     rows = []
     tree_pairs = {}
     for s, (team, run) in enumerate(data.keys):
@@ -293,8 +374,22 @@ def metric_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFram
         adjusted = stats.holm([f[4] for f in found])
         for (a, b, n, rho, p), ph in zip(found, adjusted):
             rows.append((team, run, data.corpus, a, b, n, rho, p, float(ph), bool(ph < config.alpha), signature))
-    return pd.DataFrame(rows, columns=["team", "run", "corpus", "metric_a", "metric_b", "n", "rho", "p", "p_holm",
-                                       "significant", "configuration"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "team",
+            "run",
+            "corpus",
+            "metric_a",
+            "metric_b",
+            "n",
+            "rho",
+            "p",
+            "p_holm",
+            "significant",
+            "configuration",
+        ],
+    )
 
 
 def judgement_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
@@ -303,8 +398,11 @@ def judgement_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataF
     submission, over its Pearson tests and, separately, over its Spearman tests (the family of
     metric_correlations is also one test over one submission's pairs). A pair with fewer than 3
     complete sentences or a constant side has no row (so a submission without judgements has none)."""
-    signature = config.signature(f"alpha:{config.alpha}", "test:pearson(scipy)+spearman(scipy),pairwise-complete,min-n:3",
-                                 "adjust:holm,within-submission,per-test")
+    signature = config.signature(
+        f"alpha:{config.alpha}",
+        "test:pearson(scipy)+spearman(scipy),pairwise-complete,min-n:3",
+        "adjust:holm,within-submission,per-test",
+    )
     rows = []
     for s, (team, run) in enumerate(data.keys):
         found = []
@@ -320,11 +418,45 @@ def judgement_correlations(data: CorpusData, config: AnalysisConfig) -> pd.DataF
         p_r_holm = stats.holm([f[4] for f in found])
         p_rho_holm = stats.holm([f[6] for f in found])
         for (metric, judgement, n, r, p_r, rho, p_rho), hr, hs in zip(found, p_r_holm, p_rho_holm):
-            rows.append((team, run, data.corpus, metric, judgement, n, r, p_r, float(hr), bool(hr < config.alpha),
-                         rho, p_rho, float(hs), bool(hs < config.alpha), signature))
-    return pd.DataFrame(rows, columns=["team", "run", "corpus", "metric", "judgement", "n", "r", "p_r", "p_r_holm",
-                                       "significant_r", "rho", "p_rho", "p_rho_holm", "significant_rho",
-                                       "configuration"])
+            rows.append(
+                (
+                    team,
+                    run,
+                    data.corpus,
+                    metric,
+                    judgement,
+                    n,
+                    r,
+                    p_r,
+                    float(hr),
+                    bool(hr < config.alpha),
+                    rho,
+                    p_rho,
+                    float(hs),
+                    bool(hs < config.alpha),
+                    signature,
+                )
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "team",
+            "run",
+            "corpus",
+            "metric",
+            "judgement",
+            "n",
+            "r",
+            "p_r",
+            "p_r_holm",
+            "significant_r",
+            "rho",
+            "p_rho",
+            "p_rho_holm",
+            "significant_rho",
+            "configuration",
+        ],
+    )
 
 
 def projectivity_tests(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
@@ -333,8 +465,20 @@ def projectivity_tests(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame
     proj = projective.fillna(True).to_numpy(dtype=bool) & known
     nonproj = ~projective.fillna(True).to_numpy(dtype=bool) & known
     share = nonproj.sum() / known.sum() if known.sum() else 0.0
-    columns = ["team", "run", "corpus", "metric", "median_projective", "median_nonprojective", "n_projective",
-               "n_nonprojective", "u", "p", "nonprojective_share", "configuration"]
+    columns = [
+        "team",
+        "run",
+        "corpus",
+        "metric",
+        "median_projective",
+        "median_nonprojective",
+        "n_projective",
+        "n_nonprojective",
+        "u",
+        "p",
+        "nonprojective_share",
+        "configuration",
+    ]
     if share <= config.nonprojective_threshold:
         return pd.DataFrame([], columns=columns)
     rows = []
@@ -348,16 +492,37 @@ def projectivity_tests(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame
             u, p, method = stats.mann_whitney(x, y)
             if np.isnan(p):
                 continue
-            signature = config.signature(f"threshold:{config.nonprojective_threshold}",
-                                         f"test:mann-whitney-u,two-sided,{method}", "u:projective-sample")
-            rows.append((team, run, data.corpus, m, float(np.median(x)), float(np.median(y)), len(x), len(y), u, p,
-                         float(share), signature))
+            signature = config.signature(
+                f"threshold:{config.nonprojective_threshold}",
+                f"test:mann-whitney-u,two-sided,{method}",
+                "u:projective-sample",
+            )
+            rows.append(
+                (
+                    team,
+                    run,
+                    data.corpus,
+                    m,
+                    float(np.median(x)),
+                    float(np.median(y)),
+                    len(x),
+                    len(y),
+                    u,
+                    p,
+                    float(share),
+                    signature,
+                )
+            )
     return pd.DataFrame(rows, columns=columns)
 
 
 def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
-    signature = config.signature(f"min_edges:{config.min_relation_edges}", "test:spearman(scipy)",
-                                 "dea:pooled-per-relation", "entropy:base-relation,bits")
+    signature = config.signature(
+        f"min_edges:{config.min_relation_edges}",
+        "test:spearman(scipy)",
+        "dea:pooled-per-relation",
+        "entropy:base-relation,bits",
+    )
     entropy = dict(zip(data.entropy["relation"], data.entropy["entropy"]))
     edges = data.relation_counts.sum(axis=0)
     keep = [i for i, r in enumerate(data.relations) if edges[i] >= config.min_relation_edges and r in entropy]
@@ -374,6 +539,7 @@ def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.Data
 
 # --- tree error mining ----------------------------------------------------------------------------
 
+
 def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, settings: mining.MiningSettings):
     """view -> :class:`evalhouse.analysis.mining.CorpusForms` of a corpus (row i = sentence positions[i];
     a sentence without edges has no form), computed once and shared by every submission."""
@@ -386,26 +552,39 @@ def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, settings: min
             if g is None:
                 yield empty
             else:
-                yield (g["head"].tolist(), g["relation"].tolist(), g["dependent_upos"].tolist(),
-                       g["dependent_lemma"].tolist())
+                yield (
+                    g["head"].tolist(),
+                    g["relation"].tolist(),
+                    g["dependent_upos"].tolist(),
+                    g["dependent_lemma"].tolist(),
+                )
 
     return mining.corpus_forms(trees(), views, settings)
 
 
-def mine(forms: mining.CorpusForms, failures: np.ndarray, usable: np.ndarray, settings: mining.MiningSettings,
-         keep: int = 0) -> tuple[pd.DataFrame, int]:
+def mine(
+    forms: mining.CorpusForms, failures: np.ndarray, usable: np.ndarray, settings: mining.MiningSettings, keep: int = 0
+) -> tuple[pd.DataFrame, int]:
     """The scored forms of one submission in one view as table rows, in rank order, and how many forms
     were scored. Stored: every suspicious form (coverage counts them all), and the other scored forms
     ranked up to ``keep`` (0: all; only ``suspicious="top-k"`` scores forms that are not suspicious)."""
     got = mining.score_forms(forms, failures, usable, settings)
     stored = got["suspicious"] | ((got["rank"] <= keep) if keep else True)
     column = got["column"][stored]
-    return pd.DataFrame({
-        "form": forms.names[column], "size": forms.sizes[column],
-        "represents": [list(forms.represents[j]) for j in column],
-        "c_f": got["c_f"][stored], "c_f_fail": got["c_f_fail"][stored], "c_notf": got["c_notf"][stored],
-        "c_notf_pass": got["c_notf_pass"][stored], "score": got["score"][stored], "rank": got["rank"][stored],
-        "selected": got["suspicious"][stored]}), int(got["rank"].size)
+    return pd.DataFrame(
+        {
+            "form": forms.names[column],
+            "size": forms.sizes[column],
+            "represents": [list(forms.represents[j]) for j in column],
+            "c_f": got["c_f"][stored],
+            "c_f_fail": got["c_f_fail"][stored],
+            "c_notf": got["c_notf"][stored],
+            "c_notf_pass": got["c_notf_pass"][stored],
+            "score": got["score"][stored],
+            "rank": got["rank"][stored],
+            "selected": got["suspicious"][stored],
+        }
+    ), int(got["rank"].size)
 
 
 def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None):
@@ -413,7 +592,9 @@ def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None):
     settings = config.mining_settings()
     signature = config.signature(
         f"failure:{config.failure_metric},bottom:{config.failure_share},ceil,ties:earlier-position-fails",
-        settings.signature(), f"keep:{config.keep}")
+        settings.signature(),
+        f"keep:{config.keep}",
+    )
     forms = forms or corpus_forms(data.tree, data.positions, config.views, settings)
     frames, runs = [], []
     for s, (team, run) in enumerate(data.keys):
@@ -423,42 +604,89 @@ def suspicious_subtrees(data: CorpusData, config: AnalysisConfig, forms=None):
         failures[usable] = stats.failure_mask(values[usable], config.failure_share)
         for view in config.views:
             frame, scored = mine(forms[view], failures, usable, settings, config.keep)
-            runs.append((team, run, data.corpus, view, int(usable.sum()), int(failures.sum()),
-                         forms[view].enumerated, len(forms[view].names), scored, int(frame["selected"].sum()),
-                         signature))
+            runs.append(
+                (
+                    team,
+                    run,
+                    data.corpus,
+                    view,
+                    int(usable.sum()),
+                    int(failures.sum()),
+                    forms[view].enumerated,
+                    len(forms[view].names),
+                    scored,
+                    int(frame["selected"].sum()),
+                    signature,
+                )
+            )
             frames.append(frame.assign(team=team, run=run, corpus=data.corpus, view=view, configuration=signature))
     rows = pd.concat(frames, ignore_index=True) if frames else None
-    submissions = pd.DataFrame(runs, columns=["team", "run", "corpus", "view", "sentences", "failures",
-                                              "forms_enumerated", "forms", "forms_scored", "suspicious",
-                                              "configuration"])
+    submissions = pd.DataFrame(
+        runs,
+        columns=[
+            "team",
+            "run",
+            "corpus",
+            "view",
+            "sentences",
+            "failures",
+            "forms_enumerated",
+            "forms",
+            "forms_scored",
+            "suspicious",
+            "configuration",
+        ],
+    )
     return rows, submissions
 
 
 # --- paired significance and intervals ------------------------------------------------------------
 
+
 def dea_relation_intervals(data: CorpusData, config: AnalysisConfig) -> pd.DataFrame:
-    signature = config.signature(f"level:{config.level}", f"resamples:{config.resamples}", f"seed:{config.seed}",
-                                 "bootstrap:percentile,unit:sentence")
+    signature = config.signature(
+        f"level:{config.level}",
+        f"resamples:{config.resamples}",
+        f"seed:{config.seed}",
+        "bootstrap:percentile,unit:sentence",
+    )
     rows = []
     edges = data.relation_counts.sum(axis=0)
     for s, (team, run) in enumerate(data.keys):
-        low, high = stats.bootstrap_ratio_intervals(data.relation_matched[s], data.relation_counts,
-                                                    config.resamples, config.seed, config.level)
+        low, high = stats.bootstrap_ratio_intervals(
+            data.relation_matched[s], data.relation_counts, config.resamples, config.seed, config.level
+        )
         matched = data.relation_matched[s].sum(axis=0)
         for i, rel in enumerate(data.relations):
-            rows.append((team, run, data.corpus, rel, int(edges[i]), matched[i] / edges[i],
-                         None if np.isnan(low[i]) else float(low[i]), None if np.isnan(high[i]) else float(high[i]),
-                         signature))
-    return pd.DataFrame(rows, columns=["team", "run", "corpus", "relation", "edges", "accuracy", "low", "high",
-                                       "configuration"])
+            rows.append(
+                (
+                    team,
+                    run,
+                    data.corpus,
+                    rel,
+                    int(edges[i]),
+                    matched[i] / edges[i],
+                    None if np.isnan(low[i]) else float(low[i]),
+                    None if np.isnan(high[i]) else float(high[i]),
+                    signature,
+                )
+            )
+    return pd.DataFrame(
+        rows, columns=["team", "run", "corpus", "relation", "edges", "accuracy", "low", "high", "configuration"]
+    )
 
 
 # --- ensemble -------------------------------------------------------------------------------------
 
+
 def ensemble(data: CorpusData, config: AnalysisConfig):
     s = len(data.keys)
-    signature = config.signature(f"submissions:{s}", "choice:max-mean-relation-dea,ties:pooled-dea,team,run",
-                                 "relation-dea:in-sample", "oracle:max-sentence-bleu,ties:dea,team,run")
+    signature = config.signature(
+        f"submissions:{s}",
+        "choice:max-mean-relation-dea,ties:pooled-dea,team,run",
+        "relation-dea:in-sample",
+        "oracle:max-sentence-bleu,ties:dea,team,run",
+    )
     edges_total = data.relation_counts.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         accuracy = data.relation_matched.sum(axis=1) / np.where(edges_total > 0, edges_total, 1)  # (s x r)
@@ -472,11 +700,16 @@ def ensemble(data: CorpusData, config: AnalysisConfig):
     pick = np.full(len(data.positions), best)
     if s and has_edges.any():
         pick[has_edges] = np.array(preference)[np.argmax(ordered[has_edges], axis=1)]
-    rows_choice = pd.DataFrame({
-        "corpus": data.corpus, "position": data.positions.astype(int),
-        "team": [data.keys[i][0] for i in pick], "run": [data.keys[i][1] for i in pick],
-        "expected_dea": [float(expected[j, i]) if has_edges[j] else None for j, i in enumerate(pick)],
-        "configuration": signature})
+    rows_choice = pd.DataFrame(
+        {
+            "corpus": data.corpus,
+            "position": data.positions.astype(int),
+            "team": [data.keys[i][0] for i in pick],
+            "run": [data.keys[i][1] for i in pick],
+            "expected_dea": [float(expected[j, i]) if has_edges[j] else None for j, i in enumerate(pick)],
+            "configuration": signature,
+        }
+    )
     bleu = np.nan_to_num(data.scores["bleu"])
     sentences = np.arange(len(data.positions))
     dea_of = np.where(data.edges > 0, data.matched / np.where(data.edges > 0, data.edges, 1), 0.0)  # (s x n)
@@ -499,5 +732,6 @@ def ensemble(data: CorpusData, config: AnalysisConfig):
     rows.append((data.corpus, "best-single", data.keys[best][0], data.keys[best][1], total, b, d, signature))
     b, d = scores(oracle)
     rows.append((data.corpus, "oracle", None, None, total, b, d, signature))
-    return rows_choice, pd.DataFrame(rows, columns=["corpus", "system", "team", "run", "sentences", "mean_bleu",
-                                                    "dea", "configuration"])
+    return rows_choice, pd.DataFrame(
+        rows, columns=["corpus", "system", "team", "run", "sentences", "mean_bleu", "dea", "configuration"]
+    )

@@ -45,7 +45,11 @@ from evalhouse.statistics.selection import Selection
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
 
-COMPLEXITY = ("depth", "length", "mean_dependency_distance")  # Shimorina, Parmentier & Gardent (2021), section 6; columns of sentence_complexity
+COMPLEXITY = (
+    "depth",
+    "length",
+    "mean_dependency_distance",
+)  # Shimorina, Parmentier & Gardent (2021), section 6; columns of sentence_complexity
 
 
 @dataclass
@@ -59,8 +63,9 @@ def resolve_submission(wh: Warehouse, submission: str, corpus: str | None = None
     """``TEAM/RUN`` (with ``corpus`` when the run was scored on several corpora) -> (team, run, corpus)."""
     found = Selection.of(submission, corpus=corpus).submissions(wh)
     if len(found) > 1:
-        raise OptionError(f"{submission} was scored on several corpora ({', '.join(c for _, _, c in found)}): "
-                          "give `corpus`")
+        raise OptionError(
+            f"{submission} was scored on several corpora ({', '.join(c for _, _, c in found)}): give `corpus`"
+        )
     return found[0]
 
 
@@ -71,8 +76,9 @@ def parse_complexity(items) -> dict[str, float]:
         name, sep, value = str(item).partition("=")
         name = name.strip()
         if not sep or name not in COMPLEXITY:
-            raise OptionError(f"`complexity` takes METRIC=THRESHOLD with METRIC one of {', '.join(COMPLEXITY)}, "
-                              f"not '{item}'")
+            raise OptionError(
+                f"`complexity` takes METRIC=THRESHOLD with METRIC one of {', '.join(COMPLEXITY)}, not '{item}'"
+            )
         try:
             out[name] = float(value)
         except ValueError:
@@ -86,13 +92,18 @@ def reference_leak(wh: Warehouse, source: str, reference: str) -> str | None:
     (a SHA-256 in common), or ``corpus_inputs`` links the two sentence by sentence."""
     if source == reference:
         return f"'{source}' is the reference corpus"
-    shared = wh.sql("""SELECT list_intersect(a.sha256, b.sha256) FROM corpora AS a, corpora AS b
-                       WHERE a.corpus = $s AND b.corpus = $r""", {"s": source, "r": reference}).fetchone()
+    shared = wh.sql(
+        """SELECT list_intersect(a.sha256, b.sha256) FROM corpora AS a, corpora AS b
+                       WHERE a.corpus = $s AND b.corpus = $r""",
+        {"s": source, "r": reference},
+    ).fetchone()
     if shared and shared[0]:
         return f"'{source}' was ingested from the same file as '{reference}', the reference corpus"
-    linked = wh.sql("""SELECT count(*) FROM corpus_inputs
+    linked = wh.sql(
+        """SELECT count(*) FROM corpus_inputs
                        WHERE (corpus = $s AND reference = $r) OR (corpus = $r AND reference = $s)""",
-                    {"s": source, "r": reference}).fetchone()[0]
+        {"s": source, "r": reference},
+    ).fetchone()[0]
     if linked:
         return f"'{source}' holds the sentences of '{reference}', the reference corpus (corpus_inputs)"
     return None
@@ -108,10 +119,21 @@ def _analysis_settings(configuration: str | None) -> tuple[bool, int]:
     return parts.get("root") == "excluded", int(parts.get("max_size", defaults.max_size))
 
 
-def augment(wh: Warehouse, submission: str, source: str, top: int, out: str | os.PathLike, corpus: str | None = None,
-            weak_relations: int = 5, min_edges: int = 5, forms: int = 10, view: str = "dep",
-            max_size: int | None = None, complexity: Mapping[str, float] | None = None,
-            allow_reference: bool = False) -> AugmentSummary:
+def augment(
+    wh: Warehouse,
+    submission: str,
+    source: str,
+    top: int,
+    out: str | os.PathLike,
+    corpus: str | None = None,
+    weak_relations: int = 5,
+    min_edges: int = 5,
+    forms: int = 10,
+    view: str = "dep",
+    max_size: int | None = None,
+    complexity: Mapping[str, float] | None = None,
+    allow_reference: bool = False,
+) -> AugmentSummary:
     """Write the ``top`` sentences of treebank ``source`` richest in the submission's weakest relations
     and its most suspicious forms of ``view``, among those meeting every ``complexity`` threshold.
     Ties go to the earlier sentence. Each sentence gets an ``# evalhouse_augment = ...`` comment saying
@@ -127,20 +149,31 @@ def augment(wh: Warehouse, submission: str, source: str, top: int, out: str | os
     wh.require_corpus(source)
     leak = None if allow_reference else reference_leak(wh, source, ref)
     if leak:
-        raise OptionError(f"{leak} of {team}/{run}, its test set: choosing training sentences from it leaks the "
-                          "test set into training; pass `allow_reference` to do it anyway")
-    weak = [r for (r,) in wh.sql(
-        """SELECT relation FROM dea_by_relation WHERE team = $t AND run = $r AND corpus = $c AND edges >= $m
+        raise OptionError(
+            f"{leak} of {team}/{run}, its test set: choosing training sentences from it leaks the "
+            "test set into training; pass `allow_reference` to do it anyway"
+        )
+    weak = [
+        r
+        for (r,) in wh.sql(
+            """SELECT relation FROM dea_by_relation WHERE team = $t AND run = $r AND corpus = $c AND edges >= $m
            ORDER BY accuracy, relation LIMIT $k""",
-        {"t": team, "r": run, "c": ref, "m": min_edges, "k": weak_relations}).fetchall()]
+            {"t": team, "r": run, "c": ref, "m": min_edges, "k": weak_relations},
+        ).fetchall()
+    ]
     found_forms = wh.sql(
         """SELECT form, configuration FROM suspicious_subtrees WHERE team = $t AND run = $r AND corpus = $c
-           AND view = $v ORDER BY rank LIMIT $k""", {"t": team, "r": run, "c": ref, "v": view, "k": forms}).fetchall()
+           AND view = $v ORDER BY rank LIMIT $k""",
+        {"t": team, "r": run, "c": ref, "v": view, "k": forms},
+    ).fetchall()
     suspicious = [f for f, _ in found_forms]
     exclude_root, analysed_size = _analysis_settings(found_forms[0][1] if found_forms else None)
     max_size = analysed_size if max_size is None else max_size
-    edges = wh.sql("""SELECT position, head, relation, dependent_upos, dependent_lemma FROM edges WHERE corpus = $c
-                      ORDER BY position, dependent""", {"c": source}).fetchall()
+    edges = wh.sql(
+        """SELECT position, head, relation, dependent_upos, dependent_lemma FROM edges WHERE corpus = $c
+                      ORDER BY position, dependent""",
+        {"c": source},
+    ).fetchall()
     trees: dict[int, list[tuple]] = {}
     for position, *edge in edges:
         trees.setdefault(position, []).append(edge)
@@ -148,8 +181,9 @@ def augment(wh: Warehouse, submission: str, source: str, top: int, out: str | os
     if complexity:
         names = list(complexity)
         for position, *values in wh.sql(
-                f"SELECT position, {', '.join(names)} FROM sentence_complexity WHERE corpus = $c ORDER BY position",
-                {"c": source}).fetchall():
+            f"SELECT position, {', '.join(names)} FROM sentence_complexity WHERE corpus = $c ORDER BY position",
+            {"c": source},
+        ).fetchall():
             if all(v is not None and v >= complexity[n] for n, v in zip(names, values)):
                 measured[position] = tuple(zip(names, values))
     wanted = set(suspicious)
@@ -159,17 +193,29 @@ def augment(wh: Warehouse, submission: str, source: str, top: int, out: str | os
             continue
         heads, relations, upos, lemmas = (list(column) for column in zip(*tree))
         weak_edges = [r for h, r in zip(heads, relations) if h > 0 and r in weak]
-        found = sorted(mining.sentence_forms(heads, relations, upos, lemmas, views=(view,), max_size=max_size,
-                                             exclude_root=exclude_root)[view] & wanted) if wanted else []
+        found = (
+            sorted(
+                mining.sentence_forms(
+                    heads, relations, upos, lemmas, views=(view,), max_size=max_size, exclude_root=exclude_root
+                )[view]
+                & wanted
+            )
+            if wanted
+            else []
+        )
         richness = len(weak_edges) + len(found)
         if richness or complexity:
             counts = Counter(weak_edges)
-            reason = (f"richness {richness}: weak relations "
-                      + (", ".join(f"{r} x{counts[r]}" for r in sorted(counts)) or "none")
-                      + "; suspicious forms " + (", ".join(found) or "none"))
+            reason = (
+                f"richness {richness}: weak relations "
+                + (", ".join(f"{r} x{counts[r]}" for r in sorted(counts)) or "none")
+                + "; suspicious forms "
+                + (", ".join(found) or "none")
+            )
             if complexity:
-                reason += "; complexity " + ", ".join(f"{n} {_number(v)} >= {_number(complexity[n])}"
-                                                      for n, v in measured[position])
+                reason += "; complexity " + ", ".join(
+                    f"{n} {_number(v)} >= {_number(complexity[n])}" for n, v in measured[position]
+                )
             scored.append((-richness, position, reason + f" (for {team}/{run} on {ref})"))
     scored.sort()
     chosen = {position: [f"# evalhouse_augment = {reason}"] for _, position, reason in scored[:top]}

@@ -39,9 +39,15 @@ if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
 
 KIND = "submission"
 # the means of sentence scores the leaderboard shows: metric -> sentence_scores column
-MEANS = {"mean_bleu": "bleu", "mean_ssa": "ssa", "mean_gsa": "gsa", "mean_sta": "sta", "mean_gta": "gta",
-         "mean_understandability_accuracy": "understandability_accuracy",
-         "mean_quality_accuracy": "quality_accuracy"}
+MEANS = {
+    "mean_bleu": "bleu",
+    "mean_ssa": "ssa",
+    "mean_gsa": "gsa",
+    "mean_sta": "sta",
+    "mean_gta": "gta",
+    "mean_understandability_accuracy": "understandability_accuracy",
+    "mean_quality_accuracy": "quality_accuracy",
+}
 SACREBLEU_TESTS = {"paired-bootstrap": "bs", "approximate-randomisation": "ar"}
 
 
@@ -63,22 +69,35 @@ def _dist(t: np.ndarray) -> np.ndarray:
 
 def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     """The leaderboard's scores of the submissions ``keys`` (sorted) on a corpus, but sacreBLEU's."""
-    positions = [p for (p,) in wh.sql("SELECT position FROM sentences WHERE corpus = $c ORDER BY position",
-                                      {"c": corpus}).fetchall()]
+    positions = [
+        p
+        for (p,) in wh.sql(
+            "SELECT position FROM sentences WHERE corpus = $c ORDER BY position", {"c": corpus}
+        ).fetchall()
+    ]
     where = {p: i for i, p in enumerate(positions)}
     which = {k: i for i, k in enumerate(keys)}
     s, n = len(keys), len(positions)
-    sentence = wh.sql(f"""SELECT team, run, position, edges, matched_edges, dea, {', '.join(MEANS.values())}
-                          FROM sentence_scores WHERE corpus = $c""", {"c": corpus}).df()
-    statistics = wh.sql("""SELECT team, run, position, bleu_hypothesis_length, bleu_reference_length, bleu_matches,
+    sentence = wh.sql(
+        f"""SELECT team, run, position, edges, matched_edges, dea, {", ".join(MEANS.values())}
+                          FROM sentence_scores WHERE corpus = $c""",
+        {"c": corpus},
+    ).df()
+    statistics = wh.sql(
+        """SELECT team, run, position, bleu_hypothesis_length, bleu_reference_length, bleu_matches,
                                   bleu_totals, sr_hypothesis_length, sr_reference_length, sr_matches, sr_totals,
                                   sr_nist_matches, sr_word_edits, sr_word_length, sr_char_edits, sr_char_length
-                           FROM sentence_statistics WHERE corpus = $c""", {"c": corpus}).df()
+                           FROM sentence_statistics WHERE corpus = $c""",
+        {"c": corpus},
+    ).df()
 
     def grid(frame: pd.DataFrame):
         chosen = frame[[k in which for k in zip(frame["team"], frame["run"])]]
-        return (np.array([which[k] for k in zip(chosen["team"], chosen["run"])], dtype=np.int64),
-                chosen["position"].map(where).to_numpy(), chosen)
+        return (
+            np.array([which[k] for k in zip(chosen["team"], chosen["run"])], dtype=np.int64),
+            chosen["position"].map(where).to_numpy(),
+            chosen,
+        )
 
     r, c, sentence = grid(sentence)
 
@@ -89,14 +108,20 @@ def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Scor
 
     edges, matched, dea = (column(sentence, x, r, c) for x in ("edges", "matched_edges", "dea"))
     has_edges = np.nan_to_num(edges) > 0
-    out = [Score("dea", np.stack([np.nan_to_num(matched), np.nan_to_num(edges)], -1), "pooled:matched/edges"),
-           Score("mean_dea", np.stack([np.where(has_edges, np.nan_to_num(dea), 0.0), has_edges.astype(float)], -1),
-                 "mean-over-sentences-with-edges")]
+    out = [
+        Score("dea", np.stack([np.nan_to_num(matched), np.nan_to_num(edges)], -1), "pooled:matched/edges"),
+        Score(
+            "mean_dea",
+            np.stack([np.where(has_edges, np.nan_to_num(dea), 0.0), has_edges.astype(float)], -1),
+            "mean-over-sentences-with-edges",
+        ),
+    ]
     for metric, name in MEANS.items():
         values = column(sentence, name, r, c)
         present = ~np.isnan(values)
-        out.append(Score(metric, np.stack([np.where(present, values, 0.0), present.astype(float)], -1),
-                         "mean-over-sentences"))
+        out.append(
+            Score(metric, np.stack([np.where(present, values, 0.0), present.astype(float)], -1), "mean-over-sentences")
+        )
     r, c, statistics = grid(statistics)
 
     def vectors(name: str, k: int, floor: bool = False) -> np.ndarray:
@@ -105,68 +130,133 @@ def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Scor
         out_[r, c] = np.maximum(values, 1.0) if floor else values
         return out_
 
-    lengths = np.stack([column(statistics, "bleu_hypothesis_length", r, c),
-                        column(statistics, "bleu_reference_length", r, c)], -1)
+    lengths = np.stack(
+        [column(statistics, "bleu_hypothesis_length", r, c), column(statistics, "bleu_reference_length", r, c)], -1
+    )
     # NLTK's corpus_bleu: every sentence adds at least 1 to each n-gram total
-    out.append(Score("corpus_bleu", np.concatenate([lengths, vectors("bleu_matches", 4), vectors("bleu_totals", 4, True)],
-                                                   -1), "nltk-corpus-bleu,method2,lemmas", _corpus_bleu))
+    out.append(
+        Score(
+            "corpus_bleu",
+            np.concatenate([lengths, vectors("bleu_matches", 4), vectors("bleu_totals", 4, True)], -1),
+            "nltk-corpus-bleu,method2,lemmas",
+            _corpus_bleu,
+        )
+    )
     scored = statistics["sr_hypothesis_length"].notna()
     if len(statistics) and scored.all() and len(statistics) == s * n:
-        sr_lengths = np.stack([column(statistics, "sr_hypothesis_length", r, c),
-                               column(statistics, "sr_reference_length", r, c)], -1)
-        out += [Score("sr_bleu", np.concatenate([sr_lengths, vectors("sr_matches", 4), vectors("sr_totals", 4, True)], -1),
-                      "sr-script,nltk-corpus-bleu,method2", _corpus_bleu),
-                Score("sr_nist", np.concatenate([sr_lengths, vectors("sr_totals", 4), vectors("sr_nist_matches", 4)], -1),
-                      "sr-script,nltk-corpus-nist,weights-of-the-whole-reference", _nist),
-                Score("sr_dist", np.stack([column(statistics, "sr_char_edits", r, c),
-                                           column(statistics, "sr_char_length", r, c)], -1), "sr19-script,characters",
-                      _dist),
-                Score("sr_dist_words", np.stack([column(statistics, "sr_word_edits", r, c),
-                                                 column(statistics, "sr_word_length", r, c)], -1),
-                      "sr18-script,words", _dist)]
+        sr_lengths = np.stack(
+            [column(statistics, "sr_hypothesis_length", r, c), column(statistics, "sr_reference_length", r, c)], -1
+        )
+        out += [
+            Score(
+                "sr_bleu",
+                np.concatenate([sr_lengths, vectors("sr_matches", 4), vectors("sr_totals", 4, True)], -1),
+                "sr-script,nltk-corpus-bleu,method2",
+                _corpus_bleu,
+            ),
+            Score(
+                "sr_nist",
+                np.concatenate([sr_lengths, vectors("sr_totals", 4), vectors("sr_nist_matches", 4)], -1),
+                "sr-script,nltk-corpus-nist,weights-of-the-whole-reference",
+                _nist,
+            ),
+            Score(
+                "sr_dist",
+                np.stack([column(statistics, "sr_char_edits", r, c), column(statistics, "sr_char_length", r, c)], -1),
+                "sr19-script,characters",
+                _dist,
+            ),
+            Score(
+                "sr_dist_words",
+                np.stack([column(statistics, "sr_word_edits", r, c), column(statistics, "sr_word_length", r, c)], -1),
+                "sr18-script,words",
+                _dist,
+            ),
+        ]
     return out
 
 
-def sacrebleu_rows(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
+def sacrebleu_rows(
+    wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """sacreBLEU BLEU and chrF of the submissions that have them, resampled as sacrebleu resamples."""
-    stored = {(t, r): sig for t, r, sig in wh.sql(
-        "SELECT team, run, signature FROM submission_sacrebleu WHERE corpus = $c AND metric = 'bleu'",
-        {"c": corpus}).fetchall()}
+    stored = {
+        (t, r): sig
+        for t, r, sig in wh.sql(
+            "SELECT team, run, signature FROM submission_sacrebleu WHERE corpus = $c AND metric = 'bleu'", {"c": corpus}
+        ).fetchall()
+    }
     keys = [k for k in keys if k in stored]
     intervals, tests = [], []
     if not keys:
         return pd.DataFrame(intervals), significance_frame(tests, config)
     options = _options(stored[keys[0]])
-    references = [t for (t,) in wh.sql("SELECT text FROM sentences WHERE corpus = $c ORDER BY position",
-                                       {"c": corpus}).fetchall()]
+    references = [
+        t for (t,) in wh.sql("SELECT text FROM sentences WHERE corpus = $c ORDER BY position", {"c": corpus}).fetchall()
+    ]
     prepared = sacrebleu_scores.sacrebleu_reference(references, **options)
     results = []
     for team, run in keys:
-        texts = [t for (t,) in wh.sql("SELECT text FROM output_sentences WHERE corpus = $c AND team = $t AND run = $r "
-                                      "ORDER BY position", {"c": corpus, "t": team, "r": run}).fetchall()]
+        texts = [
+            t
+            for (t,) in wh.sql(
+                "SELECT text FROM output_sentences WHERE corpus = $c AND team = $t AND run = $r ORDER BY position",
+                {"c": corpus, "t": team, "r": run},
+            ).fetchall()
+        ]
         results.append(sacrebleu_scores.sacrebleu_scores(texts, prepared))
     n = len(references)
     for metric in ("bleu", "chrf"):
         statistics = [getattr(x, f"{metric}_statistics") for x in results]
-        configuration = signature(config, "unit:reference-sentence",
-                                  f"sacrebleu_{metric}:sacrebleu-{sacrebleu_scores.version()},"
-                                  f"tokenize:{options['tokenize']},lowercase:{str(options['lowercase']).lower()}")
+        configuration = signature(
+            config,
+            "unit:reference-sentence",
+            f"sacrebleu_{metric}:sacrebleu-{sacrebleu_scores.version()},"
+            f"tokenize:{options['tokenize']},lowercase:{str(options['lowercase']).lower()}",
+        )
         paired = {}
         for test in config.tests:
-            paired[test] = sacrebleu_scores.paired_tests(statistics, metric, test, config.resamples, config.seed,
-                                                         **options)
+            paired[test] = sacrebleu_scores.paired_tests(
+                statistics, metric, test, config.resamples, config.seed, **options
+            )
         boot = paired.get("paired-bootstrap") or sacrebleu_scores.paired_tests(
-            statistics, metric, "paired-bootstrap", config.resamples, config.seed, **options)
+            statistics, metric, "paired-bootstrap", config.resamples, config.seed, **options
+        )
         for i, (team, run) in enumerate(keys):
-            intervals.append(("submission", corpus, team, run, f"sacrebleu_{metric}", boot.scores[i],
-                              boot.means[i] - boot.cis[i], boot.means[i] + boot.cis[i], boot.means[i], n,
-                              f"{configuration}|ci:sacrebleu-paired-bs,mean+-half-of-2.5-97.5-percentiles"))
+            intervals.append(
+                (
+                    "submission",
+                    corpus,
+                    team,
+                    run,
+                    f"sacrebleu_{metric}",
+                    boot.scores[i],
+                    boot.means[i] - boot.cis[i],
+                    boot.means[i] + boot.cis[i],
+                    boot.means[i],
+                    n,
+                    f"{configuration}|ci:sacrebleu-paired-bs,mean+-half-of-2.5-97.5-percentiles",
+                )
+            )
         for test, result in paired.items():
             for (a, b), p in sorted(result.p.items()):
-                tests.append(["submission", corpus, f"sacrebleu_{metric}", test, *keys[a], *keys[b], n,
-                              result.scores[a], result.scores[b], result.scores[a] - result.scores[b], p,
-                              f"{configuration}|sacrebleu-paired-{SACREBLEU_TESTS[test]}|alpha:{config.alpha}"
-                              "|adjust:holm,over-pairs-of-corpus-metric-test"])
+                tests.append(
+                    [
+                        "submission",
+                        corpus,
+                        f"sacrebleu_{metric}",
+                        test,
+                        *keys[a],
+                        *keys[b],
+                        n,
+                        result.scores[a],
+                        result.scores[b],
+                        result.scores[a] - result.scores[b],
+                        p,
+                        f"{configuration}|sacrebleu-paired-{SACREBLEU_TESTS[test]}|alpha:{config.alpha}"
+                        "|adjust:holm,over-pairs-of-corpus-metric-test",
+                    ]
+                )
     return pd.DataFrame(intervals), significance_frame(tests, config)
 
 

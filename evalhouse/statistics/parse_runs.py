@@ -36,17 +36,26 @@ METRICS = {
     "blex": ("2 * blex_correct", "gold_content_words + system_content_words"),
     "la": ("la_sum", "gold_words"),
 }
-DEFINITIONS = {"uas": "f1,2*correct/(gold+system),pooled", "las": "f1,2*correct/(gold+system),pooled",
-               "clas": "f1,content-words,pooled", "mlas": "f1,content-words,pooled",
-               "blex": "f1,content-words,pooled", "la": "mean-over-gold-words"}
+DEFINITIONS = {
+    "uas": "f1,2*correct/(gold+system),pooled",
+    "las": "f1,2*correct/(gold+system),pooled",
+    "clas": "f1,content-words,pooled",
+    "mlas": "f1,content-words,pooled",
+    "blex": "f1,content-words,pooled",
+    "la": "mean-over-gold-words",
+}
 
 
 def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
     """The ranked scores of the runs ``keys`` (sorted) of a corpus, from ``dependency_sentence_scores``."""
-    columns = ", ".join(f"CAST({n} AS DOUBLE) AS {m}_num, CAST({d} AS DOUBLE) AS {m}_den"
-                        for m, (n, d) in METRICS.items())
-    rows_ = wh.sql(f"SELECT team, run, sentence, {columns} FROM dependency_sentence_scores WHERE corpus = $c "
-                   "ORDER BY team, run, sentence", {"c": corpus}).df()
+    columns = ", ".join(
+        f"CAST({n} AS DOUBLE) AS {m}_num, CAST({d} AS DOUBLE) AS {m}_den" for m, (n, d) in METRICS.items()
+    )
+    rows_ = wh.sql(
+        f"SELECT team, run, sentence, {columns} FROM dependency_sentence_scores WHERE corpus = $c "
+        "ORDER BY team, run, sentence",
+        {"c": corpus},
+    ).df()
     rows_ = rows_[[k in set(keys) for k in zip(rows_["team"], rows_["run"])]]
     sentences = sorted(rows_["sentence"].unique())
     where = {s: i for i, s in enumerate(sentences)}

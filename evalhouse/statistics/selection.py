@@ -27,8 +27,9 @@ class Selection:
     spelled: str | None = field(default=None, compare=False)  # TEAM/RUN as given, for resolve()
 
     @classmethod
-    def of(cls, submission: str | None = None, team: str | None = None, corpus: str | None = None,
-           exclusive: bool = False) -> "Selection":
+    def of(
+        cls, submission: str | None = None, team: str | None = None, corpus: str | None = None, exclusive: bool = False
+    ) -> "Selection":
         """From a command's options: ``submission`` is ``TEAM/RUN``; ``exclusive`` allows one of the three."""
         if exclusive and sum(x is not None for x in (submission, team, corpus)) > 1:
             raise OptionError("give at most one of `submission`, `team`, `corpus`")
@@ -56,9 +57,11 @@ class Selection:
             if wh.sql(f"SELECT count(*) FROM submissions WHERE {where}", params).fetchall()[0][0]:
                 found.append(candidate)
         if len(found) > 1:
-            raise OptionError(f"`submission` '{self.spelled}' names several submissions ("
-                              + ", ".join(f"team '{c.team}' run '{c.run}'" for c in found)
-                              + "); select one with `team` (and `corpus`) instead")
+            raise OptionError(
+                f"`submission` '{self.spelled}' names several submissions ("
+                + ", ".join(f"team '{c.team}' run '{c.run}'" for c in found)
+                + "); select one with `team` (and `corpus`) instead"
+            )
         return found[0] if found else self
 
     def describe(self) -> str:
@@ -86,17 +89,21 @@ class Selection:
     def submissions(self, wh: Warehouse, required: bool = True) -> list[tuple[str, str, str]]:
         """(team, run, corpus) of every selected submission, sorted; refused when there is none and ``required``."""
         where, params = self.resolve(wh).where()
-        found = wh.sql(f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus",
-                       params).fetchall()
+        found = wh.sql(
+            f"SELECT team, run, corpus FROM submissions WHERE {where} ORDER BY team, run, corpus", params
+        ).fetchall()
         if not found and required:
             if self.team is None and self.run is None and self.corpus is None:
                 raise WarehouseError(f"no submissions in {wh.path}: run `evalhouse ingest outputs` first")
-            raise WarehouseError(f"no submissions for {self.describe()} in {wh.path} (the stored ones: "
-                                 "evalhouse sql 'select * from submissions')")
+            raise WarehouseError(
+                f"no submissions for {self.describe()} in {wh.path} (the stored ones: "
+                "evalhouse sql 'select * from submissions')"
+            )
         return found
 
     def dependency_runs(self, wh: Warehouse) -> list[tuple[str, str, str]]:
         """(team, run, corpus) of every selected dependency parser run, sorted (perhaps none)."""
         where, params = self.where()
-        return wh.sql(f"SELECT team, run, corpus FROM dependency_runs WHERE {where} ORDER BY team, run, corpus",
-                      params).fetchall()
+        return wh.sql(
+            f"SELECT team, run, corpus FROM dependency_runs WHERE {where} ORDER BY team, run, corpus", params
+        ).fetchall()

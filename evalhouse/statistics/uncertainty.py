@@ -26,10 +26,37 @@ import pandas as pd
 
 from evalhouse.analysis import stats
 
-INTERVAL_COLUMNS = ["kind", "corpus", "team", "run", "metric", "value", "low", "high", "mean", "sentences",
-                    "configuration"]
-SIGNIFICANCE_COLUMNS = ["kind", "corpus", "metric", "test", "team_a", "run_a", "team_b", "run_b", "n", "value_a",
-                        "value_b", "delta", "p", "p_holm", "significant", "configuration"]
+INTERVAL_COLUMNS = [
+    "kind",
+    "corpus",
+    "team",
+    "run",
+    "metric",
+    "value",
+    "low",
+    "high",
+    "mean",
+    "sentences",
+    "configuration",
+]
+SIGNIFICANCE_COLUMNS = [
+    "kind",
+    "corpus",
+    "metric",
+    "test",
+    "team_a",
+    "run_a",
+    "team_b",
+    "run_b",
+    "n",
+    "value_a",
+    "value_b",
+    "delta",
+    "p",
+    "p_holm",
+    "significant",
+    "configuration",
+]
 
 
 @dataclass
@@ -49,8 +76,9 @@ def signature(config, *parts: str) -> str:
     return config.signature(f"resamples:{config.resamples}", f"seed:{config.seed}", *parts)
 
 
-def rows(kind: str, corpus: str, keys: list[tuple[str, str]], scores: list[Score], config,
-         unit: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def rows(
+    kind: str, corpus: str, keys: list[tuple[str, str]], scores: list[Score], config, unit: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The ``score_intervals`` and ``score_significance`` rows of the runs ``keys`` (in the order of the
     statistics' first axis) of one corpus, for every score. ``unit`` names the sentences resampled."""
     intervals, tests = [], []
@@ -62,14 +90,41 @@ def rows(kind: str, corpus: str, keys: list[tuple[str, str]], scores: list[Score
         for i, (team, run) in enumerate(keys):
             if np.isnan(value[i]):
                 continue  # nothing to score (no content word, no reference text)
-            intervals.append((kind, corpus, team, run, score.name, float(value[i]), _float(low[i]), _float(high[i]),
-                              _float(mean[i]), n, f"{configuration}|{ci}"))
+            intervals.append(
+                (
+                    kind,
+                    corpus,
+                    team,
+                    run,
+                    score.name,
+                    float(value[i]),
+                    _float(low[i]),
+                    _float(high[i]),
+                    _float(mean[i]),
+                    n,
+                    f"{configuration}|{ci}",
+                )
+            )
         if len(keys) < 2 or np.isnan(value).any():
             continue
         for test in config.tests:
             for a, b, va, vb, delta, p in _tests(score, config, test):
-                tests.append([kind, corpus, score.name, test, *keys[a], *keys[b], n, va, vb, delta, p,
-                              f"{configuration}|alpha:{config.alpha}|adjust:holm,over-pairs-of-corpus-metric-test"])
+                tests.append(
+                    [
+                        kind,
+                        corpus,
+                        score.name,
+                        test,
+                        *keys[a],
+                        *keys[b],
+                        n,
+                        va,
+                        vb,
+                        delta,
+                        p,
+                        f"{configuration}|alpha:{config.alpha}|adjust:holm,over-pairs-of-corpus-metric-test",
+                    ]
+                )
     return pd.DataFrame(intervals, columns=INTERVAL_COLUMNS), significance_frame(tests, config)
 
 
@@ -81,7 +136,8 @@ def significance_frame(tests: list[list], config) -> pd.DataFrame:
     if frame.empty:
         return frame.assign(p_holm=[], significant=[])[SIGNIFICANCE_COLUMNS]
     frame["p_holm"] = frame.groupby(["kind", "corpus", "metric", "test"])["p"].transform(
-        lambda p: stats.holm(p.to_numpy()))
+        lambda p: stats.holm(p.to_numpy())
+    )
     frame["significant"] = frame["p_holm"] < config.alpha
     return frame[SIGNIFICANCE_COLUMNS]
 
@@ -102,13 +158,15 @@ def _intervals(score: Score, config):
         num, den = score.stats[..., 0], score.stats[..., 1]
         with np.errstate(invalid="ignore", divide="ignore"):
             value = num.sum(axis=1) / den.sum(axis=1)
-        low, high, mean = stats.bootstrap_ratio_intervals(num.T, den.T, config.resamples, config.seed, config.level,
-                                                          with_mean=True)
+        low, high, mean = stats.bootstrap_ratio_intervals(
+            num.T, den.T, config.resamples, config.seed, config.level, with_mean=True
+        )
         return value, low, high, mean
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.asarray(score.combine(score.stats.sum(axis=1)), dtype=float)
-    low, high, mean = stats.bootstrap_statistic_intervals(score.stats, score.combine, config.resamples, config.seed,
-                                                          config.level)
+    low, high, mean = stats.bootstrap_statistic_intervals(
+        score.stats, score.combine, config.resamples, config.seed, config.level
+    )
     return value, low, high, mean
 
 
