@@ -15,10 +15,14 @@ not pruned (about 2 MB each); the directory can be deleted at any time.
 Safety, in order:
 
 * a template is written under a temporary name, synced and renamed into place when complete;
+* a template is opened read-only by DuckDB before it is renamed into place, and the SHA-256 of its bytes
+  is written beside it (``<template>.sha256``, also under a temporary name, first);
 * the copy for a new warehouse is written to a new file of a random name beside the warehouse
   (``<warehouse>.evalhouse-new-XXXXXXXX``, created exclusively: no earlier file is ever written to),
-  synced, and opened read-only by DuckDB to check it; a copy that does not open is deleted with its
-  template, and the caller creates the schema in place;
+  hashed as it is copied and synced; a copy whose digest is not the recorded one (a template damaged or
+  changed since it was built, or one without its digest) is deleted with the template, and the caller
+  creates the schema in place. Hashing the ~0.5 MB costs about a millisecond; opening the copy in DuckDB
+  to check it, as FORMAT 1 did, cost a second open of the file in every new warehouse;
 * only then is it hard-linked to the warehouse's name, which fails if that name exists: an existing file
   is never overwritten, and once linked the file is the warehouse and is never deleted here (another
   process may have opened it already).
@@ -32,8 +36,8 @@ the ordinary way.
 
 from __future__ import annotations
 
+import hashlib
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -41,8 +45,9 @@ from typing import Callable
 import duckdb
 
 CACHE_ENV = "EVALHOUSE_CACHE_DIR"
-# bumped when what a template holds changes in a way its fingerprint does not show
-FORMAT = 1
+# bumped when what a template holds changes in a way its fingerprint does not show (2: a SHA-256 beside it)
+FORMAT = 2
+CHUNK = 1 << 20
 
 
 def cache_dir() -> Path | None:
@@ -92,10 +97,29 @@ def _build(template: Path, create_schema: Callable[[duckdb.DuckDBPyConnection], 
             con.close()
         if os.path.exists(f"{staged}.wal"):  # not a self-contained file: do not keep it
             raise OSError(f"{staged}: DuckDB left a write-ahead log")
+        if not _opens(os.fspath(staged)):
+            raise OSError(f"{staged}: DuckDB cannot open the template it wrote")
         _sync(staged)
+        digest = hashlib.sha256(staged.read_bytes()).hexdigest()
+        staged_digest = staged.with_name(f"{staged.name}.sha256")
+        try:
+            staged_digest.write_text(digest + "\n", encoding="ascii")
+            _sync(staged_digest)
+            os.replace(staged_digest, _digest_path(template))
+        finally:
+            staged_digest.unlink(missing_ok=True)
         os.replace(staged, template)
     finally:
         remove(staged)
+
+
+def _digest_path(template: Path) -> Path:
+    return template.with_name(f"{template.name}.sha256")
+
+
+def _discard(template: Path) -> None:
+    remove(template)
+    _digest_path(template).unlink(missing_ok=True)
 
 
 def _opens(path: str) -> bool:
@@ -118,14 +142,21 @@ def place(path: str, fingerprint: str, create_schema: Callable[[duckdb.DuckDBPyC
     try:
         if not template.exists():
             _build(template, create_schema)
+        try:
+            expected = _digest_path(template).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            expected = None
         directory, name = os.path.split(os.path.abspath(path))
         fd, staged = tempfile.mkstemp(prefix=f"{name}.evalhouse-new-", dir=directory)  # exclusive, random
+        digest = hashlib.sha256()
         with open(template, "rb") as src, os.fdopen(fd, "wb") as dst:
-            shutil.copyfileobj(src, dst)
+            while chunk := src.read(CHUNK):
+                digest.update(chunk)
+                dst.write(chunk)
             dst.flush()
             os.fsync(dst.fileno())
-        if not _opens(staged):  # a damaged template: never link it, build it again next time
-            remove(template)
+        if digest.hexdigest() != expected:  # a damaged template: never link it, build it again next time
+            _discard(template)
             return False
         os.link(staged, path)  # never replaces: FileExistsError when another process created `path`
         return True

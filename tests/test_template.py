@@ -3,6 +3,7 @@ whose schema was created in place, and never at the cost of a file the user has.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -85,7 +86,7 @@ def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, mo
     assert rows(tmp_path / "copy.duckdb") == 0
     # nothing else is left beside the warehouses or in the cache
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "copy.duckdb", "first.duckdb", "in-place.duckdb"]
-    assert [p.name for p in cache.iterdir()] == [built.name]
+    assert sorted(p.name for p in cache.iterdir()) == [built.name, built.name + ".sha256"]
 
 
 @pytest.mark.slow
@@ -114,6 +115,28 @@ def test_a_damaged_template_is_replaced_and_the_warehouse_still_made(tmp_path, c
     assert not built.exists()  # discarded; the next new warehouse builds it again
     evalhouse.connect(tmp_path / "third.duckdb").close()
     assert built.exists() and catalog(tmp_path / "third.duckdb") == catalog(tmp_path / "first.duckdb")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("damage", ["one byte changed", "digest missing"])
+def test_a_template_unlike_its_digest_is_never_copied(tmp_path, cache, damage):
+    """A damage DuckDB would not notice on opening (one byte of the file's free space changed), or a
+    template without the SHA-256 recorded when it was built: the copy is discarded with the template."""
+    fingerprint = schema_script()[2]
+    evalhouse.connect(tmp_path / "first.duckdb").close()
+    built = template.template_path(fingerprint)
+    digest = built.with_name(built.name + ".sha256")
+    assert digest.read_text().strip() == hashlib.sha256(built.read_bytes()).hexdigest()
+    if damage == "digest missing":
+        digest.unlink()
+    else:
+        data = bytearray(built.read_bytes())
+        data[-1] ^= 0xFF
+        built.write_bytes(bytes(data))
+    evalhouse.connect(tmp_path / "second.duckdb").close()
+    assert not built.exists() and not digest.exists()
+    assert catalog(tmp_path / "second.duckdb") == catalog(tmp_path / "first.duckdb")
+    assert not any(".evalhouse-new-" in p.name for p in tmp_path.iterdir())
 
 
 @pytest.mark.slow
