@@ -52,6 +52,24 @@ def significant(value):
     return float(f"{value:.12g}") if isinstance(value, float) else value
 
 
+# the 13 parsers of ../shared/data/constituency/parser-outputs-wsj-sample, scored by both EVALB tests
+PTB_PARSERS = [
+    "berkeley",
+    "bikel",
+    "bubs",
+    "charniak_basic",
+    "charniak_reranking",
+    "charniak_selftrained_basic",
+    "charniak_selftrained_reranking",
+    "collins.1",
+    "collins.2",
+    "collins.3",
+    "henderson",
+    "stanford",
+    "stanford_factored",
+]
+
+
 def shared(*parts: str) -> Path:
     """Path under ../shared/data, skipping the test loudly when it is absent."""
     path = SHARED_DATA.joinpath(*parts)

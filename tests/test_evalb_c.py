@@ -26,23 +26,8 @@ from evalhouse.ingest.parses import ingest_parses, resolve_params
 from evalhouse.loaders.brackets import read_trees
 from evalhouse.loaders.evalb_prm import read_prm
 from evalhouse.reports.evalb import EvalbStopped, evalb_report, evalb_report_from_views
+from tests.conftest import PTB_PARSERS as PARSERS
 from tests.conftest import shared, tool, write
-
-PARSERS = [
-    "berkeley",
-    "bikel",
-    "bubs",
-    "charniak_basic",
-    "charniak_reranking",
-    "charniak_selftrained_basic",
-    "charniak_selftrained_reranking",
-    "collins.1",
-    "collins.2",
-    "collins.3",
-    "henderson",
-    "stanford",
-    "stanford_factored",
-]
 
 
 def run_c(program, prm, gold, test) -> tuple[str, str, int]:

@@ -15,25 +15,11 @@ import pytest
 from evalhouse.loaders.brackets import read_trees, render
 from benchmarks.parses import perturb, ptb_sample_text
 from evalhouse.ingest.parses import _gold_trees, ingest_parses
+from tests.conftest import PTB_PARSERS as PARSERS
 from tests.conftest import shared, write
 
 pytestmark = pytest.mark.realdata
 
-PARSERS = [
-    "berkeley",
-    "bikel",
-    "bubs",
-    "charniak_basic",
-    "charniak_reranking",
-    "charniak_selftrained_basic",
-    "charniak_selftrained_reranking",
-    "collins.1",
-    "collins.2",
-    "collins.3",
-    "henderson",
-    "stanford",
-    "stanford_factored",
-]
 
 # --- an independent labelled-bracket counter (COLLINS.prm semantics), sharing no code with evalhouse
 _DELETE = {"TOP", "-NONE-", ",", ":", "``", "''", "."}
