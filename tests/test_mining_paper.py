@@ -510,3 +510,35 @@ def test_the_mining_figures_of_the_docs(adapt_analysed):
     missing = [q for q in quoted if q not in text]
     assert missing == [], missing
     assert f["dep"]["mss"][0] == 0.0 and f["dep"]["forms"] == d["dep"]["forms"]  # same forms, same coverage
+
+
+@pytest.mark.realdata
+def test_the_reference_form_counts_of_the_docs(adapt_analysed):
+    """docs/statistics.md also quotes what one representative per occurrence set does to EWT's forms
+    (they depend on the reference trees only, not on a run): recomputed here with the default mining
+    settings, each count found in the text as computed; and the section heading's MSS scale is the range
+    of the default MSS over the views, to one decimal."""
+    from evalhouse.statistics.analyze import AnalysisConfig, CorpusData, corpus_forms
+    from tests.conftest import REPO
+
+    wh, _, _, figures = adapt_analysed
+    text = (REPO / "docs" / "statistics.md").read_text(encoding="utf-8")
+    keys = wh.sql("select team, run from submissions where corpus = 'ewt'").fetchall()
+    data = CorpusData.load(wh, "ewt", keys)
+    forms = corpus_forms(data.tree, data.positions, ["dep", "lemma"], AnalysisConfig().mining_settings())
+    dep, lemma = forms["dep"], forms["lemma"]
+    sentences = np.asarray(dep.matrix.sum(axis=0)).ravel()  # a represented form has its representative's
+    represented = np.array([len(r) for r in dep.represents])
+    single, five = int(represented[sentences == 1].sum()), int(represented[sentences >= 5].sum())
+    assert dep.enumerated - len(dep.names) == represented.sum()
+    quoted = [
+        f"has {dep.enumerated:,} forms and {len(dep.names):,} representatives: "
+        f"{dep.enumerated - len(dep.names):,} forms are represented by another, {single:,} of them occur in\n"
+        f"  a single sentence, {five:,} in five or more",
+        f"{lemma.enumerated:,} forms become {len(lemma.names):,}",
+    ]
+    missing = [q for q in quoted if q not in text]
+    assert missing == [], missing
+    d = figures["default"]
+    low, high = min(v["mss"][0] for v in d.values()), max(v["mss"][1] for v in d.values())
+    assert f"### Scale: why evalhouse's MSS is {low:.1f}–{high:.1f} where" in text, (low, high)
