@@ -216,6 +216,68 @@ def test_breakdowns_of_the_worked_case(worked):
     assert breakdown(worked, "upos")["AUX"] == (1, 1, 0, 0, 1, 1)
 
 
+# French "du" is one token of two words, "de le" (a multiword token, ID 3-4). docs/parse-evaluation.md: in the
+# breakdowns each word of a multiword token keeps its own UPOS and the token has none. The parser splits "du"
+# as the gold does but tags "le" as a pronoun and attaches it to the verb as obj.
+MULTIWORD_GOLD = """# sent_id = 1
+# text = Il parle du livre.
+1	Il	il	PRON	_	_	2	nsubj	_	_
+2	parle	parler	VERB	_	_	0	root	_	_
+3-4	du	_	_	_	_	_	_	_	_
+3	de	de	ADP	_	_	5	case	_	_
+4	le	le	DET	_	_	5	det	_	_
+5	livre	livre	NOUN	_	_	2	obl	_	SpaceAfter=No
+6	.	.	PUNCT	_	_	2	punct	_	_
+
+"""
+MULTIWORD_SYSTEM = """1	Il	il	PRON	_	_	2	nsubj	_	_
+2	parle	parler	VERB	_	_	0	root	_	_
+3-4	du	_	_	_	_	_	_	_	_
+3	de	de	ADP	_	_	5	case	_	_
+4	le	le	PRON	_	_	2	obj	_	_
+5	livre	livre	NOUN	_	_	2	obl	_	SpaceAfter=No
+6	.	.	PUNCT	_	_	2	punct	_	_
+
+"""
+
+
+@pytest.mark.slow
+def test_words_of_a_multiword_token_keep_their_own_upos(tmp_path, wh):
+    system, gold = write(tmp_path, "s.conllu", MULTIWORD_SYSTEM), write(tmp_path, "g.conllu", MULTIWORD_GOLD)
+    ingest_dependency_run(wh, system, gold, "c", "t", "r")
+    # 5 tokens (Il parle du livre .), 6 words; every word aligns (same tokens, same words inside "du")
+    rows = our_rows(wh, "c", "t", "r")
+    assert rows["Tokens"][:3] == (5, 5, 5) and rows["Words"][:3] == (6, 6, 6)
+    # UPOS: every word but le (DET / PRON); LAS: every word but le (head 5 det / head 2 obj)
+    assert rows["UPOS"][:4] == (5, 6, 6, 6) and rows["LAS"][:4] == (5, 6, 6, 6)
+    # group -> (gold words, system words, LAS gold correct, LAS system correct, UAS gold, UAS system):
+    #   gold words by gold UPOS: Il PRON, parle VERB, de ADP, le DET, livre NOUN, . PUNCT (the token du: none)
+    #   system words by system UPOS: Il PRON, parle VERB, de ADP, le PRON, livre NOUN, . PUNCT
+    #   PRON: gold {Il}, system {Il, le}; Il is right, le wrong on both head and relation -> (1, 2, 1, 1, 1, 1)
+    #   DET: gold {le}, wrong; no system word is a DET -> (1, 0, 0, 0, 0, 0)
+    #   ADP (de), VERB, NOUN, PUNCT: one word each side, right -> (1, 1, 1, 1, 1, 1)
+    assert breakdown(wh, "upos") == {
+        "PRON": (1, 2, 1, 1, 1, 1),
+        "VERB": (1, 1, 1, 1, 1, 1),
+        "ADP": (1, 1, 1, 1, 1, 1),
+        "DET": (1, 0, 0, 0, 0, 0),
+        "NOUN": (1, 1, 1, 1, 1, 1),
+        "PUNCT": (1, 1, 1, 1, 1, 1),
+    }
+    # PRON: P = 1/2 (le is wrong), R = 1/1, F1 = 2 * 1/2 * 1 / (1/2 + 1) = 2/3; DET: no system word, P and F1 NULL
+    assert wh.sql(
+        "SELECT grp, las_precision, las_recall, las_f1 FROM dependency_breakdowns "
+        "WHERE breakdown = 'upos' AND grp IN ('PRON', 'DET') ORDER BY grp"
+    ).fetchall() == [("DET", None, 0.0, None), ("PRON", 0.5, 1.0, 2 * 0.5 * 1.0 / 1.5)]
+
+
+@pytest.mark.slow
+def test_the_multiword_case_equals_the_script(tmp_path, wh, conll18_script):
+    system, gold = write(tmp_path, "s.conllu", MULTIWORD_SYSTEM), write(tmp_path, "g.conllu", MULTIWORD_GOLD)
+    ingest_dependency_run(wh, system, gold, "c", "t", "r")
+    assert our_rows(wh, "c", "t", "r") == script_rows(conll18_script, gold, system)
+
+
 @pytest.mark.slow
 def test_label_confusion_and_sentences_of_the_worked_case(worked):
     confusion = {

@@ -34,6 +34,9 @@ from tests.test_report import (
 )
 
 
+PARSER_FIGURES = ("parser_scores", "parser_breakdowns", "parser_arcs", "parser_relations", "parser_upos")
+
+
 @pytest.fixture(scope="module")
 def parsed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("parse-report")
@@ -72,9 +75,7 @@ def test_a_warehouse_of_parser_runs_gets_a_report(parsed):
         assert f"<section id='{section}'>" in page, section
     for section in ("leaderboard", "dea", "examples"):  # the outputs' sections need submissions
         assert f"<section id='{section}'>" not in page
-    assert {p.name for p in summary.figures} == {
-        f"{n}.{f}" for n in ("parser_scores", "parser_breakdowns", "parser_relations") for f in ("svg", "pdf", "png")
-    }
+    assert {p.name for p in summary.figures} == {f"{n}.{f}" for n in PARSER_FIGURES for f in ("svg", "pdf", "png")}
     assert "metrics:conll18_ud_eval-1.2" in page and "bootstrap:percentile" in page  # configurations listed
 
 
@@ -173,11 +174,60 @@ def test_parser_figures_fit_a_page(parsed, tmp_path, monkeypatch):
     wh, _, _ = parsed
     seen = captured_figures(monkeypatch)
     summary = build_report(wh, tmp_path / "r", examples=0)
-    assert set(seen) == {"parser_scores", "parser_breakdowns", "parser_relations"}
+    assert set(seen) == set(PARSER_FIGURES)
     for name, fig in seen.items():
         assert_fits_a_page(summary.path.parent / "figures" / f"{name}.svg")
         assert_axes_titled(fig, name)
         assert_systems_told_apart(fig, name)
+
+
+def drawn(ax, run: str, along: str) -> dict[str, float]:
+    """The values a run's markers show in ``ax``, by the tick label of their group (``along``: the axis of the
+    groups, x or y; the other axis holds the values). Markers are dodged less than half a slot."""
+    ticks = [t.get_text() for t in (ax.get_xticklabels() if along == "x" else ax.get_yticklabels())]
+    (line,) = [ln for ln in ax.lines if ln.get_label() == run]
+    at, value = (line.get_xdata(), line.get_ydata()) if along == "x" else (line.get_ydata(), line.get_xdata())
+    return {ticks[round(p)]: float(v) for p, v in zip(at, value)}
+
+
+@pytest.mark.slow
+def test_upos_direction_and_projectivity_figures_of_the_worked_case(parsed, tmp_path, monkeypatch):
+    """LAS F1 drawn for the worked case of tests/test_conll18_metrics.py, worked out from its two files. LAS
+    right: The, cats (nsubj:pass is nsubj), sleep, both '.' and '!'; wrong: will (aux / cop), here (head 4 / 2),
+    Yes (a root in the gold, parataxis under sleep in the parser's single sentence). Every word keeps its UPOS.
+    F1 = 2PR / (P + R), P over the system words of a group, R over its gold words; none when P = R = 0."""
+    wh, _, _ = parsed
+    seen = captured_figures(monkeypatch)
+    build_report(wh, tmp_path / "r", examples=0)
+    nan = float("nan")
+    # the runs as the legends name them (the warehouse has constituency runs on another corpus, so "on c")
+    parser, gold_self = "parser/1 on c", "gold/self on c"
+    # arc direction. root: gold sleep, Yes; system sleep (right): P 1/1, R 1/2, F1 2/3.
+    # head-initial: gold here, ., ! (. and ! right); system here (-> cats), ., Yes (-> sleep), ! (. and ! right):
+    # P 2/4, R 2/3, F1 = 2 (1/2)(2/3) / (7/6) = 4/7. head-final: The, cats, will on both sides, two right: 2/3.
+    direction, projectivity = seen["parser_arcs"].axes
+    assert drawn(direction, parser, "x") == pytest.approx(
+        {"root\n(2)": 2 / 3, "head-initial\n(3)": 4 / 7, "head-final\n(3)": 2 / 3}
+    )
+    # projectivity: every gold arc is projective (5 of 8 right); the system's here -> cats spans will and sleep,
+    # which cats does not dominate: 7 projective arcs with the 5 right words, P 5/7, R 5/8, F1 = 10/15; the one
+    # non-projective arc has no gold word (R none) and is wrong (P 0): no F1, no marker
+    assert drawn(projectivity, parser, "x") == pytest.approx(
+        {"projective\n(8)": 2 / 3, "non-projective\n(0)": nan}, nan_ok=True
+    )
+    # the gold against itself: every group right; it has no non-projective arc
+    assert drawn(direction, gold_self, "x") == {"root\n(2)": 1, "head-initial\n(3)": 1, "head-final\n(3)": 1}
+    assert drawn(projectivity, gold_self, "x") == pytest.approx(
+        {"projective\n(8)": 1, "non-projective\n(0)": nan}, nan_ok=True
+    )
+    # UPOS, the same on both sides: DET The, NOUN cats, VERB sleep, PUNCT . ! all right (F1 1); AUX will, ADV
+    # here, INTJ Yes, each alone in its group and wrong: P = R = 0, no marker
+    (upos,) = seen["parser_upos"].axes
+    expected = {"DET (1)": 1, "NOUN (1)": 1, "VERB (1)": 1, "PUNCT (2)": 1, "AUX (1)": nan, "ADV (1)": nan}
+    assert drawn(upos, parser, "y") == pytest.approx(expected | {"INTJ (1)": nan}, nan_ok=True)
+    assert drawn(upos, gold_self, "y") == {label: 1 for label in expected | {"INTJ (1)": 1}}
+    # one row per gold tag (the three runs share the gold), its gold words counted once
+    assert sorted(t.get_text() for t in upos.get_yticklabels()) == sorted(expected | {"INTJ (1)": 1})
 
 
 @pytest.mark.slow

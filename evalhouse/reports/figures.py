@@ -256,28 +256,36 @@ def parser_scores(systems: list[str], metrics: list[str], cube: dict) -> Figure:
     return fig
 
 
-def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> Figure:
-    """One panel per ordered breakdown (``panels``: (x-axis title, group labels, run -> values)), a line per
-    run with its own marker and line style, dodged sideways within a group."""
+def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str, joined: bool = True) -> Figure:
+    """One panel per breakdown (``panels``: (x-axis title, group labels, run -> values)), a marker shape per
+    run, dodged sideways within a group. ``joined``: the groups are ordered (arc length, ...) and each run's
+    markers are joined by a line of its own style; otherwise the groups are categories (arc direction,
+    projectivity), drawn as markers alone, each panel as wide as its number of groups asks."""
+    s = len(panels[0][2]) if panels else 0
     with rc_context(STYLE):
-        fig = _figure(DOUBLE_COLUMN, 2.5 + _legend_height(len(panels[0][2]) if panels else 0))
-        grid = fig.subplots(1, len(panels), squeeze=False, sharey="row")[0]
+        fig = _figure(DOUBLE_COLUMN, 2.5 + _legend_height(s))
+        widths = [1] * len(panels) if joined else [max(len(labels), 1) for _, labels, _ in panels]
+        grid = fig.subplots(1, len(panels), squeeze=False, sharey="row", width_ratios=widths)[0]
         for ax, (title, labels, series) in zip(grid, panels):
             x = np.arange(len(labels))
             for k, (name, values) in enumerate(series.items()):
+                style = _style(k) if joined else {"marker": MARKERS[k % len(MARKERS)], "linestyle": "none"}
                 ax.plot(
                     x + _dodge(k, len(series), 0.4),
                     values,
-                    ms=4,
+                    ms=4 if joined else 5,
                     lw=1.1,
                     color=_colours(len(series))[k],
                     label=plain(name),
-                    **_style(k),
+                    **style,
                 )
-            crowded = len(labels) * max((len(label) for label in labels), default=1) > 16
+            longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
+            crowded = joined and len(labels) * longest > 16
             ax.set_xticks(
                 x, labels, rotation=45 if crowded else 0, ha="right" if crowded else "center", rotation_mode="anchor"
             )
+            if not joined:  # a category's markers stay inside its slot, however few the categories
+                ax.set_xlim(-0.5, len(labels) - 0.5)
             ax.grid(axis="y", color="#dddddd", lw=0.6)
             ax.set_xlabel(title)
         grid[0].set_ylabel(metric)
@@ -287,11 +295,12 @@ def breakdown_panels(panels: list[tuple[str, list[str], dict]], metric: str) -> 
     return fig
 
 
-def relation_dots(relations: list[str], words: list[int], systems: list[str], values: np.ndarray) -> Figure:
-    """LAS F1 per relation (rows, the hardest at the top) and run (marker shapes and colours, dodged within
-    the row)."""
-    r, s = len(relations), len(systems)
-    # hardest first: by the mean over the runs that have the relation (one with none, last)
+def group_dots(what: str, groups: list[str], words: list[int], systems: list[str], values: np.ndarray) -> Figure:
+    """LAS F1 per group of a breakdown that has no order (``what``: relation, UPOS), one row per group (the
+    hardest at the top, ``words``: its gold words) and a marker shape and colour per run, dodged within the
+    row. ``values``: an array (groups x systems), NaN where the run has no F1 for the group."""
+    r, s = len(groups), len(systems)
+    # hardest first: by the mean over the runs that have the group (one with none, last)
     order = np.argsort(np.ma.masked_invalid(values).mean(axis=1).filled(np.inf) if s else np.zeros(r), kind="stable")
     with rc_context(STYLE):
         fig = _figure(DOUBLE_COLUMN, min(MAX_HEIGHT, 1.1 + 0.2 * r + _legend_height(s)))
@@ -306,13 +315,13 @@ def relation_dots(relations: list[str], words: list[int], systems: list[str], va
                 color=colour,
                 label=plain(name),
             )
-        ax.set_yticks(range(r), [plain(f"{relations[i]} ({words[i]:,})") for i in order])
+        ax.set_yticks(range(r), [plain(f"{groups[i]} ({words[i]:,})") for i in order])
         ax.set_ylim(r - 0.5, -0.5)
         ax.grid(axis="x", color="#dddddd", lw=0.6)
         ax.set_axisbelow(True)
-        ax.set_xlabel("LAS F1 (precision over system words of the relation, recall over gold words)")
-        ax.set_ylabel("relation (gold words)")
-        ax.set_title("Dependency parsers: LAS F1 by relation, hardest first")
+        ax.set_xlabel(f"LAS F1 (precision over system words of the {what}, recall over gold words)")
+        ax.set_ylabel(f"{what} (gold words)")
+        ax.set_title(f"Dependency parsers: LAS F1 by {what}, hardest first")
         fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(s, 2), frameon=False)
     return fig
 

@@ -62,7 +62,13 @@ ORDERED = (
     ("root_distance", "distance to the root (arcs)", 10),
     ("sentence_length", "sentence length (words)", 8),
 )
+# breakdowns of categories, drawn as markers side by side (all their groups)
+CATEGORIES = (
+    ("arc_direction", "arc direction (gold words)"),
+    ("projectivity", "projectivity of the arc (gold words)"),
+)
 RELATIONS_SHOWN = 20  # the relation figure shows the relations with most gold words; the table has them all
+UPOS_SHOWN = 17  # ... and the UPOS figure the tags with most (UD has 17)
 RUNS_SHOWN = 8  # ... and the best runs by LAS; the tables have them all
 EXAMPLE_LENGTH = 12  # drill-down: sentences with about this many words first
 WORST = 5  # constituency runs: the worst sentences by leaf-ancestor score
@@ -250,43 +256,71 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
         )
         runs = self._best_runs()
         labels = [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in runs]
-        panels = []
-        for name, title, first in ORDERED:
-            part = frame[frame["breakdown"] == name]
-            order = part.drop_duplicates("grp").sort_values("grp_order")["grp"].tolist()[:first]
+
+        def las(part: pd.DataFrame, groups: list[str]) -> dict[str, list[float]]:
+            """Run label -> LAS F1 of each group (NaN where the view has none: no word, or P + R = 0)."""
             series = {}
             for k, key in enumerate(runs):
                 mine = part[(part["team"] == key[0]) & (part["run"] == key[1]) & (part["corpus"] == key[2])]
                 got = dict(zip(mine["grp"], mine["las_f1"]))
                 series[labels[k]] = [
-                    float("nan") if got.get(g) is None or pd.isna(got.get(g)) else got[g] for g in order
+                    float("nan") if got.get(g) is None or pd.isna(got.get(g)) else float(got[g]) for g in groups
                 ]
-            panels.append((title, ["0" if g == "root" else g for g in order], series))
+            return series
+
+        def gold_words(part: pd.DataFrame) -> pd.Series:
+            """A group's gold words, counted once per corpus (every run of a corpus has the same gold)."""
+            return part.drop_duplicates(["corpus", "grp"]).groupby("grp")["gold_words"].sum()
+
+        def ordered(name: str, first: int | None = None) -> tuple[pd.DataFrame, list[str]]:
+            part = frame[frame["breakdown"] == name]
+            return part, part.drop_duplicates("grp").sort_values(["grp_order", "grp"])["grp"].tolist()[:first]
+
+        panels = []
+        for name, title, first in ORDERED:
+            part, order = ordered(name, first)
+            panels.append((title, ["0" if g == "root" else g for g in order], las(part, order)))
         image = self.figure(
             figures.breakdown_panels(panels, "LAS F1"),
             fig_dir,
             "parser_breakdowns",
             "LAS F1 by arc length, distance to the root and sentence length (MaltEval's breakdowns)",
         )
+        panels = []
+        for name, title in CATEGORIES:
+            part, order = ordered(name)
+            counts = gold_words(part)
+            panels.append((title, [f"{g}\n({int(counts[g]):,})" for g in order], las(part, order)))
+        image += self.figure(
+            figures.breakdown_panels(panels, "LAS F1", joined=False),
+            fig_dir,
+            "parser_arcs",
+            "LAS F1 by arc direction and by projectivity of the arc (MaltEval's breakdowns; gold words in parentheses)",
+        )
         relations = frame[frame["breakdown"] == "relation"]
         self.relations = sorted(relations["grp"].unique())
-        counts = relations.drop_duplicates(["corpus", "grp"]).groupby("grp")["gold_words"].sum()
-        shown = counts.sort_values(ascending=False).head(RELATIONS_SHOWN).index.tolist()
-        values = np.full((len(shown), len(runs)), np.nan)
-        for k, key in enumerate(runs):
-            mine = relations[
-                (relations["team"] == key[0]) & (relations["run"] == key[1]) & (relations["corpus"] == key[2])
-            ]
-            got = dict(zip(mine["grp"], mine["las_f1"]))
-            for i, rel in enumerate(shown):
-                v = got.get(rel)
-                values[i, k] = np.nan if v is None or pd.isna(v) else v
-        image += self.figure(
-            figures.relation_dots(shown, [int(counts[r]) for r in shown], labels, values),
-            fig_dir,
-            "parser_relations",
-            f"LAS F1 by relation, the {len(shown)} relations with most gold words",
-        )
+        for name, what, shown_at_most, file, caption in (
+            ("relation", "relation", RELATIONS_SHOWN, "parser_relations", "the {n} relations with most gold words"),
+            (
+                "upos",
+                "UPOS",
+                UPOS_SHOWN,
+                "parser_upos",
+                "the {n} tags with most gold words (recall groups the gold words by their gold tag, precision the "
+                "system words by the parser's; each word of a multiword token has its own tag)",
+            ),
+        ):
+            part = frame[frame["breakdown"] == name]
+            counts = gold_words(part)
+            shown = counts.sort_values(ascending=False, kind="stable").head(shown_at_most).index.tolist()
+            series = las(part, shown)
+            values = np.array([series[label] for label in labels], dtype=float).T.reshape(len(shown), len(runs))
+            image += self.figure(
+                figures.group_dots(what, shown, [int(counts[g]) for g in shown], labels, values),
+                fig_dir,
+                file,
+                f"LAS F1 by {what}, " + caption.format(n=len(shown)),
+            )
         cols = [
             self.Col("team", "team"),
             self.Col("run", "run"),
@@ -336,7 +370,9 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
         return (
             """<p>UAS, LAS and label accuracy by group of words, as MaltEval groups them: recall over the gold words
 of a group, precision over the system words of the group (each side by its own attribute), so the counts of a
-breakdown add up to the run's totals. Lines tell the runs apart by marker and line style. <i>show</i> opens gold
+breakdown add up to the run's totals. Runs are told apart by marker (and, where groups are ordered, line style); a
+run without a marker in a group has no F1 there (no word of its in the group, or precision and recall both 0: see
+the table). <i>show</i> opens gold
 sentences with a word of the group whose head or relation the parser got wrong, the gold tree above the parser's.</p>"""
             + image
             + table
