@@ -13,10 +13,14 @@ import subprocess
 import numpy as np
 import pytest
 
+from evalhouse.analysis.stats import significance_groups
+from evalhouse.errors import WarehouseError
 from evalhouse.ingest.parses import ingest_parses, resolve_params
+from evalhouse.reports.html import build_report
 from evalhouse.statistics.analyze import AnalysisConfig, analyze
 from tests.conftest import shared, significant, tool, write
 from tests.test_parse_run_statistics import loop_tests
+from tests.test_report import _cells
 
 PARSERS = ["berkeley", "bikel", "charniak_basic", "stanford"]
 RESAMPLES = 300
@@ -172,3 +176,44 @@ def test_a_resample_pools_the_counts_of_the_sentences_drawn(tmp_path, wh):
     assert wh.sql(
         "SELECT DISTINCT delta, p, p_holm, significant FROM score_significance WHERE kind = 'constituency run'"
     ).fetchall() == [(0.0, 1.0, 1.0, False)]
+
+
+@pytest.mark.slow
+def test_a_report_of_constituency_runs_only_ranks_them_with_intervals(tmp_path, wh):
+    gold, test = write(tmp_path, "g.mrg", TWO_GOLD), write(tmp_path, "t.mrg", TWO_TEST)
+    ingest_parses(wh, gold, "two", gold=True, params=resolve_params("none"))
+    ingest_parses(wh, gold, "two", team="gold", run="self", params=resolve_params("none"))
+    for run in ("1", "copy"):
+        ingest_parses(wh, test, "two", team="p", run=run, params=resolve_params("none"))
+    with pytest.raises(WarehouseError, match="have not been analysed"):
+        build_report(wh, tmp_path / "early")
+    analyze(wh, AnalysisConfig(resamples=200, seed=2))
+    summary = build_report(wh, tmp_path / "report")
+    assert summary.parse_runs == 3 and summary.figures == []
+    page = summary.path.read_text(encoding="utf-8")
+    rows = _cells(page, "constituency-ranks")
+    assert len(rows) == 5 * 3
+    stored = {
+        (m, t, r): (v, lo, hi)
+        for m, t, r, v, lo, hi in wh.sql(
+            "SELECT metric, team, run, value, low, high FROM score_intervals WHERE kind = 'constituency run'"
+        ).fetchall()
+    }
+    tests = wh.sql(
+        "SELECT metric, team_a, run_a, team_b, run_b, delta, significant FROM score_significance "
+        "WHERE test = 'approximate-randomisation'"
+    ).fetchall()
+    titles = {"LF": "labelled_f", "LR": "labelled_recall", "LP": "labelled_precision"}
+    titles |= {"LA (sentences)": "la_sentence_mean", "LA (words)": "la_word_mean"}
+    for corpus, title, team, run, value, low, high, group, ranks in rows:
+        metric = titles[title]
+        v, lo, hi = stored[(metric, team, run)]
+        assert (corpus, value, low, high) == ("two", f"{100 * v:.2f}", f"{100 * lo:.2f}", f"{100 * hi:.2f}")
+        values = {(t, r): x for (m, t, r), (x, _, _) in stored.items() if m == metric}
+        better = {
+            ((a, ra), (b, rb)) if d > 0 else ((b, rb), (a, ra)) for m, a, ra, b, rb, d, s in tests if m == metric and s
+        }
+        g, first, last = significance_groups(values, better)[(team, run)]
+        assert (group, ranks) == (str(g), f"{first}" if first == last else f"{first}-{last}")
+    # the gold against itself is perfect on every metric
+    assert {stored[(m, "gold", "self")][0] for m in titles.values()} == {1.0}
