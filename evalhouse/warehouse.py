@@ -405,7 +405,8 @@ STORED: dict[str, Stored] = {
         owned=False,
         parents=(Parent("corpus", ("corpus",)), Parent("submission", ("team", "run", "corpus"), whole=True)),
     ),
-    # intervals and paired tests of every ranked score (`evalhouse analyze`): of submissions, of dependency runs
+    # intervals and paired tests of every ranked score (`evalhouse analyze`): of submissions, of dependency runs,
+    # of constituency runs
     "submission intervals": Stored(
         ("team", "run", "corpus"),
         (("score_intervals", "kind = 'submission'"),),
@@ -434,6 +435,21 @@ STORED: dict[str, Stored] = {
         parents=(
             Parent("dependency run", ("corpus", "team_a", "run_a")),
             Parent("dependency run", ("corpus", "team_b", "run_b")),
+        ),
+    ),
+    "constituency run intervals": Stored(
+        ("corpus", "team", "run"),
+        (("score_intervals", "kind = 'constituency run'"),),
+        owned=False,
+        parents=(Parent("parse run", ("corpus", "team", "run")),),
+    ),
+    "constituency run significance": Stored(
+        ("corpus", "team_a", "run_a", "team_b", "run_b"),
+        (("score_significance", "kind = 'constituency run'"),),
+        owned=False,
+        parents=(
+            Parent("parse run", ("corpus", "team_a", "run_a")),
+            Parent("parse run", ("corpus", "team_b", "run_b")),
         ),
     ),
 }

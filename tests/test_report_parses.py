@@ -237,7 +237,9 @@ def test_latex_toggles_of_the_parser_tables(parsed, tmp_path):
 
     wh, _, page = parsed
     codes = latex_toggles(page)
-    assert set(codes) == {"tab:parsers", "tab:parser-ranks", "tab:parser-breakdowns"}
+    assert set(codes) == {"tab:parsers", "tab:parser-ranks", "tab:parser-breakdowns", "tab:constituency-ranks"}
+    la = wh.sql("SELECT value FROM score_intervals WHERE kind = 'constituency run' AND metric = 'la_word_mean'")
+    assert latex.number(100 * la.fetchone()[0], 2) in codes["tab:constituency-ranks"]
     las = wh.sql("SELECT team, run, las_f1 FROM dependency_scores").fetchall()
     for team, run, value in las:
         assert f"{latex.escape(team)} & {latex.escape(run)} & c & " in codes["tab:parsers"]

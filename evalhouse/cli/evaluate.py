@@ -147,7 +147,7 @@ def analyze(
             summary = analyze_module.analyze(wh, config, team=team, corpus=corpus, progress=bars)
         typer.echo(
             f"analysed {summary.submissions} submission(s) on {summary.corpora} corpus(es) and "
-            f"{summary.dependency_runs} dependency parser run(s): "
+            f"{summary.dependency_runs} dependency and {summary.constituency_runs} constituency parser run(s): "
             + ", ".join(f"{t} {n:,}" for t, n in summary.rows.items())
         )
 

@@ -166,7 +166,7 @@ def build_report(
         path,
         len(subs),
         r.example_count,
-        sorted((out / "figures").iterdir()),
+        sorted((out / "figures").iterdir()) if (out / "figures").exists() else [],  # none: constituency runs only
         len(page.encode()),
         len(parses.dependency) + len(parses.constituency),
     )

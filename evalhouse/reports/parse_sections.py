@@ -1,7 +1,9 @@
 """The parser sections of ``evalhouse report``: dependency runs (every CoNLL 2018 metric with bootstrap
 intervals, significance groups and rank ranges; MaltEval's breakdowns as figures and a table; the label
 confusion; drill-down from any breakdown cell to sentences, the gold tree drawn above the parser's) and
-constituency runs (EVALB and leaf-ancestor summaries, the decile table, the worst sentences with both trees).
+constituency runs (EVALB and leaf-ancestor summaries, the ranked EVALB F, recall, precision and both leaf-ancestor
+means with bootstrap intervals, significance groups and rank ranges, the decile table, the worst sentences with
+both trees).
 
     evalhouse analyze && evalhouse report --out report/
 
@@ -39,6 +41,14 @@ RANKED = {
     "clas": ("clas_f1", "CLAS"),
     "uas": ("uas_f1", "UAS"),
     "la": ("la_gold_mean", "dependency LA"),
+}
+# the ranked metrics of constituency runs: score_intervals.metric (a parse_scores column) -> title
+CONSTITUENCY_RANKED = {
+    "labelled_f": "LF",
+    "labelled_recall": "LR",
+    "labelled_precision": "LP",
+    "la_sentence_mean": "LA (sentences)",
+    "la_word_mean": "LA (words)",
 }
 # every F1 of the official script, in its order (dependency_scores columns)
 OFFICIAL = (
@@ -94,10 +104,7 @@ class ParseSections:
     def __post_init__(self):
         self.dependency = self.selected.dependency_runs(self.wh)
         where, params = self.selected.where()
-        self.constituency = self.wh.sql(
-            f"SELECT team, run, corpus FROM parse_runs WHERE role = 'candidate' AND {where} ORDER BY team, run, corpus",
-            params,
-        ).fetchall()
+        self.constituency = self.selected.constituency_runs(self.wh)
         self.index = {k: i for i, k in enumerate(self.dependency)}
         self.corpora = sorted({c for _, _, c in self.dependency + self.constituency})
 
@@ -105,16 +112,19 @@ class ParseSections:
         return bool(self.dependency or self.constituency)
 
     def analysed(self) -> bool:
-        """Whether ``evalhouse analyze`` has written the intervals of every selected dependency run."""
-        if not self.dependency:
-            return True
-        found = {
-            tuple(r)
-            for r in self.wh.sql(
-                "SELECT DISTINCT team, run, corpus FROM score_intervals WHERE kind = 'dependency run'"
-            ).fetchall()
-        }
-        return set(self.dependency) <= found
+        """Whether ``evalhouse analyze`` has written the intervals of every selected parser run."""
+        for kind, runs in (("dependency run", self.dependency), ("constituency run", self.constituency)):
+            if not runs:
+                continue
+            found = {
+                tuple(r)
+                for r in self.wh.sql(
+                    "SELECT DISTINCT team, run, corpus FROM score_intervals WHERE kind = $kind", {"kind": kind}
+                ).fetchall()
+            }
+            if not set(runs) <= found:
+                return False
+        return True
 
     def frame(self, query: str, params=None) -> pd.DataFrame:
         return self.wh.con.execute(query, params or {}).df()
@@ -511,10 +521,64 @@ full table); and each run's worst sentences by leaf-ancestor score, gold and par
 red label marks a bracket that EVALB scores in one tree and the other lacks (label without function tags, span over
 the words the run's parameters keep).</p>"""
             + self.table(scores, cols, "constituency")
+            + "<h3>Ranked, with intervals</h3>"
+            + self.constituency_ranks()
             + "<h3>Deciles</h3>"
             + self.table(pd.DataFrame(crossed), dcols, "constituency-deciles", empty="No deciles.")
             + "<h3>Worst sentences</h3>"
             + self.worst_sentences()
+        )
+
+    def constituency_ranks(self) -> str:
+        """The ranked scores of the constituency runs (subset all) with their bootstrap intervals,
+        significance groups and rank ranges, from ``score_intervals`` and ``score_significance``."""
+        where, params = self.selected.where()
+        intervals = self.frame(
+            f"""SELECT corpus, team, run, metric, value, low, high, configuration FROM score_intervals
+                WHERE kind = 'constituency run' AND {where}""",
+            params,
+        )
+        pairs = self.frame(
+            """SELECT corpus, metric, team_a, run_a, team_b, run_b, delta, significant, configuration
+               FROM score_significance WHERE kind = 'constituency run' AND test = $test""",
+            {"test": self.test},
+        )
+        self.configurations |= set(intervals["configuration"]) | set(pairs["configuration"])
+        ranked = ranks.ranked(
+            intervals, pairs, self.constituency, {m: (t, 100) for m, t in CONSTITUENCY_RANKED.items()}
+        )
+        level = next(
+            (c.split("level:", 1)[1].split("|")[0] for c in intervals["configuration"] if "level:" in c), "0.95"
+        )
+        cols = [
+            self.Col("corpus", "corpus"),
+            self.Col("metric", "metric"),
+            self.Col("team", "team"),
+            self.Col("run", "run"),
+            self.Col("value", "score (%)", "EVALB labelled F, recall, precision (%); leaf-ancestor x 100", 2),
+            self.Col(
+                "low",
+                "CI low",
+                f"{float(level):.0%} percentile bootstrap interval, gold sentences resampled, bracket counts pooled",
+                2,
+            ),
+            self.Col("high", "CI high", "upper bound of the same interval", 2),
+            self.Col("group", "group", f"significance group ({self.test}, Holm)"),
+            self.Col("ranks", "rank", "rank range: 1 + significantly better .. n - significantly worse"),
+        ]
+        return f"""<p>The ranked scores of the whole corpus (subset all) with their bootstrap intervals: gold sentences
+resampled, a resample's EVALB figures computed from the bracket counts summed over the sentences drawn, as EVALB's
+totals row sums them; significance <b>groups</b> and <b>rank</b> ranges from the paired {_esc(self.test)} tests of
+<code>evalhouse analyze</code> (Holm-adjusted per corpus, metric and test; runs scored under different EVALB
+parameters are not compared).</p>""" + self.table(
+            ranked,
+            cols,
+            "constituency-ranks",
+            empty="No constituency run analysed.",
+            latex=f"Ranked scores of the constituency parsers with {float(level):.0%} bootstrap intervals (gold "
+            f"sentences resampled) on {', '.join(sorted({c for _, _, c in self.constituency}))} (evalhouse "
+            f"{__version__}; significance groups and rank ranges from paired {self.test} tests, Holm-adjusted).",
+            configurations=set(intervals["configuration"]) | set(pairs["configuration"]),
         )
 
     def worst_sentences(self) -> str:

@@ -8,9 +8,9 @@
 
 Tables written (see ``schema/analyze/``): metric_correlations, judgement_correlations, projectivity_tests,
 entropy_dea_correlation, suspicious_subtrees, suspicious_subtree_submissions, dea_relation_intervals,
-ensemble_choice, ensemble_scores, and for submissions and dependency parser runs score_intervals and
-score_significance (every ranked score: :mod:`evalhouse.statistics.leaderboard`,
-:mod:`evalhouse.statistics.parse_runs`). Views over them (``sql/statistics/``):
+ensemble_choice, ensemble_scores, and for submissions and dependency and constituency parser runs
+score_intervals and score_significance (every ranked score: :mod:`evalhouse.statistics.leaderboard`,
+:mod:`evalhouse.statistics.parse_runs`, :mod:`evalhouse.statistics.constituency_runs`). Views over them (``sql/statistics/``):
 correlation_summary, judgement_correlation_summary, suspicious_subtrees_coverage. Error mining uses the
 paper's settings by default (:class:`evalhouse.analysis.mining.MiningSettings`, from the config's
 ``exclude_root``, ``representatives``, ``suspicious``, ``score_form``, ``top_k``, ``max_size``). Rows of the submissions
@@ -30,7 +30,7 @@ import pandas as pd
 
 from evalhouse.analysis import mining, stats
 from evalhouse.errors import OptionError, WarehouseError
-from evalhouse.statistics import leaderboard, parse_runs
+from evalhouse.statistics import constituency_runs, leaderboard, parse_runs
 from evalhouse.statistics.selection import Selection
 from evalhouse.progress import as_progress
 from evalhouse.version import signature
@@ -125,6 +125,7 @@ class AnalysisSummary:
     corpora: int
     rows: dict
     dependency_runs: int = 0
+    constituency_runs: int = 0
 
 
 def analyze(
@@ -141,11 +142,13 @@ def analyze(
     selection = Selection(team=team, corpus=corpus)
     subs = pd.DataFrame(selection.submissions(wh, required=False), columns=["team", "run", "corpus"])
     dependency = pd.DataFrame(selection.dependency_runs(wh), columns=["team", "run", "corpus"])
-    if subs.empty and dependency.empty:
+    constituency = pd.DataFrame(selection.constituency_runs(wh), columns=["team", "run", "corpus"])
+    if subs.empty and dependency.empty and constituency.empty:
         scope = f" for {selection.describe()}" if team or corpus else ""
         raise WarehouseError(
             f"nothing to analyse{scope} in {wh.path}: run `evalhouse ingest outputs` (system "
-            "outputs) or `evalhouse ingest dependency-run` (dependency parser runs) first"
+            "outputs), `evalhouse ingest dependency-run` (dependency parser runs) or `evalhouse ingest parses` "
+            "(constituency parser runs) first"
         )
     results: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES + PARSE_TABLES}
 
@@ -164,7 +167,10 @@ def analyze(
     ]
     task = as_progress(progress).task(
         "analysing",
-        total=subs["corpus"].nunique() * (len(steps) + 4) + dependency["corpus"].nunique() + 1,
+        total=subs["corpus"].nunique() * (len(steps) + 4)
+        + dependency["corpus"].nunique()
+        + constituency["corpus"].nunique()
+        + 1,
         unit="steps",
     )
     with task:
@@ -194,9 +200,19 @@ def analyze(
             results["score_intervals"].append(intervals)
             results["score_significance"].append(tests)
             task.advance(1)
+        for corpus_name, group in constituency.groupby("corpus", sort=True):
+            keys = list(group[["team", "run"]].itertuples(index=False, name=None))
+            task.describe(f"{corpus_name}: intervals and tests of {len(keys)} constituency parser run(s)")
+            intervals, tests = constituency_runs.analyse(wh, corpus_name, keys, config)
+            results["score_intervals"].append(intervals)
+            results["score_significance"].append(tests)
+            task.advance(1)
         task.describe("writing")
         analysed = subs.to_dict("records")
         parsed = [{"corpus": r["corpus"], "team": r["team"], "run": r["run"]} for r in dependency.to_dict("records")]
+        bracketed = [
+            {"corpus": r["corpus"], "team": r["team"], "run": r["run"]} for r in constituency.to_dict("records")
+        ]
         counts = {}
         with wh.transaction():
             # the rows of the submissions and runs analysed are replaced; rows of the others stay
@@ -234,12 +250,28 @@ def analyze(
                     if a["corpus"] == b["corpus"]
                 ],
             )
+            wh.delete("constituency run intervals", bracketed)
+            wh.delete(
+                "constituency run significance",
+                [
+                    {
+                        "corpus": a["corpus"],
+                        "team_a": a["team"],
+                        "run_a": a["run"],
+                        "team_b": b["team"],
+                        "run_b": b["run"],
+                    }
+                    for a in bracketed
+                    for b in bracketed
+                    if a["corpus"] == b["corpus"]
+                ],
+            )
             for table in TABLES + PARSE_TABLES:
                 frames = [f for f in results[table] if f is not None and len(f)]
                 columns = [c for c, _, _ in wh.columns(table)]
                 counts[table] = wh.insert(table, pd.concat(frames, ignore_index=True)[columns]) if frames else 0
         task.advance(1)
-    return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts, len(dependency))
+    return AnalysisSummary(len(subs), subs["corpus"].nunique(), counts, len(dependency), len(constituency))
 
 
 # --- data of one corpus ---------------------------------------------------------------------------

@@ -107,3 +107,12 @@ class Selection:
         return wh.sql(
             f"SELECT team, run, corpus FROM dependency_runs WHERE {where} ORDER BY team, run, corpus", params
         ).fetchall()
+
+    def constituency_runs(self, wh: Warehouse) -> list[tuple[str, str, str]]:
+        """(team, run, corpus) of every selected constituency parser run (a candidate of ``ingest parses``),
+        sorted (perhaps none)."""
+        where, params = self.where()
+        return wh.sql(
+            f"SELECT team, run, corpus FROM parse_runs WHERE role = 'candidate' AND {where} ORDER BY team, run, corpus",
+            params,
+        ).fetchall()

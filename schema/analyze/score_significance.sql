@@ -2,7 +2,8 @@
 -- leaderboard ranks, from per-sentence sufficient statistics, materialised by `evalhouse analyze`: paired
 -- bootstrap and approximate randomisation; for submissions (kind 'submission') every score of the outputs'
 -- leaderboard, for dependency parser runs (kind 'dependency run') the CoNLL 2018 UAS, LAS, CLAS, MLAS and BLEX
--- (F1) and the dependency leaf-ancestor mean. p_holm is adjusted over the pairs
+-- (F1) and the dependency leaf-ancestor mean, for constituency parser runs (kind 'constituency run') EVALB's
+-- labelled F, recall and precision and both leaf-ancestor means. p_holm is adjusted over the pairs
 -- of the same kind, corpus, metric and test.
 -- Grain: kind x corpus x metric x test x team_a x run_a x team_b x run_b.
 CREATE TABLE IF NOT EXISTS score_significance (
@@ -24,9 +25,9 @@ CREATE TABLE IF NOT EXISTS score_significance (
     configuration  VARCHAR NOT NULL
 );
 COMMENT ON TABLE score_significance IS 'Paired bootstrap and approximate randomisation tests between two runs on one corpus for leaderboard scores, written by evalhouse analyze. Grain: kind x corpus x metric x test x team_a x run_a x team_b x run_b.';
-COMMENT ON COLUMN score_significance.kind IS 'What was scored: submission (system outputs) or dependency run.';
+COMMENT ON COLUMN score_significance.kind IS 'What was scored: submission (system outputs), dependency run or constituency run.';
 COMMENT ON COLUMN score_significance.corpus IS 'Corpus (the gold of both runs).';
-COMMENT ON COLUMN score_significance.metric IS 'As score_intervals.metric: a column of the leaderboard views (submissions) or uas .. blex, la (dependency runs).';
+COMMENT ON COLUMN score_significance.metric IS 'As score_intervals.metric: a column of the leaderboard views (submissions) or uas .. blex, la (dependency runs) or labelled_f .. la_word_mean (constituency runs).';
 COMMENT ON COLUMN score_significance.test IS 'paired-bootstrap or approximate-randomisation.';
 COMMENT ON COLUMN score_significance.team_a IS 'Team of the first run (runs ordered by team, run).';
 COMMENT ON COLUMN score_significance.run_a IS 'The first run.';
