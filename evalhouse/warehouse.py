@@ -628,6 +628,7 @@ class Warehouse:
                 ) from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
         try:
+            self._refuse_shadowed_tables()
             if functions or not read_only:
                 self.register_functions()
             if not read_only:
@@ -695,6 +696,29 @@ class Warehouse:
             except FileNotFoundError:
                 pass
         return empty
+
+    def _refuse_shadowed_tables(self) -> None:
+        """Refuse a warehouse file in which a base table of the schema (``sentences``, ``nodes``, ...) is a view:
+        every command reads the base tables, the check of a write command before anything is confined, so a
+        shared file whose ``sentences`` is a view over ``read_csv('/etc/...')`` would run its query, unconfined,
+        and print or store what it read. Checked in the catalog before anything is read; one line names the
+        first such view."""
+        names = {f.name for f in schema_files()}
+        # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
+        shadowed = sorted(
+            r[0]
+            for r in self.con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal"
+            ).fetchall()
+            if r[0] in names
+        )
+        if shadowed:
+            raise WarehouseError(
+                f"{self.path}: refused: {shadowed[0]} is a view, not the base table evalhouse stores it in"
+                + (f" (and {len(shadowed) - 1} more)" if len(shadowed) > 1 else "")
+                + "; a view in place of a base table could read files outside the warehouse: "
+                "ingest into a new warehouse, or open this file with plain DuckDB if you trust it"
+            )
 
     def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
         """Confine the connection to the warehouse file (:data:`SANDBOX`), for good: no other file or URL is

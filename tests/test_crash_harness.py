@@ -5,6 +5,7 @@ The harness itself (minutes per kill on a 1M-word ingest) is not run here."""
 from __future__ import annotations
 
 import importlib.util
+import json
 
 import duckdb
 import pytest
@@ -113,3 +114,31 @@ def test_whole_submissions_tells_a_repaired_mixture_from_a_torn_one():
         h.whole_submissions(state({"submissions": (1, "a"), "output_tokens": (7, "TA")}, "old"), before, after) is None
     )
     assert h.whole_submissions(state("old", "old", sentences=(2, "s")), before, after) is None
+
+
+@pytest.mark.slow
+def test_wal_cuts_on_the_sample(tmp_path, monkeypatch):
+    """The --wal-cuts path end to end, on the sample instead of the 1M-word treebank: the ingest runs once
+    with its transaction left in the WAL, each trial reopens the file with the WAL cut, and the judgement
+    (state and check; --no-retry, for time) must find every cut before and the whole WAL after, none failed."""
+    h = harness()
+    base = tmp_path / "base.duckdb"
+    with evalhouse.connect(base):
+        pass
+    command = ["ingest", "treebank", str(SAMPLE), "--corpus", "sample", "-q"]
+    monkeypatch.setattr(h, "prepare", lambda work, scenario: (base, command))
+    out = tmp_path / "wal.json"
+    argv = ["--scenario", "treebank", "--wal-cuts", "2", "--calibrate", "1", "--no-retry", "--workdir", str(tmp_path)]
+    assert h.main([*argv, "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    trials = result["trials"]
+    wal = trials[0]["wal_of"]
+    assert wal > 0 and result["wal_cuts"] == 2
+    # the 2 drawn cuts (fewer if they coincide) and the last byte, 16 and 256 bytes before the end, the whole WAL
+    cuts = [t["wal_bytes"] for t in trials]
+    assert cuts == sorted(cuts) and cuts[-4:] == [wal - 256, wal - 16, wal - 1, wal] and 5 <= len(cuts) <= 6
+    assert all(t["anchor"] == "wal" and t["ok"] for t in trials)
+    assert [t["state"] for t in trials][-1] == "after"
+    assert all(t["state"] == "before" for t in trials[:-1])
+    assert all(t["check"] == "whole" for t in trials)
+    assert result["summary"]["failed"] == 0 and result["summary"]["torn"] == 0

@@ -253,3 +253,68 @@ def test_export_replaces_an_existing_file_in_the_sandbox(db, tmp_path):
         assert r.exit_code == 0, r.output
     assert out.read_text(encoding="utf-8").startswith("corpus,")
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("w.duckdb")) == ["cc.csv"]
+
+
+# --- a base table replaced by a view: refused by every command class before anything is read ------------
+
+
+def _shadowed(db, secret):
+    """The warehouse as a hostile lab might share it: its base table ``sentences`` is a view over the old
+    table that also reads a local file (an audit made ``evalhouse check``, which opened every file read-write
+    and unconfined, print the file's content)."""
+    con = duckdb.connect(db)
+    try:
+        con.execute("ALTER TABLE sentences RENAME TO eh_sentences")
+        con.execute(
+            f"CREATE VIEW sentences AS SELECT * REPLACE (corpus || (SELECT content FROM read_text('{secret}')) "
+            "AS corpus) FROM eh_sentences"
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check"],  # a reader that reads base tables only
+        ["check", "--repair"],  # a repair: writes, confined
+        ["sql", "select count(*) from sentences"],  # a reader of the user's choosing
+        ["export", "sentences", "--out", "{out}/s.csv"],  # a reader that writes a file
+        ["apt", "--corpus", "sample"],  # showing a configuration
+        ["analyze"],  # a write command (its check reads the base tables before it writes)
+        ["ingest", "treebank", str(REPO / "evalhouse" / "sample" / "sample.conllu"), "--corpus", "other"],
+    ],
+)
+def test_a_base_table_that_is_a_view_is_refused(db, secret, tmp_path, command):
+    """Whatever the command, a warehouse whose base table is a view is refused in one line naming it, exit 3,
+    before the view runs: nothing of the file it reads is printed or written, and the file is unchanged."""
+    out = tmp_path / "out"
+    out.mkdir()
+    _shadowed(db, secret)
+    before = open(db, "rb").read()
+    r = runner.invoke(app, ["--db", db, *[a.format(out=out) for a in command]])
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith(f"evalhouse: {db}: refused: sentences is a view, not the base table"), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "secret-token" not in r.output
+    assert _leaked(tmp_path) == [] and list(out.iterdir()) == []
+    assert open(db, "rb").read() == before
+
+
+def test_check_opens_the_warehouse_read_only_and_confined(db, monkeypatch):
+    """Plain check only reads: it opens the warehouse read-only and confined; --repair opens it read-write,
+    confined as well."""
+    opened = []
+    real = evalhouse.warehouse.Warehouse.confine
+
+    def confine(self, writable=()):
+        opened.append(self.read_only)
+        real(self, writable)
+
+    monkeypatch.setattr(evalhouse.warehouse.Warehouse, "confine", confine)
+    r = runner.invoke(app, ["--db", db, "check"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"{db}: whole")
+    r = runner.invoke(app, ["--db", db, "check", "--repair"])
+    assert r.exit_code == 0, r.output
+    assert opened == [True, False]

@@ -399,7 +399,9 @@ def apt(
     """
 
     def action():
-        with open_warehouse() as wh:
+        # showing a configuration only reads: read-only and confined, as every reader
+        reads = config is None and add is None
+        with open_warehouse(read_only=reads, sandbox=reads) as wh:
             if config is not None:
                 report = wh.run_apt_config(
                     config,

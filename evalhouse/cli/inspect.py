@@ -171,7 +171,9 @@ def check(
     def action():
         if drop_judgements and not repair:
             raise OptionError("`drop_judgements` goes with `repair`: it allows the repair to delete judgements")
-        with open_warehouse(verify=False) as wh:
+        # confined as every reader: what the check reads (base tables, stored_counts) is the warehouse's
+        # own, and a repair deletes rows of its own tables; nothing the file brought reaches outside it
+        with open_warehouse(read_only=not repair, verify=False, functions=False, sandbox=True) as wh:
             if not repair:
                 report = wh.check()
                 typer.echo(report.summary())
