@@ -385,8 +385,7 @@ def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable], m
     ``method="states"`` a forward pass over (cell, balance) states (fast on real sentences),
     ``"integer-programme"`` an integer programme (HiGHS, through scipy); ``"auto"`` (default) uses the
     first and falls back to the second when more than ``STATE_BUDGET`` states beyond the first of each
-    cell would be needed
-    (scrambled sentences with long moved blocks). Ties left after the two criteria (same M and S)
+    cell would be needed (scrambled sentences with long moved blocks). Ties left after the two criteria (same M and S)
     are broken arbitrarily: they change which tokens are listed, never the counts.
     """
     if method not in ("auto", "states", "integer-programme"):
