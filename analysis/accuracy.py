@@ -190,7 +190,7 @@ def _distances(ref: Sequence[Hashable], out: Sequence[Hashable], backwards: bool
     return dist
 
 
-STATE_BUDGET = 20_000  # states of the exact forward search before the integer programme takes over
+STATE_BUDGET = 20_000  # states beyond one per cell of the exact forward search before the integer programme takes over
 
 
 class _Graph:
@@ -248,7 +248,8 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
     |d_t - i_t|). A balance the rest of the alignment can no longer pair is charged at once and
     clamped (|b + x| = (b - c) + |c + x| whenever b >= c >= -x, with c the deletions or insertions of
     t still possible), which keeps the states few on real sentences. None when more than ``budget``
-    states would be needed."""
+    states beyond the first of each cell would be needed (one state per cell is the plain dynamic
+    programme over the graph, linear in its size: all there is when no token can move)."""
     ref, out, n, m = g.ref, g.out, g.n, g.m
     slot = {t: k for k, t in enumerate(g.shared)}
     k_len = len(slot)
@@ -266,7 +267,7 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
     # cells[(i, j)]: balance -> (sum of d_t + i_t - charged balance, -S, back pointer (cell, balance, step));
     # row-major order visits every predecessor of a cell before the cell
     cells: dict[tuple[int, int], dict[tuple[int, ...], tuple]] = {(0, 0): {zero: (0, 0, None)}}
-    created = 1
+    created = 0  # states beyond the first of each cell
     for i in range(n + 1):
         for j in range(m + 1):
             here = cells.get((i, j))
@@ -294,7 +295,7 @@ def _best_path_by_states(g: _Graph, budget: int) -> list | None:
                             b = b[:k] + (c,) + b[k + 1 :]
                     target = cells.setdefault((ni, nj), {})
                     old = target.get(b)
-                    if old is None:
+                    if old is None and target:  # a cell's first state is free: without shared tokens this is a plain DP
                         created += 1
                         if created > budget:
                             return None
@@ -383,8 +384,8 @@ def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable], m
     Both searches are exact and run over the steps that lie on some minimum-cost alignment:
     ``method="states"`` a forward pass over (cell, balance) states (fast on real sentences),
     ``"integer-programme"`` an integer programme (HiGHS, through scipy); ``"auto"`` (default) uses the
-    first and falls back to the second when more than ``STATE_BUDGET`` states would be needed
-    (scrambled sentences with long moved blocks). Ties left after the two criteria (same M and S)
+    first and falls back to the second when more than ``STATE_BUDGET`` states beyond the first of each
+    cell would be needed (scrambled sentences with long moved blocks). Ties left after the two criteria (same M and S)
     are broken arbitrarily: they change which tokens are listed, never the counts.
     """
     if method not in ("auto", "states", "integer-programme"):

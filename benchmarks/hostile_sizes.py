@@ -10,7 +10,12 @@ hostile and whose other lines are the reference texts:
   50,000-word sentence (reference texts concatenated, then reversed): refused by file, line and limit;
 * at the limits, accepted: a 100,000-character token of random letters, and 1,000 words (the
   reference texts concatenated, 850 words, about 1,000 tokens, in order and reversed; the first
-  sentence reversed and repeated to 850 words).
+  sentence reversed and repeated to 850 words);
+* ties everywhere, accepted: 1,000 tokens drawn at random from the 3 most frequent words of a
+  sentence, against the first sentence and against the treebank's longest sentence (81 words in EWT
+  test), which is then put first in a second reference (its other sentences the same).
+
+``--only TEXT`` runs the cases whose name contains TEXT.
 
 Printed per case: the outcome (exit code, first line of the message), wall and CPU seconds of the
 process (imports included) and its peak resident memory (``/usr/bin/time`` where present, else
@@ -27,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 DEFAULT = (
@@ -41,7 +47,31 @@ def first_sentences(path: Path, n: int) -> tuple[str, list[str]]:
     return "\n\n".join(blocks) + "\n\n", texts
 
 
-def cases(texts: list[str]) -> list[tuple[str, str]]:
+def longest_first(path: Path, n: int) -> tuple[str, list[str]]:
+    """The treebank's longest sentence (by word lines) followed by its first ``n - 1`` sentences, as
+    :func:`first_sentences` returns them."""
+    blocks = [b for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
+    longest = max(blocks, key=lambda b: sum(1 for line in b.splitlines() if line.split("\t")[0].isdigit()))
+    blocks = [longest] + [b for b in blocks if b is not longest][: n - 1]
+    texts = [next(line[len("# text = ") :] for line in b.splitlines() if line.startswith("# text = ")) for b in blocks]
+    return "\n\n".join(blocks) + "\n\n", texts
+
+
+def forms(conllu: str) -> list[str]:
+    """The word forms of the first sentence of ``conllu``."""
+    block = conllu.split("\n\n")[0]
+    return [line.split("\t")[1] for line in block.splitlines() if line.split("\t")[0].isdigit()]
+
+
+def ties(words_of: list[str], words: int = 1_000) -> str:
+    """``words`` tokens drawn at random from the 3 most frequent forms ``words_of`` a sentence (each a
+    single token): every alignment ties with many others."""
+    rng = random.Random(37)
+    common = [w for w, _ in Counter(words_of).most_common(3)]
+    return " ".join(rng.choice(common) for _ in range(words))
+
+
+def cases(texts: list[str], first_forms: list[str]) -> list[tuple[str, str]]:
     rng = random.Random(37)
     words = " ".join(texts).split()
     many = (words * (50_000 // len(words) + 1))[:50_000]
@@ -55,6 +85,7 @@ def cases(texts: list[str]) -> list[tuple[str, str]]:
         ("850 words in order (limit)", " ".join(thousand)),
         ("850 words reversed (limit)", " ".join(thousand[::-1])),
         ("first sentence reversed, 850 words", " ".join((first[::-1] * (850 // len(first) + 1))[:850])),
+        ("ties: 1,000 tokens, 3 words of the first", ties(first_forms)),
     ]
 
 
@@ -74,27 +105,36 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--treebank", type=Path, default=DEFAULT)
     p.add_argument("--sentences", type=int, default=20)
+    p.add_argument("--only", default="", help="run only the cases whose name contains this")
     args = p.parse_args(argv)
     if not args.treebank.exists():
         sys.exit(f"treebank not found: {args.treebank} (give --treebank)")
     reference, texts = first_sentences(args.treebank, args.sentences)
+    long_reference, long_texts = longest_first(args.treebank, args.sentences)
+    runs = [(name, line, "ref", texts) for name, line in cases(texts, forms(reference))]
+    longest = forms(long_reference)
+    runs.append((f"ties: 1,000 tokens, 3 words of a {len(longest)}-word", ties(longest), "long", long_texts))
+    runs = [r for r in runs if args.only in r[0]]
     python = [sys.executable, "-m", "evalhouse"]
+    print(f"reference: first {len(texts)} sentences of {args.treebank.name}; python {sys.version.split()[0]}")
+    print(f"{'case':40} {'exit':>4} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}  message")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "ref.conllu").write_text(reference, encoding="utf-8")
-        base = tmp / "base.duckdb"
-        subprocess.run(
-            python + ["--db", str(base), "ingest", "treebank", str(tmp / "ref.conllu"), "--corpus", "ref"],
-            check=True,
-            capture_output=True,
-        )
-        print(f"reference: first {len(texts)} sentences of {args.treebank.name}; python {sys.version.split()[0]}")
-        print(f"{'case':40} {'exit':>4} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}  message")
-        for k, (name, line) in enumerate(cases(texts)):
+        bases = {}
+        for corpus, conllu in (("ref", reference), ("long", long_reference)):
+            (tmp / f"{corpus}.conllu").write_text(conllu, encoding="utf-8")
+            bases[corpus] = tmp / f"{corpus}.duckdb"
+            subprocess.run(
+                python
+                + ["--db", str(bases[corpus]), "ingest", "treebank", str(tmp / f"{corpus}.conllu"), "--corpus", corpus],
+                check=True,
+                capture_output=True,
+            )
+        for k, (name, line, corpus, lines) in enumerate(runs):
             out = tmp / f"case{k}.txt"
-            out.write_text("\n".join([line] + texts[1:]) + "\n", encoding="utf-8")
+            out.write_text("\n".join([line] + lines[1:]) + "\n", encoding="utf-8")
             db = tmp / f"case{k}.duckdb"
-            db.write_bytes(base.read_bytes())
+            db.write_bytes(bases[corpus].read_bytes())
             # each case in its own wrapper process, so that the children's peak RSS is this case's
             child = (
                 "import sys, benchmarks.hostile_sizes as h; r = h.measure(sys.argv[1:]); print('\\t'.join(map(str, r)))"
@@ -114,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
                 "--run",
                 f"r{k}",
                 "--reference",
-                "ref",
+                corpus,
                 "--format",
                 "lines",
             ]

@@ -21,12 +21,14 @@ from a brute-force enumeration of every alignment written here (``brute_force``)
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalhouse.analysis import accuracy
+from tests.conftest import shared
 
 REF = "There was no cost estimate for the second phase".split()
 LR = "There was estimate for phase the second no cost".split()
@@ -165,6 +167,54 @@ def test_scrambled_blocks_fall_back_to_the_integer_programme():
             fallbacks += 1
             assert auto == accuracy.edit_operations(ref, out, method="states").counts()
     assert fallbacks >= 1
+
+
+@pytest.mark.slow
+def test_tie_heavy_output_without_moves_is_a_plain_search():
+    """Issue 37: 600 tokens drawn from 3 of a 40-word reference's words tie everywhere. No deletion lies on
+    a minimum-cost alignment, so no token can move and the forward search needs one state per cell (24,000
+    cells, more than STATE_BUDGET states: it used to fall to the integer programme, minutes on such graphs).
+    By hand: cost = I + D + S with I - D = 600 - 40 and S + D = 40 - matches, so cost = 560 + D + (40 -
+    matches) >= 597 (3 matches at most, each reference word is distinct), reached with D = 0: I = 560,
+    S = 37, M = 0."""
+    ref = ["a", "b", "c"] + [f"w{k}" for k in range(37)]
+    out = ["a", "b", "c"] * 200
+    g = accuracy._Graph(ref, out)
+    assert len(g.steps) > accuracy.STATE_BUDGET and not g.shared
+    assert accuracy._best_path_by_states(g, accuracy.STATE_BUDGET) is not None
+    assert accuracy.edit_counts(ref, out) == accuracy.EditCounts(560, 0, 37, 0, 40)
+
+
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_state_budget_changes_no_count_on_real_and_tie_heavy_outputs():
+    """The budget only chooses between two exact searches, so it changes no count: on the ADAPT run's
+    sentences of UD EWT test, their reversals and tie-heavy outputs (the longest sentence, 81 words,
+    against 100 to 300 tokens drawn from its 3 most frequent words), 'auto' gives the cost of a plain
+    Levenshtein distance and the counts of the unbounded forward search; on a tie-heavy output the
+    integer programme (an independent exact method) agrees."""
+    ewt = shared("ud-v2.3", "en_ewt-ud-test.conllu")
+    run = shared("sr-outputs", "adapt-ewt-test", "ewt_only_test_set_13-Oct_11-27_tokenized", "en_out.txt")
+    refs = []
+    for block in ewt.read_text(encoding="utf-8").split("\n\n"):
+        rows = [line.split("\t") for line in block.splitlines() if line and not line.startswith("#")]
+        words = [r[1].lower() for r in rows if r[0].isdigit()]
+        if words:
+            refs.append(words)
+    lines = run.read_text(encoding="utf-8").splitlines()
+    outs = [line[len("# text = ") :].lower().split() for line in lines if line.startswith("# text = ")]
+    assert len(outs) == len(refs)
+    longest = max(refs, key=len)
+    common = [w for w, _ in Counter(longest).most_common(3)]
+    rng = random.Random(37)
+    ties = [(longest, [rng.choice(common) for _ in range(n)]) for n in (100, 200, 300)]
+    pairs = list(zip(refs, outs)) + [(r, r[::-1]) for r in refs if len(r) > 30] + ties
+    for ref, out in pairs:
+        auto = accuracy.edit_counts(ref, out)
+        assert auto.insertions + auto.deletions + auto.substitutions == brute_cost(ref, out)
+        assert auto == accuracy.edit_operations(ref, out, method="states").counts()
+    ref, out = ties[1]
+    assert accuracy.edit_counts(ref, out) == accuracy.edit_operations(ref, out, method="integer-programme").counts()
 
 
 def brute_cost(ref, out):
