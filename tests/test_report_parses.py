@@ -105,7 +105,9 @@ def test_leaderboard_and_ranks_are_the_views_and_the_stored_tests(parsed):
         for t, r, v in wh.sql("SELECT team, run, value FROM score_intervals WHERE metric = 'las'").fetchall()
     )
     better = {
-        ((a, ra), (b, rb)) if d > 0 else ((b, rb), (a, ra)) for m, a, ra, b, rb, d, s in tests if m == "las" and s
+        ((a, ra), (b, rb)) if d > 0 else ((b, rb), (a, ra))
+        for m, a, ra, b, rb, d, s in tests
+        if m == "las" and s and d != 0
     }
     for (team, run), (group, lo, hi) in significance_groups(values, better).items():
         assert ranks[("LAS", team, run)] == (str(group), f"{lo}" if lo == hi else f"{lo}-{hi}")
