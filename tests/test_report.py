@@ -470,7 +470,7 @@ def latex_toggles(page: str) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp_path):
-    from tests.test_latex import compile_latex
+    from tests.test_latex import compile_latex, overfull
 
     _, page = report
     codes = latex_toggles(page)
@@ -519,4 +519,8 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
     ).fetchall():
         assert all(latex.number(x) in ranked for x in (value, low, high))
     text = " ".join(compile_latex(tmp_path, board + "\n" + dea + "\n" + ranked).split())
+    # every toggle within an article's text width: the leaderboard's 20 columns are split into tables that
+    # repeat the system (S1, S2, ... for the long hostile names, named in the caption)
+    assert overfull(tmp_path) == []
+    assert board.count("\\begin{table}") > 1 and "Systems: S1: " in board
     assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')
