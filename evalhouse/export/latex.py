@@ -295,7 +295,8 @@ def fitted(
         first = k == 1
         part_label = label if first or not label else f"{label}-{k}"
         titles = ", ".join(columns[j].title for j in part)
-        part_caption = f"{caption.rstrip('. ')} ({k} of {len(parts)}: {titles})."
+        stop = "" if caption.rstrip().endswith((".", ":", ";", "!", "?")) else "."
+        part_caption = f"{caption.rstrip()}{stop} Part {k} of {len(parts)}: {titles}."
         part_note = note if first else (f"Configuration as in Table~\\ref{{{label}}}." if note and label else note)
         out.append(
             table(
