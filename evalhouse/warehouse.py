@@ -1240,11 +1240,13 @@ class Warehouse:
         neutralise_formulas: bool = False,
         caption: str | None = None,
         digits: int | None = None,
+        fit: bool = False,
     ) -> int:
         """Write a view or table to Parquet, CSV, JSON (an array of row objects) or a LaTeX (booktabs) table;
         returns rows written. ``corpus`` filters are bound parameters, never pasted into SQL;
         ``neutralise_formulas`` puts a ``'`` before CSV text that a spreadsheet would run as a formula;
-        ``caption`` and ``digits`` (decimals of floats) are LaTeX's (:mod:`evalhouse.export.relation`)."""
+        ``caption``, ``digits`` (decimals of floats) and ``fit`` (split a table wider than the page) are LaTeX's
+        (:mod:`evalhouse.export.relation`)."""
         return relation.export_relation(
             self,
             view,
@@ -1254,6 +1256,7 @@ class Warehouse:
             neutralise_formulas=neutralise_formulas,
             caption=caption,
             digits=digits,
+            fit=fit,
         )
 
     def export_query(
@@ -1264,10 +1267,18 @@ class Warehouse:
         neutralise_formulas: bool = False,
         caption: str | None = None,
         digits: int | None = None,
+        fit: bool = False,
     ) -> int:
         """Write the rows of a query to a file, as :meth:`export_view` writes a view's; returns rows written."""
         return relation.export_query(
-            self, query, out, format=format, neutralise_formulas=neutralise_formulas, caption=caption, digits=digits
+            self,
+            query,
+            out,
+            format=format,
+            neutralise_formulas=neutralise_formulas,
+            caption=caption,
+            digits=digits,
+            fit=fit,
         )
 
     def export_conllu(self, corpus: str, out: str | os.PathLike) -> int:

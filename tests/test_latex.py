@@ -33,6 +33,14 @@ def run_cli(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
+def result_stderr(result) -> str:
+    """What a command wrote to stderr (Click < 8.2 mixes it into output)."""
+    try:
+        return result.stderr
+    except ValueError:
+        return result.output
+
+
 def compile_latex(tmp: Path, body: str) -> str:
     """``body`` in an article with booktabs and longtable, compiled by pdflatex; the PDF's text (pdftotext)."""
     if not (shutil.which("pdflatex") and shutil.which("pdftotext")):
@@ -60,6 +68,13 @@ def compile_latex(tmp: Path, body: str) -> str:
         ["pdftotext", "-layout", "doc.pdf", "-"], cwd=tmp, capture_output=True, text=True, check=True
     ).stdout
     return text
+
+
+def overfull(tmp: Path) -> list[str]:
+    """pdflatex's complaints of a box too wide in the last :func:`compile_latex` of ``tmp``: a table wider
+    than the text width is an "Overfull \\hbox" (with its excess in pt)."""
+    log = (tmp / "doc.log").read_text(encoding="utf-8", errors="replace")
+    return re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\).*$", log, re.M)
 
 
 def test_escape_covers_every_special():
@@ -113,6 +128,50 @@ def test_long_and_wide_tables():
     assert "\\begin{table}" in short and "longtable" not in short and "\\small" not in short
 
 
+def _wide_table():
+    """A leaderboard of 2 key columns and 18 scores, the shape of the report's (20 columns): widths by hand,
+    titles of 14 characters and values of 6 (0.123) at 9 pt are far wider than a 345 pt text width."""
+    columns = [latex.Column("team"), latex.Column("run")] + [latex.Column(f"score number {k:02}") for k in range(18)]
+    rows = [[f"team{i}", f"run{i}"] + [round(0.1 + 0.01 * i + 0.001 * k, 3) for k in range(18)] for i in range(4)]
+    return columns, rows
+
+
+def test_a_wide_table_says_so_and_fitted_splits_it():
+    columns, rows = _wide_table()
+    one = latex.table(columns, rows, "Board", "tab:board")
+    assert re.search(r"^% evalhouse: about \d+ pt wide, wider than an article's 345 pt text width", one, re.M)
+    fitted = latex.fitted(columns, rows, "Board", "tab:board", note="Configuration: x.", keys=2)
+    parts = fitted.split("\\end{table}")[:-1]
+    assert len(parts) >= 2 and "about" not in fitted  # every part fits by the estimate: no comment
+    assert ["\\label{tab:board}"] + [f"\\label{{tab:board-{k}}}" for k in range(2, len(parts) + 1)] == re.findall(
+        r"\\label\{[^}]*\}", fitted
+    )
+    assert "Configuration: x." in parts[0] and all("Table~\\ref{tab:board}" in p for p in parts[1:])
+    # each score column in exactly one part, in order; each part repeats team and run
+    heads = [re.search(r"\\midrule", p) and p.split("\\toprule\n", 1)[1].split(" \\\\")[0] for p in parts]
+    assert all(h.startswith("team & run & ") for h in heads)
+    assert [t for h in heads for t in h.split(" & ")[2:]] == [f"score number {k:02}" for k in range(18)]
+    for i, row in enumerate(rows):
+        cells = [
+            c for p in parts for ln in p.splitlines() if ln.startswith(f"team{i} & ") for c in ln[:-3].split(" & ")[2:]
+        ]
+        assert cells == [f"{v:.3f}" for v in row[2:]]
+    # a narrow table is left alone
+    assert latex.fitted(columns[:4], [r[:4] for r in rows], "Board") == latex.table(
+        columns[:4], [r[:4] for r in rows], "Board"
+    )
+
+
+@pytest.mark.slow
+def test_fitted_tables_are_no_wider_than_the_page_in_pdflatex(tmp_path):
+    """pdflatex is the judge: the table the estimate calls too wide overflows, its fitted parts do not."""
+    columns, rows = _wide_table()
+    compile_latex(tmp_path, latex.table(columns, rows, "Board", "tab:board"))
+    assert overfull(tmp_path), "the one 20-column table is wider than the text"
+    compile_latex(tmp_path, latex.fitted(columns, rows, "Board", "tab:board", keys=2))
+    assert overfull(tmp_path) == []
+
+
 def test_configurations_go_to_the_caption():
     names = ["team", "dea", "configuration"]
     one = latex.relation_table(names, [["a", 0.5, "x:1|y:2"], ["b", 0.25, "x:1|y:2"]], "v")
@@ -164,7 +223,7 @@ def warehouse_file(tmp_path_factory):
 @pytest.mark.slow
 def test_export_a_view_and_a_query(warehouse_file, tmp_path):
     view = tmp_path / "scores.tex"
-    result = run_cli(
+    result = result_view = run_cli(
         "--db", str(warehouse_file), "export", "submission_scores", "--out", str(view), "--corpus", "sample"
     )
     assert result.exit_code == 0, result.output
@@ -203,6 +262,19 @@ def test_export_a_view_and_a_query(warehouse_file, tmp_path):
     assert "\\caption{DEA of the baselines}" in code and "\\begin{tabular}{llr}" in code
     assert sum(ln.endswith("\\\\") for ln in code.splitlines()) == 1 + len(rows)
     assert [f"{dea:.2f}" in code for _, _, dea, _ in rows] == [True] * len(rows)
+    # submission_scores has 26 columns: one table far wider than a page, which the file and stderr say;
+    # --fit splits it into tables that pdflatex sets within the text width
+    assert re.search(r"^% evalhouse: about \d+ pt wide", code_view := view.read_text(encoding="utf-8"), re.M)
+    assert "note: " in result_stderr(result_view) and "pt wide" in result_stderr(result_view)
+    fitted = tmp_path / "fitted.tex"
+    result = run_cli(
+        "--db", str(warehouse_file), "export", "submission_scores", "--out", str(fitted), "--corpus", "sample", "--fit"
+    )
+    assert result.exit_code == 0, result.output
+    assert "pt wide" not in result_stderr(result) and fitted.read_text(encoding="utf-8").count("\\begin{table}") > 1
+    compile_latex(tmp_path, fitted.read_text(encoding="utf-8"))
+    assert overfull(tmp_path) == []
+    assert code_view
     text = compile_latex(tmp_path, view.read_text(encoding="utf-8") + "\n" + code)
     flat = " ".join(text.split())
     assert "r&d_%" in flat and "x$y" in flat and "DEA of the baselines" in flat

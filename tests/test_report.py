@@ -139,7 +139,7 @@ def test_leaderboard_numbers_and_groups(analysed, report):
     # groups and rank ranges from score_significance, recomputed here from the stored tests
     pairs = analysed.sql("""select team_a, run_a, team_b, run_b, delta, significant from score_significance
                             where kind = 'submission' and metric = 'dea' and test = 'approximate-randomisation'""").fetchall()
-    better = {((ta, ra), (tb, rb)) if d > 0 else ((tb, rb), (ta, ra)) for ta, ra, tb, rb, d, s in pairs if s}
+    better = {((ta, ra), (tb, rb)) if d > 0 else ((tb, rb), (ta, ra)) for ta, ra, tb, rb, d, s in pairs if s and d != 0}
     groups = significance_groups({(t, r): dea for t, r, dea, *_ in board}, better)
     group_col, rank_col = header.index("DEA group"), header.index("DEA rank")
     for cells, (team, run, *_) in zip(rows, board):
@@ -162,6 +162,46 @@ def test_significance_groups_by_hand():
         "y": (2, 2, 2),
         "z": (3, 3, 3),
     }
+
+
+def test_equal_scores_are_never_ranked_apart():
+    """sacreBLEU's tests give two runs with identical sentence statistics p = 1/(R+1) (it counts resampled
+    differences strictly greater than the real one, 0): stored as sacrebleu says, but never a win."""
+    import pandas as pd
+
+    from evalhouse.reports import ranks
+    from evalhouse.statistics.uncertainty import SIGNIFICANCE_COLUMNS, significance_frame
+
+    # three runs: x and y identical (75.0), z lower (70.0); every p is sacrebleu's smallest, 1/301
+    config = type("Config", (), {"alpha": 0.05})()
+    rows = [
+        ["submission", "c", "sacrebleu_bleu", "ar", *a, *b, 10, va, vb, va - vb, 1 / 301, "cfg"]
+        for a, b, va, vb in (
+            (("t", "x"), ("t", "y"), 75.0, 75.0),
+            (("t", "x"), ("t", "z"), 75.0, 70.0),
+            (("t", "y"), ("t", "z"), 75.0, 70.0),
+        )
+    ]
+    frame = significance_frame(rows, config)
+    assert list(frame.columns) == SIGNIFICANCE_COLUMNS
+    # Holm over 3 pairs: 3/301, 2/301, 1/301 -> running max 3/301 for all: p_holm < 0.05 for each pair
+    assert frame["p_holm"].tolist() == pytest.approx([3 / 301] * 3)
+    assert frame["significant"].tolist() == [False, True, True]
+    keys = {("t", "x", "c"), ("t", "y", "c"), ("t", "z", "c")}
+    # a warehouse analysed before the rule stored the tied pair as significant: still no win, either way
+    stale = frame.assign(significant=True)
+    for pairs in (frame, stale, stale.assign(delta=[-0.0, 5.0, 5.0])):
+        assert ranks.better_pairs(pairs, "c", "sacrebleu_bleu", keys) == {
+            (("t", "x", "c"), ("t", "z", "c")),
+            (("t", "y", "c"), ("t", "z", "c")),
+        }
+    # x and y: group 1, ranks 1-2 (one better than neither, two worse than each); z: group 2, rank 3
+    intervals = pd.DataFrame(
+        [("c", "t", r, "sacrebleu_bleu", v, None, None) for r, v in (("x", 0.75), ("y", 0.75), ("z", 0.70))],
+        columns=["corpus", "team", "run", "metric", "value", "low", "high"],
+    )
+    table = ranks.ranked(intervals, stale, keys, {"sacrebleu_bleu": ("sacreBLEU BLEU", 100)})
+    assert [(r.run, r.group, r.ranks) for r in table.itertuples()] == [("x", 1, "1-2"), ("y", 1, "1-2"), ("z", 2, "3")]
 
 
 @pytest.mark.slow
@@ -430,7 +470,7 @@ def latex_toggles(page: str) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp_path):
-    from tests.test_latex import compile_latex
+    from tests.test_latex import compile_latex, overfull
 
     _, page = report
     codes = latex_toggles(page)
@@ -479,4 +519,8 @@ def test_latex_toggles_under_the_leaderboard_and_relations(analysed, report, tmp
     ).fetchall():
         assert all(latex.number(x) in ranked for x in (value, low, high))
     text = " ".join(compile_latex(tmp_path, board + "\n" + dea + "\n" + ranked).split())
+    # every toggle within an article's text width: the leaderboard's 20 columns are split into tables that
+    # repeat the system (S1, S2, ... for the long hostile names, named in the caption)
+    assert overfull(tmp_path) == []
+    assert board.count("\\begin{table}") > 1 and "Systems: S1: " in board
     assert f"{HOSTILE_TEAM}" in text and "r'\"&<b>x</b> $\\frac{1}{$" in text.replace("’", "'").replace("”", '"')

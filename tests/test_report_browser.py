@@ -254,6 +254,45 @@ def _check_print(page, name: str, pages_at_most: int) -> None:
 
 
 @pytest.mark.slow
+def _check_window_widths(page) -> None:
+    """At 2600 px the whole leaderboard is in view, no sideways scrolling; at 1400 px the page is no wider than
+    the window (the navigation wraps) and the leaderboard scrolls within its box with its first column kept
+    in view. (The main column was 96em, 1344 px, wide at most, so even at 2600 px the last columns were out of
+    sight; the unbreakable navigation made the page 2139 px wide in a 1400 px window.)"""
+    measure = """(function () {
+        var box = document.querySelector('#leaderboard .scroll'), table = box.querySelector('table');
+        var doc = document.documentElement, nav = document.querySelector('nav').getBoundingClientRect();
+        var head = table.tHead.rows[0].cells, last = head[head.length - 1].getBoundingClientRect();
+        return {page: doc.scrollWidth, window: doc.clientWidth, nav: nav.right, boxWidth: box.clientWidth,
+                tableWidth: box.scrollWidth, last: last.right, boxRight: box.getBoundingClientRect().right};
+    })()"""
+    try:
+        for width in (2600, 1400):
+            page.send("Emulation.setDeviceMetricsOverride", width=width, height=1000, deviceScaleFactor=1, mobile=False)
+            m = page.evaluate(measure)
+            assert m["page"] <= m["window"] and m["nav"] <= m["window"], (width, m)
+            if width == 2600:
+                assert m["tableWidth"] <= m["boxWidth"] and m["last"] <= m["boxRight"] <= m["window"], m
+                continue
+            assert m["tableWidth"] > m["boxWidth"], "the sample's leaderboard is meant to be wider than 1400 px"
+            # scrolled to its end, the box still shows every row's first cell at its left edge
+            edges = page.evaluate("""(function () {
+                var box = document.querySelector('#leaderboard .scroll');
+                box.scrollLeft = box.scrollWidth;
+                var left = box.getBoundingClientRect().left, out = [box.scrollLeft];
+                box.querySelectorAll('tr').forEach(function (r) {
+                    var c = r.cells[0].getBoundingClientRect(), x = c.left + c.width / 2;
+                    var hit = document.elementFromPoint(x, c.top + c.height / 2);
+                    out.push([c.left - left, r.cells[0].contains(hit)]);
+                });
+                box.scrollLeft = 0;
+                return out;
+            })()""")
+            assert edges[0] > 0 and all(abs(dx) <= 2 and on_top for dx, on_top in edges[1:]), edges
+    finally:
+        page.send("Emulation.clearDeviceMetricsOverride")
+
+
 def test_hostile_names_in_the_browser(browser, tmp_path):
     with evalhouse.connect(":memory:") as wh:
         wh.ingest_treebank([SAMPLE], corpus="sample")
@@ -281,6 +320,7 @@ def test_hostile_names_in_the_browser(browser, tmp_path):
     )
     assert page.evaluate("document.querySelectorAll('#ex-list svg.tree').length") > 0
     _check_tables(page)
+    _check_window_widths(page)
     assert page.errors == []
 
 

@@ -57,6 +57,13 @@ def export(
     digits: Annotated[
         Optional[int], typer.Option("--digits", help="LaTeX: decimals of every float column (default 3).")
     ] = None,
+    fit: Annotated[
+        bool,
+        typer.Option(
+            "--fit",
+            help="LaTeX: split a table wider than an article's text width (345 pt) into tables that fit, each repeating the leading text columns (team, run, ...). Without it a wide table stays one and says so in a % comment and on stderr.",
+        ),
+    ] = False,
 ) -> None:
     """Export a view, a table or a query's rows to Parquet, CSV, JSON (an array of row objects) or LaTeX
     (a booktabs table; its configuration in the caption).
@@ -68,6 +75,8 @@ def export(
     Example: evalhouse export dea_by_relation --out dea.tex --corpus en_ewt-test
 
     Example: evalhouse export --query "select team, run, dea, mean_bleu from submission_scores" --out board.tex
+
+    Example: evalhouse export submission_scores --out scores.tex --fit
     """
 
     def action():
@@ -82,6 +91,7 @@ def export(
             neutralise_formulas=neutralise_formulas,
             caption=caption,
             digits=digits,
+            fit=fit,
         )
         # confined (as `sql`): a query, or a view the file brought, reads no other file and writes only the output
         with open_warehouse(read_only=True, sandbox=True, writable=relation.written_paths(out)) as wh:
@@ -90,6 +100,9 @@ def export(
             else:
                 n = wh.export_view(view, out, corpus=corpus, **options)
         typer.echo(f"wrote {n:,} rows of {view or 'the query'} to {out}", err=True)
+        wide = relation.too_wide(out) if relation._format_for(str(out), options["format"]) == "latex" else ""
+        if wide:
+            typer.echo(f"note: {out}: {wide}", err=True)
 
     execute(action)
 

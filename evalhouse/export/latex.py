@@ -36,6 +36,12 @@ Choices (README.md, "LaTeX tables"):
   says so (LaTeX cannot measure a caption that long).
 - More than :data:`LONG` rows: a ``longtable`` (needs ``\\usepackage{longtable}``), which breaks across
   pages and repeats its header; more than :data:`WIDE` columns: ``\\small`` with narrower column gaps.
+- Width: :func:`width` estimates a table's width in pt from its longest cell per column (a generous
+  average glyph width, so that the estimate errs wide). A table wider than :data:`TEXT_WIDTH` (the text
+  width of LaTeX's article class) says so in a ``%`` comment above it; :func:`fitted` splits it instead
+  into tables of consecutive columns that fit, each repeating the leading key columns (team, run, ...),
+  labelled ``LABEL``, ``LABEL-2``, ... (``export --format latex --fit``, and the report's toggles). No
+  ``\\resizebox``: it would shrink the type below legibility.
 """
 
 from __future__ import annotations
@@ -52,6 +58,10 @@ WIDE = 8  # columns: more than this and the table is set \small with 4pt column 
 # in one box first to measure it: three configurations of ~1,000 characters overflow that box (TeX's
 # "Dimension too large" beyond 16,384 pt)
 CAPTION_NOTE = 1500
+TEXT_WIDTH = 345.0  # pt: \textwidth of the article class at 10 pt, on A4 and Letter alike
+# pt per character of a cell (Computer Modern at 10 pt: digits are 5 pt, lower case about 4.5 to 5.5, capitals
+# up to 7.5; 5.6 errs wide on the names and titles evalhouse writes) and at \small (9 pt)
+GLYPH, GLYPH_SMALL = 5.6, 5.0
 
 SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -185,6 +195,12 @@ def table(
     label_tex = f"\\label{{{label}}}" if label else ""
     wide = len(columns) > WIDE
     out = ["% evalhouse: needs \\usepackage{booktabs}" + ("" if len(rows) <= LONG else " and \\usepackage{longtable}")]
+    estimate = width(columns, rows)
+    if estimate > TEXT_WIDTH:
+        out.append(
+            f"% evalhouse: about {estimate:.0f} pt wide, wider than an article's {TEXT_WIDTH:.0f} pt text width: "
+            "choose fewer columns, or split it (evalhouse export --format latex --fit)"
+        )
     if len(rows) <= LONG:
         out += ["\\begin{table}", "\\centering"]
         if wide:
@@ -227,6 +243,73 @@ def table(
     return "\n".join(out) + "\n"
 
 
+def _shown(v, c: Column) -> str:
+    """The characters a cell prints (its LaTeX with the commands of single glyphs counted as one)."""
+    text = cell(v, c.digits) if not isinstance(v, str) else v
+    text = re.sub(r"\\times10\^\{(-?\d+)\}", r"e\1", text)
+    return re.sub(r"\\[a-zA-Z]+\{\}|\\.|\$", lambda m: "" if m.group(0) == "$" else "x", text)
+
+
+def column_widths(columns: Sequence[Column], rows: Sequence[Sequence]) -> list[float]:
+    """Estimated width in pt of each column, its gaps included, as :func:`table` sets it."""
+    small = len(columns) > WIDE
+    glyph, gap = (GLYPH_SMALL, 8.0) if small else (GLYPH, 12.0)
+    return [
+        gap + glyph * max([len(c.title)] + [len(_shown(r[i], c)) for r in rows if not _missing(r[i])])
+        for i, c in enumerate(columns)
+    ]
+
+
+def width(columns: Sequence[Column], rows: Sequence[Sequence]) -> float:
+    """The estimated width in pt of the table :func:`table` writes (see :data:`GLYPH`)."""
+    return sum(column_widths(columns, rows))
+
+
+def fitted(
+    columns: Sequence[Column],
+    rows: Iterable[Sequence],
+    caption: str,
+    label: str | None = None,
+    note: str = "",
+    keys: int = 0,
+    limit: float = TEXT_WIDTH,
+) -> str:
+    """:func:`table`, split into tables of consecutive columns no wider than ``limit`` pt, each repeating the
+    first ``keys`` columns; one table when it fits. A column too wide even alone with the keys gets a table of
+    its own (and the comment that it is too wide). The first part carries ``note`` (the configurations), the
+    others refer to it."""
+    rows = [list(r) for r in rows]
+    if width(columns, rows) <= limit or len(columns) <= keys + 1:
+        return table(columns, rows, caption, label, note)
+    parts: list[list[int]] = []
+    for i in range(keys, len(columns)):
+        if parts:
+            trial = list(range(keys)) + parts[-1] + [i]
+            if width([columns[j] for j in trial], [[r[j] for j in trial] for r in rows]) <= limit:
+                parts[-1].append(i)
+                continue
+        parts.append([i])
+    out = []
+    for k, part in enumerate(parts, 1):
+        chosen = list(range(keys)) + part
+        first = k == 1
+        part_label = label if first or not label else f"{label}-{k}"
+        titles = ", ".join(columns[j].title for j in part)
+        stop = "" if caption.rstrip().endswith((".", ":", ";", "!", "?")) else "."
+        part_caption = f"{caption.rstrip()}{stop} Part {k} of {len(parts)}: {titles}."
+        part_note = note if first else (f"Configuration as in Table~\\ref{{{label}}}." if note and label else note)
+        out.append(
+            table(
+                [columns[j] for j in chosen],
+                [[r[j] for j in chosen] for r in rows],
+                part_caption,
+                part_label,
+                part_note,
+            )
+        )
+    return "\n".join(out)
+
+
 def relation_table(
     names: Sequence[str],
     rows: Iterable[Sequence],
@@ -234,10 +317,12 @@ def relation_table(
     label: str | None = None,
     titles: dict[str, str] | None = None,
     digits: dict[str, int] | int = 3,
+    fit: bool = False,
 ) -> str:
     """A table of a relation's rows (``names``: its columns) with the configuration columns moved to the
     caption (see the module docstring). ``titles`` renames columns; ``digits`` is one number for every
-    column or a mapping (default 3)."""
+    column or a mapping (default 3). ``fit``: split into tables that fit :data:`TEXT_WIDTH`
+    (:func:`fitted`), each repeating the leading text columns (team, run, corpus, ...)."""
     rows = [list(r) for r in rows]
     keep = [i for i, n in enumerate(names) if not CONFIGURATION.match(n)]
     moved = [i for i, n in enumerate(names) if CONFIGURATION.match(n)]
@@ -275,4 +360,14 @@ def relation_table(
             note = "Configurations (column cfg): " + " ".join(
                 f"({k}) {describe(key)}." for k, key in enumerate(configurations, 1)
             )
+    if fit:
+        return fitted(columns, body, caption, label, note, keys=leading_text(body, len(columns)))
     return table(columns, body, caption, label, note)
+
+
+def leading_text(rows: Sequence[Sequence], n: int) -> int:
+    """How many of the first columns hold text (the keys a split table repeats: team, run, corpus, ...)."""
+    keys = 0
+    while keys < n - 1 and any(isinstance(r[keys], str) for r in rows):
+        keys += 1
+    return keys

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -75,20 +76,32 @@ def _format_for(out: str, format: str | None) -> str:
     return format
 
 
-def _latex_options(fmt: str, caption: str | None, digits: int | None) -> None:
-    if fmt != "latex" and (caption is not None or digits is not None):
-        raise OptionError(f"`caption` and `digits` are for LaTeX tables, not {fmt}")
+def _latex_options(fmt: str, caption: str | None, digits: int | None, fit: bool = False) -> None:
+    if fmt != "latex" and (caption is not None or digits is not None or fit):
+        raise OptionError(f"`caption`, `digits` and `fit` are for LaTeX tables, not {fmt}")
     if digits is not None and not 0 <= digits <= 12:
         raise OptionError(f"`digits` must be 0 to 12, not {digits}")
 
 
-def _write_latex(result, out: str, caption: str, label: str, digits: int | None) -> int:
+def _write_latex(result, out: str, caption: str, label: str, digits: int | None, fit: bool) -> int:
     names = list(result.columns)
     rows = result.fetchall()
     Path(out).write_text(
-        latex.relation_table(names, rows, caption, label, digits=3 if digits is None else digits), encoding="utf-8"
+        latex.relation_table(names, rows, caption, label, digits=3 if digits is None else digits, fit=fit),
+        encoding="utf-8",
     )
     return len(rows)
+
+
+def too_wide(out: str) -> str:
+    """The comment :func:`evalhouse.export.latex.table` wrote above a table wider than the page, if any (for
+    the command to repeat on stderr)."""
+    try:
+        text = Path(out).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    found = re.search(r"^% evalhouse: (about \d+ pt wide, .*)$", text, re.M)
+    return found.group(1) if found else ""
 
 
 def written_paths(out: str | os.PathLike) -> list[str]:
@@ -109,10 +122,12 @@ def export_relation(
     neutralise_formulas: bool = False,
     caption: str | None = None,
     digits: int | None = None,
+    fit: bool = False,
 ) -> int:
     """Write relation ``name`` (a view or base table) to ``out``; returns the number of rows.
     ``neutralise_formulas`` (CSV only): see the module's docstring. ``caption`` (LaTeX only; default: the
-    relation's name and the corpora kept) and ``digits`` (LaTeX only: decimals of floats, default 3)."""
+    relation's name and the corpora kept), ``digits`` (LaTeX only: decimals of floats, default 3) and ``fit``
+    (LaTeX only: split a table wider than the page, :func:`evalhouse.export.latex.fitted`)."""
     # sqlglot (~0.1 s) only when exporting: the warehouse imports this module for export_view()
     from sqlglot import exp
 
@@ -135,7 +150,7 @@ def export_relation(
         )
     if neutralise_formulas and fmt != "csv":
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
-    _latex_options(fmt, caption, digits)
+    _latex_options(fmt, caption, digits, fit)
     columns = _neutralised_columns([c[:2] for c in wh.columns(name)]) if neutralise_formulas else ["*"]
     if fmt == "latex":
         columns = _with_configuration_text(wh, name)
@@ -153,7 +168,7 @@ def export_relation(
         if fmt == "latex":
             if caption is None:
                 caption = name + (f" ({', '.join(corpus)})" if corpus else "")
-            return _write_latex(wh.con.sql(ordered), out, caption, latex.label_of(name), digits)
+            return _write_latex(wh.con.sql(ordered), out, caption, latex.label_of(name), digits, fit)
         rows = wh.con.execute(f"SELECT count(*) FROM ({query.sql(dialect='duckdb')})").fetchall()[0][0]
         wh.con.execute(_copy(ordered, out, fmt))
     finally:
@@ -196,6 +211,7 @@ def export_query(
     neutralise_formulas: bool = False,
     caption: str | None = None,
     digits: int | None = None,
+    fit: bool = False,
 ) -> int:
     """Write the rows of ``query`` (one statement that returns rows) to ``out``; returns the number of rows.
     The query runs on ``wh``'s connection, which may be sandboxed (nothing but the warehouse read): the file
@@ -205,13 +221,13 @@ def export_query(
     fmt = _format_for(out, format)
     if neutralise_formulas and fmt != "csv":
         raise OptionError(f"`neutralise_formulas` is for CSV files, not {fmt}")
-    _latex_options(fmt, caption, digits)
+    _latex_options(fmt, caption, digits, fit)
     result = wh.sql(query)
     if result is None:
         raise OptionError("the query returns no rows to export (give a SELECT, or a statement with RETURNING)")
     if fmt == "latex":
         return _write_latex(
-            result, out, "Query: " + " ".join(query.split()) if caption is None else caption, "tab:query", digits
+            result, out, "Query: " + " ".join(query.split()) if caption is None else caption, "tab:query", digits, fit
         )
     # an Arrow table: to_arrow_table in duckdb 2.0, fetch_arrow_table (deprecated there) in 1.5
     rows = getattr(result.relation, "to_arrow_table", result.relation.fetch_arrow_table)()

@@ -24,11 +24,15 @@ def groups(values: dict, better: set) -> dict:
 
 
 def better_pairs(pairs: pd.DataFrame, corpus: str, metric: str, keys: set) -> set:
-    """(winner, loser) for each significant pair of ``metric`` on ``corpus`` whose runs are both in ``keys``."""
+    """(winner, loser) for each significant pair of ``metric`` on ``corpus`` whose runs are both in ``keys``.
+
+    A pair with equal scores (delta == 0) is never a win, whatever its p: sacreBLEU's tests give p = 1/(R+1)
+    to two runs with identical sentence statistics, and a warehouse analysed before ``significant`` required
+    delta != 0 stores such a pair as significant. So the winner is a when delta > 0, b when delta < 0."""
     out = set()
     for p in pairs[(pairs["metric"] == metric) & (pairs["corpus"] == corpus)].itertuples():
         a, b = (p.team_a, p.run_a, corpus), (p.team_b, p.run_b, corpus)
-        if a in keys and b in keys and p.significant:
+        if a in keys and b in keys and p.significant and p.delta != 0:
             out.add((a, b) if p.delta > 0 else (b, a))
     return out
 

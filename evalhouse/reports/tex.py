@@ -25,11 +25,28 @@ LONG_NAME = 20  # system names longer than this become S1, S2, ... in a pivot's 
 def frame_table(
     frame: pd.DataFrame, cols: Sequence, caption: str, label: str, configurations: Iterable[str] = ()
 ) -> str:
-    """``frame``'s columns ``cols`` as a LaTeX table; ``configurations`` (the strings stored with the numbers)
-    are listed in the caption."""
+    """``frame``'s columns ``cols`` as LaTeX tables that fit an article's text width; ``configurations`` (the
+    strings stored with the numbers) are listed in the caption.
+
+    When some team/run is longer than :data:`LONG_NAME` characters, the ``team`` and ``run`` columns become one
+    ``system`` column of S1, S2, ..., named in the caption (as a pivot's header). A table still wider than
+    the page is split into tables of consecutive columns, each repeating the leading text columns
+    (:func:`evalhouse.export.latex.fitted`; the leaderboard's 20 columns were 900 pt too wide as one)."""
     columns = [latex.Column(c.title, c.digits) for c in cols]
     rows = [[row.get(c.key) for c in cols] for row in frame.to_dict("records")]
-    return latex.table(columns, rows, caption, label, _configurations(configurations))
+    keys = [c.key for c in cols]
+    if "team" in keys and "run" in keys and rows:
+        t, r = keys.index("team"), keys.index("run")
+        systems = list(dict.fromkeys((row[t], row[r]) for row in rows))
+        names = [f"{team}/{run}" for team, run in systems]
+        if any(len(n) > LONG_NAME for n in names):
+            number = {s: f"S{k}" for k, s in enumerate(systems, 1)}
+            rows = [[number[(row[t], row[r])] if i == t else v for i, v in enumerate(row) if i != r] for row in rows]
+            columns = [latex.Column("system") if i == t else c for i, c in enumerate(columns) if i != r]
+            caption = f"{caption.rstrip()} Systems: " + "; ".join(f"S{k}: {n}" for k, n in enumerate(names, 1)) + "."
+    return latex.fitted(
+        columns, rows, caption, label, _configurations(configurations), keys=latex.leading_text(rows, len(columns))
+    )
 
 
 def _configurations(configurations: Iterable[str]) -> str:

@@ -138,7 +138,10 @@ def significance_frame(tests: list[list], config) -> pd.DataFrame:
     frame["p_holm"] = frame.groupby(["kind", "corpus", "metric", "test"])["p"].transform(
         lambda p: stats.holm(p.to_numpy())
     )
-    frame["significant"] = frame["p_holm"] < config.alpha
+    # Equal scores never differ significantly: sacreBLEU's tests give p = 1/(R+1) when the two runs' sentence
+    # statistics are identical (every resampled difference is 0, and its p counts |d*| > |d| strictly); p
+    # and p_holm keep sacrebleu's value, but a pair with delta == 0 is not significant, in either direction.
+    frame["significant"] = (frame["p_holm"] < config.alpha) & (frame["delta"] != 0)
     return frame[SIGNIFICANCE_COLUMNS]
 
 

@@ -39,5 +39,5 @@ COMMENT ON COLUMN score_significance.value_b IS 'Score of the second run.';
 COMMENT ON COLUMN score_significance.delta IS 'value_a - value_b.';
 COMMENT ON COLUMN score_significance.p IS 'Two-sided p, (1 + extreme resamples) / (resamples + 1).';
 COMMENT ON COLUMN score_significance.p_holm IS 'Holm-adjusted over the pairs of this kind, corpus, metric and test.';
-COMMENT ON COLUMN score_significance.significant IS 'p_holm < alpha.';
+COMMENT ON COLUMN score_significance.significant IS 'p_holm < alpha and delta <> 0: equal scores never differ (sacreBLEU''s tests give identical runs p = 1/(resamples + 1)).';
 COMMENT ON COLUMN score_significance.configuration IS 'Resamples, seed, alpha, unit, statistic and evalhouse version.';
