@@ -365,7 +365,8 @@ def test_real_figures_fit_a_page(real_report, parser_report):
     from tests.test_report import assert_fits_a_page
 
     svgs = [p for p in real_report.figures + parser_report.figures if p.suffix == ".svg"]
-    assert len(svgs) == 6
+    assert len(svgs) == 12  # six figures, each 7 in wide and 3.3 in wide (figures/single/)
+    assert sum(p.parent.name == "single" for p in svgs) == 6
     for svg in svgs:
         assert_fits_a_page(svg)
 

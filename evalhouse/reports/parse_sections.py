@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -170,7 +171,8 @@ class ParseSections:
             (c.split("level:", 1)[1].split("|")[0] for c in intervals["configuration"] if "level:" in c), "0.95"
         )
         image = self.figure(
-            figures.parser_scores(
+            partial(
+                figures.parser_scores,
                 [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in self._best_runs()],
                 [RANKED[m][1] for m in RANKED],
                 self._interval_cube(intervals),
@@ -263,7 +265,7 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
                 ]
             panels.append((title, ["0" if g == "root" else g for g in order], series))
         image = self.figure(
-            figures.breakdown_panels(panels, "LAS F1"),
+            partial(figures.breakdown_panels, panels, "LAS F1"),
             fig_dir,
             "parser_breakdowns",
             "LAS F1 by arc length, distance to the root and sentence length (MaltEval's breakdowns)",
@@ -282,7 +284,7 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
                 v = got.get(rel)
                 values[i, k] = np.nan if v is None or pd.isna(v) else v
         image += self.figure(
-            figures.relation_dots(shown, [int(counts[r]) for r in shown], labels, values),
+            partial(figures.relation_dots, shown, [int(counts[r]) for r in shown], labels, values),
             fig_dir,
             "parser_relations",
             f"LAS F1 by relation, the {len(shown)} relations with most gold words",
