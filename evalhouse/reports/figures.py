@@ -411,7 +411,11 @@ def relation_dots(
         ax.grid(axis="x", color="#dddddd", lw=0.6)
         ax.set_axisbelow(True)
         sep = "\n" if narrow else " "
-        ax.set_xlabel(f"LAS F1 (precision over system words of{sep}the relation, recall over gold words)")
+        ax.set_xlabel(
+            "LAS F1 (precision: system\nwords; recall: gold words)"
+            if narrow
+            else "LAS F1 (precision over system words of the relation, recall over gold words)"
+        )
         ax.set_ylabel("relation (gold words)")
         ax.set_title(f"Dependency parsers: LAS F1{sep}by relation, hardest first")
         _legend(fig, *ax.get_legend_handles_labels(), width)
