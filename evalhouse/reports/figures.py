@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -92,15 +93,6 @@ def _legend(fig: Figure, handles, labels, width: float) -> None:
         half = (LEGEND_CHARS - 1) // 2
         labels = [x if len(x) <= LEGEND_CHARS else x[:half] + "…" + x[-half:] for x in labels]
     fig.legend(handles, labels, loc="outside lower center", ncols=_ncols(len(labels), width), frameon=False)
-
-
-def _wrap(text: str, longest: int = 16) -> str:
-    """``text`` on two lines, broken at the space nearest its middle, when longer than ``longest``."""
-    spaces = [i for i, c in enumerate(text) if c == " "]
-    if len(text) <= longest or not spaces:
-        return text
-    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
-    return text[:cut] + "\n" + text[cut + 1 :]
 
 
 def _legend_height(n: int, ncols: int = 2) -> float:
@@ -289,7 +281,7 @@ def buckets(
                 ax.grid(axis="y", color="#dddddd", lw=0.6)
                 if narrow:
                     ax.set_xticks(x, labels, rotation=90 if crowded else 0, ha="center")
-                ax.set_xlabel(_wrap(title) if narrow else title)
+                ax.set_xlabel(textwrap.fill(title, 12) if narrow else title)
                 if col == 0 or narrow:
                     ax.set_ylabel(axis_label)
         fig.suptitle(
