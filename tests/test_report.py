@@ -11,6 +11,7 @@ import html
 import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -369,11 +370,13 @@ def svg_size_and_fonts(path) -> tuple[float, float, list[float]]:
 
 
 def assert_fits_a_page(path) -> None:
-    """A figure goes into a paper at 100%: 3.3 or 7 in wide, at most 9 in tall, no text under 8 pt."""
+    """A figure goes into a paper at 100%: 7 in wide (3.3 in under ``figures/single/``), at most 9 in tall, no
+    text under 8 pt."""
     from evalhouse.reports import figures
 
     width, height, sizes = svg_size_and_fonts(path)
-    assert min(abs(width - figures.SINGLE_COLUMN), abs(width - figures.DOUBLE_COLUMN)) < 0.01, (path, width)
+    expected = figures.SINGLE_COLUMN if path.parent.name == "single" else figures.DOUBLE_COLUMN
+    assert abs(width - expected) < 0.01, (path, width)
     assert 1.5 < height <= figures.MAX_HEIGHT, (path, height)
     assert sizes and min(sizes) >= figures.MIN_FONT, (path, sorted(set(sizes)))
 
@@ -387,6 +390,53 @@ def assert_axes_titled(fig, name: str) -> None:
             assert not shown or title.strip(), (
                 f"{name}: an axis with ticks {[t.get_text() for t in shown][:3]} and no title"
             )
+
+
+def assert_no_text_overlaps(fig, name: str) -> None:
+    """No two texts of the figure (tick labels, titles, legend entries, numbers in cells) overlap, and none
+    runs out of the figure: their boxes as the renderer lays them out, less half a point of slack."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    page = fig.bbox.padded(1)
+    slack = 0.5 * fig.dpi / 72
+    # a tick label is drawn only when its tick lies in the axis' view
+    ticks, drawn = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                ticks |= {id(tick.label1), id(tick.label2)}
+                if low - 1e-9 <= tick.get_loc() <= high + 1e-9:
+                    drawn |= {id(tick.label1), id(tick.label2)}
+    boxes = []
+    for text in fig.findobj(Text):
+        if id(text) in ticks and id(text) not in drawn:
+            continue
+        if text.get_visible() and text.get_text().strip() and text.get_alpha() != 0:
+            box = text.get_window_extent(renderer)
+            if box.width and box.height:
+                assert page.contains(box.x0, box.y0) and page.contains(box.x1, box.y1), (name, text.get_text())
+                boxes.append((text, box.padded(-slack)))
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1 :]:
+            angle = a.get_rotation()
+            if not box_a.overlaps(box_b):
+                continue
+            if angle % 90 and b.get_rotation() == angle and "\n" not in a.get_text() + b.get_text():
+                # parallel oblique labels: their boxes overlap while the lines do not; the lines' distance
+                # across their direction must hold a line of text
+                normal = np.array([-np.sin(np.radians(angle)), np.cos(np.radians(angle))])
+                ends = [t.get_transform().transform(t.get_unitless_position()) for t in (a, b)]
+                apart = abs(np.dot(ends[0] - ends[1], normal))
+                assert apart >= 0.9 * max(a.get_fontsize(), b.get_fontsize()) * fig.dpi / 72, (
+                    f"{name}: {a.get_text()!r} overlaps {b.get_text()!r}"
+                )
+            else:
+                raise AssertionError(f"{name}: {a.get_text()!r} overlaps {b.get_text()!r}")
 
 
 def assert_systems_told_apart(fig, name: str) -> None:
@@ -409,7 +459,7 @@ def captured_figures(monkeypatch):
     save = figures.save
 
     def keep(fig, directory, name):
-        seen[name] = fig
+        seen[f"single/{name}" if Path(directory).name == "single" else name] = fig
         return save(fig, directory, name)
 
     monkeypatch.setattr(figures, "save", keep)
@@ -422,11 +472,17 @@ def test_figures_fit_a_page(analysed, tmp_path, monkeypatch):
 
     seen = captured_figures(monkeypatch)
     summary = build_report(analysed, tmp_path / "r", corpus="sample", examples=0)
-    assert set(seen) == {"correlations", "dea_by_relation", "buckets"}
+    names = {"correlations", "dea_by_relation", "buckets"}
+    # each figure at both widths: figures/NAME.* (7 in) and figures/single/NAME.* (3.3 in), linked from the page
+    assert set(seen) == names | {f"single/{n}" for n in names}
+    page = summary.path.read_text(encoding="utf-8")
     for name, fig in seen.items():
         assert_fits_a_page(summary.path.parent / "figures" / f"{name}.svg")
         assert_axes_titled(fig, name)
-    for name in ("dea_by_relation", "buckets"):
+        assert_no_text_overlaps(fig, name)
+        for fmt in ("svg", "pdf", "png"):
+            assert f"href='figures/{name}.{fmt}'" in page
+    for name in ("dea_by_relation", "buckets", "single/dea_by_relation", "single/buckets"):
         assert_systems_told_apart(seen[name], name)
     # the buckets' top row has its own x-axis titles
     top = [ax for ax in seen["buckets"].axes if ax.get_subplotspec().rowspan.start == 0]
@@ -452,6 +508,22 @@ def test_dea_figure_caps_and_splits_long_relation_lists():
     assert [len(ax.get_yticklabels()) for ax in fig.axes] == [10, 10]
     assert_axes_titled(fig, "dea_by_relation")
     assert_systems_told_apart(fig, "dea_by_relation")
+    # one column: one panel of the relations with most edges that fit (the table has the rest), in the order given
+    edges = list(rng.permutation(r) * 10)
+    fig = figures.dea_by_relation(
+        [f"rel{i}" for i in range(r)], edges, [f"s{k}" for k in range(s)], acc, acc - 0.05, acc + 0.05, 0.95, width=3.3
+    )
+    width, height = fig.get_size_inches()
+    assert width == figures.SINGLE_COLUMN and height <= figures.MAX_HEIGHT
+    assert len(fig.axes) == 1
+    shown = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert 8 <= len(shown) <= 10  # ten systems dodged in each row: about nine rows fit 9 in
+    most = sorted(sorted(range(r), key=lambda i: -edges[i])[: len(shown)])
+    assert shown == [f"rel{i} ({edges[i]:,})" for i in most]
+    assert f"the {len(shown)} with most edges" in fig.get_suptitle()
+    assert_axes_titled(fig, "single/dea_by_relation")
+    assert_systems_told_apart(fig, "single/dea_by_relation")
+    assert_no_text_overlaps(fig, "single/dea_by_relation")
 
 
 def latex_toggles(page: str) -> dict[str, str]:

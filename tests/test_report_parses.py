@@ -29,6 +29,7 @@ from tests.test_report import (
     assert_axes_titled,
     assert_fits_a_page,
     assert_systems_told_apart,
+    assert_no_text_overlaps,
     captured_figures,
     latex_toggles,
 )
@@ -176,11 +177,12 @@ def test_parser_figures_fit_a_page(parsed, tmp_path, monkeypatch):
     wh, _, _ = parsed
     seen = captured_figures(monkeypatch)
     summary = build_report(wh, tmp_path / "r", examples=0)
-    assert set(seen) == set(PARSER_FIGURES)
+    assert set(seen) == set(PARSER_FIGURES) | {f"single/{n}" for n in PARSER_FIGURES}  # 7 in; 3.3 in under single/
     for name, fig in seen.items():
         assert_fits_a_page(summary.path.parent / "figures" / f"{name}.svg")
         assert_axes_titled(fig, name)
         assert_systems_told_apart(fig, name)
+        assert_no_text_overlaps(fig, name)
 
 
 def drawn(ax, run: str, along: str) -> dict[str, float]:

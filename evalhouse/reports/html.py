@@ -3,7 +3,8 @@
     evalhouse report --corpus en_ewt-test --out report/
 
     report/index.html                 the report: every script, style and figure inside; no network
-    report/figures/<name>.svg|pdf|png correlations, dea_by_relation, buckets (for papers and slides)
+    report/figures/<name>.svg|pdf|png correlations, dea_by_relation, buckets (for papers and slides), 7 in wide
+    report/figures/single/<name>.*    the same figures laid out for one column of a paper, 3.3 in wide
 
 The page holds: a leaderboard (pooled and mean DEA, BLEU, the SR shared-task metrics and sacreBLEU when
 the warehouse has the views ``sr_submission_scores`` / ``sacrebleu_scores``, human z-scores when there
@@ -30,12 +31,14 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from evalhouse.analysis import mining
 from evalhouse.errors import OptionError, WarehouseError
@@ -166,7 +169,8 @@ def build_report(
         path,
         len(subs),
         r.example_count,
-        sorted((out / "figures").iterdir()) if (out / "figures").exists() else [],  # none: constituency runs only
+        # none when the warehouse holds constituency runs only
+        sorted(p for p in (out / "figures").rglob("*") if p.is_file()) if (out / "figures").exists() else [],
         len(page.encode()),
         len(parses.dependency) + len(parses.constituency),
     )
@@ -463,7 +467,7 @@ class _Report:
                 crossed[i, j] = share < 0.5
         np.fill_diagonal(matrix, 1.0)
         labels = [LABELS[m] for m in present]
-        fig = figures.correlation_heatmap(matrix, crossed, labels, len(self.subs))
+        fig = partial(figures.correlation_heatmap, matrix, crossed, labels, len(self.subs))
         image = self.figure(
             fig,
             fig_dir,
@@ -475,11 +479,23 @@ class _Report:
         return image + table(rows, cols, "correlations")
 
     def figure(self, fig, fig_dir: Path, name: str, alt: str) -> str:
-        data = figures.save(fig, fig_dir, name)
-        links = " ".join(f"<a href='figures/{name}.{fmt}'>{fmt.upper()}</a>" for fmt in figures.FORMATS)
+        """The page's figure (7 in) and its files; ``fig`` is a Figure, or a function of the width that draws
+        it (a ``partial`` of a function of :mod:`figures`), which is drawn at every width of
+        :data:`figures.WIDTHS` (``figures/single/NAME.*``: one column, 3.3 in)."""
+        drawn = {"": fig} if isinstance(fig, Figure) else {d: fig(width=w) for d, w in figures.WIDTHS.items()}
+        data = figures.save(drawn[""], fig_dir, name)
+        caption = f"{_esc(alt)}. Files beside this page: " + " ".join(
+            f"<a href='figures/{name}.{fmt}'>{fmt.upper()}</a>" for fmt in figures.FORMATS
+        )
+        for folder, other in drawn.items():
+            if folder:
+                figures.save(other, fig_dir / folder, name)
+                caption += f"; for one column ({figures.WIDTHS[folder]:g} in): " + " ".join(
+                    f"<a href='figures/{folder}/{name}.{fmt}'>{fmt.upper()}</a>" for fmt in figures.FORMATS
+                )
         return (
             f"<figure><img class='fig' src='{figures.data_uri(data['svg'], 'svg')}' alt='{_esc(alt)}'>"
-            f"<figcaption>{_esc(alt)}. Files beside this page: {links}.</figcaption></figure>"
+            f"<figcaption>{caption}.</figcaption></figure>"
         )
 
     # --- DEA by relation -----------------------------------------------------------------------
@@ -509,7 +525,8 @@ class _Report:
                 for name in cube:
                     v = getattr(row, name)
                     cube[name][i, k] = np.nan if v is None or pd.isna(v) else v
-        fig = figures.dea_by_relation(
+        fig = partial(
+            figures.dea_by_relation,
             list(shown.index),
             [int(e) for e in shown["edges"]],
             [self.label(*s) for s in systems],
@@ -629,8 +646,12 @@ class _Report:
                 by = dict(zip(mine["bucket"], zip(mine["mean_bleu"], mine["dea"])))
                 values[(title, "bleu", self.label(*s))] = [by.get(b, (np.nan, np.nan))[0] for b in labels]
                 values[(title, "dea", self.label(*s))] = [by.get(b, (np.nan, np.nan))[1] for b in labels]
-        fig = figures.buckets(
-            panels, [("bleu", "mean sentence BLEU"), ("dea", "DEA (pooled)")], [self.label(*s) for s in systems], values
+        fig = partial(
+            figures.buckets,
+            panels,
+            [("bleu", "mean sentence BLEU"), ("dea", "DEA (pooled)")],
+            [self.label(*s) for s in systems],
+            values,
         )
         image = self.figure(
             fig,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -186,7 +187,8 @@ class ParseSections:
             (c.split("level:", 1)[1].split("|")[0] for c in intervals["configuration"] if "level:" in c), "0.95"
         )
         image = self.figure(
-            figures.parser_scores(
+            partial(
+                figures.parser_scores,
                 [f"{t}/{r}" + (f" on {c}" if len(self.corpora) > 1 else "") for t, r, c in self._best_runs()],
                 [RANKED[m][1] for m in RANKED],
                 self._interval_cube(intervals),
@@ -291,7 +293,7 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
             part, order = ordered(name, first)
             panels.append((title, ["0" if g == "root" else g for g in order], las(part, order)))
         image = self.figure(
-            figures.breakdown_panels(panels, "LAS F1"),
+            partial(figures.breakdown_panels, panels, "LAS F1"),
             fig_dir,
             "parser_breakdowns",
             "LAS F1 by arc length, distance to the root and sentence length (MaltEval's breakdowns)",
@@ -302,7 +304,7 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
             counts = gold_words(part)
             panels.append((title, [f"{g}\n({int(counts[g]):,})" for g in order], las(part, order)))
         image += self.figure(
-            figures.breakdown_panels(panels, "LAS F1", joined=False),
+            partial(figures.breakdown_panels, panels, "LAS F1", joined=False),
             fig_dir,
             "parser_arcs",
             "LAS F1 by arc direction and by projectivity of the arc (MaltEval's breakdowns; gold words in parentheses)",
@@ -326,7 +328,7 @@ bootstrap intervals (gold sentences resampled), significance <b>groups</b> and <
             series = las(part, shown)
             values = np.array([series[label] for label in labels], dtype=float).T.reshape(len(shown), len(runs))
             image += self.figure(
-                figures.group_dots(what, shown, [int(counts[g]) for g in shown], labels, values),
+                partial(figures.group_dots, what, shown, [int(counts[g]) for g in shown], labels, values),
                 fig_dir,
                 file,
                 f"LAS F1 by {what}, " + caption.format(n=len(shown)),
