@@ -218,54 +218,9 @@ def analyze(
             # the rows of the submissions and runs analysed are replaced; rows of the others stay
             wh.delete("analysis", analysed)
             wh.delete("ensemble", [{"corpus": c} for c in subs["corpus"].unique()])
-            wh.delete("submission intervals", analysed)
-            wh.delete(
-                "submission significance",
-                [
-                    {
-                        "corpus": a["corpus"],
-                        "team_a": a["team"],
-                        "run_a": a["run"],
-                        "team_b": b["team"],
-                        "run_b": b["run"],
-                    }
-                    for a in analysed
-                    for b in analysed
-                    if a["corpus"] == b["corpus"]
-                ],
-            )
-            wh.delete("dependency run intervals", parsed)
-            wh.delete(
-                "dependency run significance",
-                [
-                    {
-                        "corpus": a["corpus"],
-                        "team_a": a["team"],
-                        "run_a": a["run"],
-                        "team_b": b["team"],
-                        "run_b": b["run"],
-                    }
-                    for a in parsed
-                    for b in parsed
-                    if a["corpus"] == b["corpus"]
-                ],
-            )
-            wh.delete("constituency run intervals", bracketed)
-            wh.delete(
-                "constituency run significance",
-                [
-                    {
-                        "corpus": a["corpus"],
-                        "team_a": a["team"],
-                        "run_a": a["run"],
-                        "team_b": b["team"],
-                        "run_b": b["run"],
-                    }
-                    for a in bracketed
-                    for b in bracketed
-                    if a["corpus"] == b["corpus"]
-                ],
-            )
+            for kind, keys in (("submission", analysed), ("dependency run", parsed), ("constituency run", bracketed)):
+                wh.delete(f"{kind} intervals", keys)
+                wh.delete(f"{kind} significance", _same_corpus_pairs(keys))
             for table in TABLES + PARSE_TABLES:
                 frames = [f for f in results[table] if f is not None and len(f)]
                 columns = [c for c, _, _ in wh.columns(table)]
@@ -570,6 +525,16 @@ def entropy_dea_correlation(data: CorpusData, config: AnalysisConfig) -> pd.Data
 
 
 # --- tree error mining ----------------------------------------------------------------------------
+
+
+def _same_corpus_pairs(keys: list[dict]) -> list[dict]:
+    """The keys of ``score_significance`` rows between any two of ``keys`` (corpus, team, run) on one corpus."""
+    return [
+        {"corpus": a["corpus"], "team_a": a["team"], "run_a": a["run"], "team_b": b["team"], "run_b": b["run"]}
+        for a in keys
+        for b in keys
+        if a["corpus"] == b["corpus"]
+    ]
 
 
 def corpus_forms(tree: pd.DataFrame, positions: np.ndarray, views, settings: mining.MiningSettings):

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
-from evalhouse.statistics.uncertainty import Score, rows
+from evalhouse.statistics.uncertainty import Score, ratio_scores, rows
 
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
@@ -54,8 +53,8 @@ DEFINITIONS = {
 }
 
 
-def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> tuple[list[Score], int]:
-    """The ranked scores of the runs ``keys`` (in this order) of a corpus, and the sentences resampled."""
+def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Score]:
+    """The ranked scores of the runs ``keys`` (in this order) of a corpus."""
     columns = ", ".join(
         f"CAST(CASE WHEN g.status_code = 0 THEN {n} ELSE 0 END AS DOUBLE) AS {m}_num, "
         f"CAST(CASE WHEN g.status_code = 0 THEN {d} ELSE 0 END AS DOUBLE) AS {m}_den"
@@ -68,20 +67,7 @@ def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> tuple[lis
             WHERE g.corpus = $c ORDER BY g.team, g.run, g.position""",
         {"c": corpus},
     ).df()
-    wanted = set(keys)
-    frame = frame[[k in wanted for k in zip(frame["team"], frame["run"])]]
-    positions = sorted(frame["position"].unique())
-    where = {p: i for i, p in enumerate(positions)}
-    which = {k: i for i, k in enumerate(keys)}
-    r = np.array([which[k] for k in zip(frame["team"], frame["run"])], dtype=np.int64)
-    c = frame["position"].map(where).to_numpy()
-    out = []
-    for m in METRICS:
-        stats = np.zeros((len(keys), len(positions), 2))
-        stats[r, c, 0] = frame[f"{m}_num"].to_numpy()
-        stats[r, c, 1] = frame[f"{m}_den"].to_numpy()
-        out.append(Score(m, stats, DEFINITIONS[m]))
-    return out, len(positions)
+    return ratio_scores(frame, keys, "position", DEFINITIONS)
 
 
 def analyse(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -102,7 +88,7 @@ def analyse(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config) -> 
         group = sorted(group)
         # the scoring options without the version that scored them (the configuration opens with its own)
         unit = "gold-sentence|subset:all|scoring:" + ";".join(scoring.split("|")[1:])
-        i, t = rows(KIND, corpus, group, scores(wh, corpus, group)[0], config, unit)
+        i, t = rows(KIND, corpus, group, scores(wh, corpus, group), config, unit)
         intervals.append(i)
         tests.append(t)
     return pd.concat(intervals, ignore_index=True), pd.concat(tests, ignore_index=True)

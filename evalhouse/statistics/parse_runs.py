@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 
-from evalhouse.statistics.uncertainty import Score, rows
+from evalhouse.statistics.uncertainty import Score, ratio_scores, rows
 
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
     from evalhouse.warehouse import Warehouse
@@ -56,19 +55,7 @@ def scores(wh: Warehouse, corpus: str, keys: list[tuple[str, str]]) -> list[Scor
         "ORDER BY team, run, sentence",
         {"c": corpus},
     ).df()
-    rows_ = rows_[[k in set(keys) for k in zip(rows_["team"], rows_["run"])]]
-    sentences = sorted(rows_["sentence"].unique())
-    where = {s: i for i, s in enumerate(sentences)}
-    which = {k: i for i, k in enumerate(keys)}
-    r = np.array([which[k] for k in zip(rows_["team"], rows_["run"])], dtype=np.int64)
-    c = rows_["sentence"].map(where).to_numpy()
-    out = []
-    for m in METRICS:
-        stats = np.zeros((len(keys), len(sentences), 2))
-        stats[r, c, 0] = rows_[f"{m}_num"].to_numpy()
-        stats[r, c, 1] = rows_[f"{m}_den"].to_numpy()
-        out.append(Score(m, stats, DEFINITIONS[m]))
-    return out
+    return ratio_scores(rows_, keys, "sentence", DEFINITIONS)
 
 
 def analyse(wh: Warehouse, corpus: str, keys: list[tuple[str, str]], config):

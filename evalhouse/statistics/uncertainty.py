@@ -72,6 +72,29 @@ class Score:
     combine: Callable[[np.ndarray], np.ndarray] | None = None
 
 
+def ratio_scores(
+    frame: pd.DataFrame, keys: list[tuple[str, str]], unit: str, definitions: dict[str, str]
+) -> list[Score]:
+    """One ratio :class:`Score` per metric of ``definitions`` from per-sentence rows (columns team, run,
+    ``unit`` and ``{metric}_num``, ``{metric}_den`` for each metric): run i of ``keys`` is row i of every
+    score's statistics, the sentences (``unit`` values of the kept rows, sorted) its columns; a run without
+    a row for a sentence has 0 / 0 there. Rows of runs not in ``keys`` are left out."""
+    wanted = set(keys)
+    frame = frame[[k in wanted for k in zip(frame["team"], frame["run"])]]
+    sentences = sorted(frame[unit].unique())
+    where = {p: i for i, p in enumerate(sentences)}
+    which = {k: i for i, k in enumerate(keys)}
+    r = np.array([which[k] for k in zip(frame["team"], frame["run"])], dtype=np.int64)
+    c = frame[unit].map(where).to_numpy()
+    out = []
+    for metric, definition in definitions.items():
+        stats = np.zeros((len(keys), len(sentences), 2))
+        stats[r, c, 0] = frame[f"{metric}_num"].to_numpy()
+        stats[r, c, 1] = frame[f"{metric}_den"].to_numpy()
+        out.append(Score(metric, stats, definition))
+    return out
+
+
 def signature(config, *parts: str) -> str:
     return config.signature(f"resamples:{config.resamples}", f"seed:{config.seed}", *parts)
 
