@@ -16,7 +16,9 @@ Safety, in order:
 
 * a template is written under a temporary name, synced and renamed into place when complete;
 * a template is opened read-only by DuckDB before it is renamed into place, and the SHA-256 of its bytes
-  is written beside it (``<template>.sha256``, also under a temporary name, first);
+  is written beside it (``<template>.sha256``, also under a temporary name, first), as are the digests of
+  its views, macros and CHECK constraints (``<template>.definitions.json``: what a warehouse file's own
+  definitions are compared with, :mod:`evalhouse.definitions`);
 * the copy for a new warehouse is written to a new file of a random name beside the warehouse
   (``<warehouse>.evalhouse-new-XXXXXXXX``, created exclusively: no earlier file is ever written to),
   hashed as it is copied and synced; a copy whose digest is not the recorded one (a template damaged or
@@ -37,6 +39,7 @@ the ordinary way.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -44,9 +47,12 @@ from typing import Callable
 
 import duckdb
 
+from evalhouse import definitions as _definitions
+
 CACHE_ENV = "EVALHOUSE_CACHE_DIR"
-# bumped when what a template holds changes in a way its fingerprint does not show (2: a SHA-256 beside it)
-FORMAT = 2
+# bumped when what a template holds changes in a way its fingerprint does not show (2: a SHA-256 beside it;
+# 3: its definitions beside it)
+FORMAT = 3
 CHUNK = 1 << 20
 
 
@@ -93,6 +99,7 @@ def _build(template: Path, create_schema: Callable[[duckdb.DuckDBPyConnection], 
         try:
             create_schema(con)
             con.execute("CHECKPOINT")
+            written = _definitions.read(con)
         finally:
             con.close()
         if os.path.exists(f"{staged}.wal"):  # not a self-contained file: do not keep it
@@ -100,26 +107,54 @@ def _build(template: Path, create_schema: Callable[[duckdb.DuckDBPyConnection], 
         if not _opens(os.fspath(staged)):
             raise OSError(f"{staged}: DuckDB cannot open the template it wrote")
         _sync(staged)
+        _replace_text(staged, _definitions_path(template), json.dumps(written.to_json(), sort_keys=True))
         digest = hashlib.sha256(staged.read_bytes()).hexdigest()
-        staged_digest = staged.with_name(f"{staged.name}.sha256")
-        try:
-            staged_digest.write_text(digest + "\n", encoding="ascii")
-            _sync(staged_digest)
-            os.replace(staged_digest, _digest_path(template))
-        finally:
-            staged_digest.unlink(missing_ok=True)
+        _replace_text(staged, _digest_path(template), digest + "\n")
         os.replace(staged, template)
     finally:
         remove(staged)
+
+
+def _replace_text(staged: Path, path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a synced temporary file beside ``staged``, renamed into place."""
+    temporary = staged.with_name(f"{staged.name}.{path.name.rsplit('.', 1)[-1]}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        _sync(temporary)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _digest_path(template: Path) -> Path:
     return template.with_name(f"{template.name}.sha256")
 
 
+def _definitions_path(template: Path) -> Path:
+    return template.with_name(f"{template.name}.definitions.json")
+
+
 def _discard(template: Path) -> None:
     remove(template)
     _digest_path(template).unlink(missing_ok=True)
+    _definitions_path(template).unlink(missing_ok=True)
+
+
+def definitions(
+    fingerprint: str, create_schema: Callable[[duckdb.DuckDBPyConnection], None]
+) -> _definitions.Definitions | None:
+    """The views, macros and CHECK constraints the running DuckDB writes for schema ``fingerprint``, as
+    the template's build recorded them beside it (building the template first when there is none); None when
+    the cache is off or cannot be used (the caller then builds them in memory)."""
+    template = template_path(fingerprint)
+    if template is None:
+        return None
+    try:
+        if not template.exists():
+            _build(template, create_schema)
+        return _definitions.Definitions.from_json(json.loads(_definitions_path(template).read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, duckdb.Error):
+        return None
 
 
 def _opens(path: str) -> bool:

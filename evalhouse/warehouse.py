@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from evalhouse import memory, names, template
+from evalhouse import definitions, memory, names, template
 from evalhouse.analysis.udfs import ARROW_FUNCTIONS, FUNCTIONS, register_udfs
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.lazy import lazy_module
@@ -172,6 +172,24 @@ def _create_schema(con: duckdb.DuckDBPyConnection) -> None:
     _, script, fingerprint = schema_script()
     con.execute(script)
     con.execute(f"CREATE OR REPLACE MACRO evalhouse_schema() AS '{fingerprint}'")
+
+
+# the statement that creates a view or macro of the installed SQL (made temporary by Warehouse._shadow_replaced)
+_CREATE = re.compile(r"^CREATE OR REPLACE (VIEW|MACRO) ", re.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def expected_definitions() -> definitions.Definitions:
+    """The views, macros and CHECK constraints the running DuckDB writes for the installed schema: from the
+    cached template (:func:`evalhouse.template.definitions`), else from an empty warehouse built in memory
+    (about 0.4 s, once per process)."""
+    _, _, fingerprint = schema_script()
+    cached = template.definitions(fingerprint, _create_schema_in_transaction)
+    if cached is not None:
+        return cached
+    with duckdb.connect(":memory:") as con:
+        _create_schema(con)
+        return definitions.read(con)
 
 
 def view_references(text: str, names: Iterable[str]) -> set[str]:
@@ -627,12 +645,18 @@ class Warehouse:
                     "finished (only one process can write to a warehouse at a time)"
                 ) from None
             raise WarehouseError(f"{self.path}: cannot open: {err}") from None
+        # the views and macros of the schema that the file defined otherwise, replaced from the installed SQL
+        self.replaced: tuple[str, ...] = ()
         try:
             self._refuse_shadowed_tables()
-            if functions or not read_only:
+            # what the file defines runs unconfined on this connection, or before it is confined (a write)
+            found = self._compare_definitions() if existed and not (read_only and sandbox) else None
+            if functions or not read_only or self.replaced:
                 self.register_functions()
             if not read_only:
-                self.apply_schema()
+                self.apply_schema(found)
+            elif self.replaced:
+                self._shadow_replaced()
                 # nothing is built on a warehouse that a write killed during COMMIT left torn
                 if verify and existed:
                     report = self.check()
@@ -720,6 +744,64 @@ class Warehouse:
                 "ingest into a new warehouse, or open this file with plain DuckDB if you trust it"
             )
 
+    def _compare_definitions(self) -> definitions.Definitions:
+        """Compare the file's views, macros and CHECK constraints with the ones evalhouse writes
+        (:mod:`evalhouse.definitions`): refuse a macro that takes the place of a SQL function, or a CHECK the
+        schema does not declare; set :attr:`replaced` to the views and macros of the schema defined otherwise.
+        Only the catalog is read: nothing the file defines runs."""
+        expected = expected_definitions()
+        found = definitions.read(self.con, expected)
+        diff = definitions.differences(
+            found,
+            expected,
+            tables=[f.name for f in schema_files()],
+            functions=[*FUNCTIONS, *ARROW_FUNCTIONS],
+        )
+        if diff.refused:
+            raise WarehouseError(
+                f"{self.path}: refused: {diff.refused}; code a warehouse file brings with it could read files "
+                "outside the warehouse: ingest into a new warehouse, or open this file with plain DuckDB if you trust it"
+            )
+        self.replaced = diff.replaced
+        return found
+
+    def _shadow_replaced(self) -> None:
+        """For a connection that only reads, unconfined: a temporary view or macro from the installed SQL in
+        place of each of :attr:`replaced` (DuckDB resolves a name in the temporary catalog first, also inside
+        the file's other views), so that no definition the file brought runs; the file is not changed."""
+        _, _, fingerprint = schema_script()
+        texts = {f"{f.kind} {f.name}": f.text for f in macro_files() + view_files()}
+        texts["macro evalhouse_schema"] = f"CREATE OR REPLACE MACRO evalhouse_schema() AS '{fingerprint}';"
+        try:
+            for key, text in texts.items():  # macros, then views in dependency order
+                if key in self.replaced:
+                    create = next(s for s in self.con.extract_statements(text) if s.type.name == "CREATE")
+                    self.con.execute(_CREATE.sub(r"CREATE OR REPLACE TEMP \1 ", create.query, count=1))
+        except duckdb.Error as err:
+            raise WarehouseError(
+                f"{self.path}: its {', '.join(self.replaced[:3])}{' …' if len(self.replaced) > 3 else ''} differ "
+                "from evalhouse's and the installed definitions do not fit its tables (written by another "
+                f"version of evalhouse?): {str(err).splitlines()[0]}; open it with `sandbox=True` to read it as it is"
+            ) from None
+
+    @property
+    def replaced_note(self) -> str:
+        """One line naming :attr:`replaced` and what was done, for the command to print ('' when none)."""
+        if not self.replaced:
+            return ""
+        done = (
+            "read through temporary copies from the installed SQL (the file is unchanged)"
+            if self.read_only
+            else "recreated from the installed SQL"
+        )
+        shown = ", ".join(k.split(" ", 1)[1] for k in self.replaced[:6])
+        more = f" and {len(self.replaced) - 6} more" if len(self.replaced) > 6 else ""
+        return (
+            f"{self.path}: {len(self.replaced)} views or macros of the schema differed from the ones evalhouse "
+            f"{__version__} writes with DuckDB {duckdb.__version__} (a file written by another DuckDB version, or "
+            f"changed since): {shown}{more}; {done}"
+        )
+
     def confine(self, writable: Sequence[str | os.PathLike] = ()) -> None:
         """Confine the connection to the warehouse file (:data:`SANDBOX`), for good: no other file or URL is
         read, none written but ``writable`` (files, and directories with everything under them: what an
@@ -752,11 +834,13 @@ class Warehouse:
             register_udfs(self.con)
             self.functions = True
 
-    def apply_schema(self) -> None:
+    def apply_schema(self, found: definitions.Definitions | None = None) -> None:
         """Create missing base tables and (re)create every view with its comments. A warehouse file
         that already has this schema, every table and view of it, is left as it is: reapplying ~900
         statements costs about 0.2 s of every command that opens it read-write. The schema's
-        fingerprint is kept in the macro ``evalhouse_schema()``."""
+        fingerprint is kept in the macro ``evalhouse_schema()``. ``found``: the file's definitions as
+        :meth:`_compare_definitions` read them (the fingerprint is then read there, not called: the macro
+        is the file's); without them the file is one this connection made."""
         files, script, fingerprint = schema_script()
         # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
         present = {
@@ -766,12 +850,16 @@ class Warehouse:
                 "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'"
             ).fetchall()
         }
-        try:  # calling the macro: listing duckdb_functions() to find it takes 0.018 s, a twentieth of an ingest
-            stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
-        except duckdb.Error:  # none (a new file, one from before fingerprints), or not ours: the schema is made again
-            stored_fingerprint = None
+        if found is not None:
+            stored_fingerprint = found.fingerprint
+        else:  # calling the macro of a file this connection made: listing duckdb_functions() takes 0.018 s
+            try:
+                stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
+            except duckdb.Error:  # none (a new file, one from before fingerprints): the schema is made again
+                stored_fingerprint = None
         relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
-        if sum(f.name in present for f in relations) == len(relations) and stored_fingerprint == fingerprint:
+        complete = sum(f.name in present for f in relations) == len(relations)
+        if complete and stored_fingerprint == fingerprint and not self.replaced:
             return
         if stored_fingerprint is not None:
             self._refuse_other_tables()

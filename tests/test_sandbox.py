@@ -318,3 +318,112 @@ def test_check_opens_the_warehouse_read_only_and_confined(db, monkeypatch):
     r = runner.invoke(app, ["--db", db, "check", "--repair"])
     assert r.exit_code == 0, r.output
     assert opened == [True, False]
+
+
+# --- a command that writes replaces what a file brought before anything runs -------------------------------
+# Writes cannot run confined (DuckDB's sandbox also blocks the scan that inserts Arrow batches), so a view or
+# macro of the schema that a file defines otherwise is recreated from the installed SQL first, and a macro
+# that takes a function's name, or a CHECK the schema does not declare, is refused (evalhouse.definitions).
+
+
+def _view_sql(db, name):
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return con.execute("SELECT sql FROM duckdb_views() WHERE view_name = ?", [name]).fetchall()[0][0]
+    finally:
+        con.close()
+
+
+def _stored_text(db) -> str:
+    """Every row of every base table, as text (where a leaked secret would be)."""
+    con = duckdb.connect(db, read_only=True)
+    try:
+        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        return "\n".join(repr(con.execute(f'SELECT * FROM "{t}"').fetchall()) for t in tables)
+    finally:
+        con.close()
+
+
+WRITERS = [
+    ["analyze"],
+    ["baseline", "random", "--corpus", "sample", "--team", "other"],
+    ["ingest", "treebank", str(REPO / "evalhouse" / "sample" / "sample.conllu"), "--corpus", "other"],
+    ["sql", "--write", "select count(*) from corpus_complexity"],
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: " ".join(c[:2]))
+def test_a_write_recreates_a_view_the_file_brought_before_it_runs(db, secret, tmp_path, command):
+    """A shared warehouse whose corpus_complexity reads a local file, with evalhouse's fingerprint: a write
+    command recreates the view from the installed SQL before anything reads it, says so in a note naming it,
+    and nothing of the local file is printed or stored."""
+    _crafted(db, secret)
+    assert "read_text" in _view_sql(db, "corpus_complexity")
+    r = runner.invoke(app, ["--db", db, *command])
+    assert r.exit_code == 0, r.output
+    note = f"evalhouse: note: {db}: "
+    assert note in r.stderr and "corpus_complexity" in r.stderr.split(note, 1)[1].splitlines()[0], r.stderr
+    assert "recreated from the installed SQL" in r.stderr
+    assert "secret-token" not in r.output and "secret-token" not in _stored_text(db)
+    assert "read_text" not in _view_sql(db, "corpus_complexity") and _leaked(tmp_path) == []
+    # the next write finds evalhouse's definitions: no note
+    r = runner.invoke(app, ["--db", db, "sql", "--write", "select 1"])
+    assert r.exit_code == 0 and "note:" not in r.stderr, r.output
+
+
+def test_an_unconfined_reader_reads_through_the_installed_definitions(db, secret):
+    """The Python API opened read-only without the sandbox: the file's own corpus_complexity is not run
+    (a temporary view from the installed SQL takes its place) and the file is not changed."""
+    with evalhouse.connect(db, read_only=True, sandbox=True) as wh:
+        honest = wh.con.execute("SELECT * FROM corpus_complexity ORDER BY ALL").fetchall()
+    _crafted(db, secret)
+    before = open(db, "rb").read()
+    with evalhouse.connect(db, read_only=True) as wh:
+        assert "view corpus_complexity" in wh.replaced  # (with the views DuckDB 1.5.6 wrote otherwise)
+        assert "read through temporary copies" in wh.replaced_note
+        assert wh.con.execute("SELECT * FROM corpus_complexity ORDER BY ALL").fetchall() == honest
+    assert open(db, "rb").read() == before
+
+
+def _macro_named_like_a_function(db, secret):
+    """A macro of the file that takes the place of DuckDB's lower() in every view that calls it."""
+    con = duckdb.connect(db)
+    try:
+        con.execute(f"CREATE MACRO lower(x) AS (SELECT content FROM read_text('{secret}'))")
+    finally:
+        con.close()
+
+
+def _check_constraint(db, secret):
+    """judgements (empty in the sample) made again with a CHECK that calls a macro of the file: DuckDB runs it
+    on every insert (DuckDB 2.0 refuses a subquery in a CHECK, and a macro a CHECK calls cannot be replaced;
+    a file written otherwise is refused all the same)."""
+    con = duckdb.connect(db)
+    try:
+        sql = con.execute("SELECT sql FROM duckdb_tables() WHERE table_name = 'judgements'").fetchall()[0][0]
+        con.execute("CREATE MACRO eh_probe() AS 1e9")
+        con.execute("DROP TABLE judgements")
+        con.execute(sql.rstrip(";").rstrip()[:-1] + ", CHECK (score > -eh_probe()))")
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("craft", [_macro_named_like_a_function, _check_constraint], ids=["macro", "check"])
+@pytest.mark.parametrize("command", WRITERS[:2] + WRITERS[3:], ids=lambda c: " ".join(c[:2]))
+def test_code_a_write_cannot_replace_is_refused(db, secret, tmp_path, craft, command):
+    """What cannot be recreated without deleting what the file holds is refused in one line naming it, exit 3,
+    the file unchanged."""
+    craft(db, secret)
+    before = open(db, "rb").read()
+    r = runner.invoke(app, ["--db", db, *command])
+    assert r.exit_code == 3, r.output
+    expected = (
+        "its macro main.lower takes the place"
+        if craft is _macro_named_like_a_function
+        else "its table judgements has CHECK"
+    )
+    assert r.stderr.startswith(f"evalhouse: {db}: refused: {expected}"), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "secret-token" not in r.output
+    assert open(db, "rb").read() == before and _leaked(tmp_path) == []

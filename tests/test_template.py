@@ -86,7 +86,11 @@ def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, mo
     assert rows(tmp_path / "copy.duckdb") == 0
     # nothing else is left beside the warehouses or in the cache
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "copy.duckdb", "first.duckdb", "in-place.duckdb"]
-    assert sorted(p.name for p in cache.iterdir()) == [built.name, built.name + ".sha256"]
+    assert sorted(p.name for p in cache.iterdir()) == [
+        built.name,
+        built.name + ".definitions.json",
+        built.name + ".sha256",
+    ]
 
 
 @pytest.mark.slow

@@ -199,8 +199,9 @@ def open_warehouse(
 ):
     """The warehouse of ``--db`` (with ``--memory-limit``); opened read-write it is checked first (a torn
     warehouse is refused, exit 5) unless ``verify`` is False. ``functions=False``, ``sandbox`` and ``writable``:
-    see :func:`evalhouse.warehouse.connect`; every command that only reads opens it confined."""
-    return warehouse.connect(
+    see :func:`evalhouse.warehouse.connect`; every command that only reads opens it confined. Views or
+    macros of the schema that the file defined otherwise, and that opening replaced, are named in a note."""
+    wh = warehouse.connect(
         state.db,
         read_only=read_only,
         memory_limit=state.memory_limit,
@@ -209,6 +210,9 @@ def open_warehouse(
         sandbox=sandbox,
         writable=writable,
     )
+    if wh.replaced:
+        typer.echo(f"evalhouse: note: {wh.replaced_note}", err=True)
+    return wh
 
 
 class _RichTask(Task):

@@ -1,0 +1,192 @@
+"""The code a warehouse file brings with it, and whether it is evalhouse's.
+
+DuckDB keeps a view as SQL, a macro as an expression and a CHECK constraint as an expression, in the
+file, and runs them whenever a query reads the view, calls the macro or inserts into the table. A warehouse
+file is shared between labs, so a file could bring its own version of them: a ``dea_by_relation`` that reads
+``read_text('/etc/passwd')``, a macro named ``lower`` (a macro in the file takes the place of DuckDB's own
+function of that name, in every view), a CHECK on ``sentences`` that calls a macro reading a file. Commands
+that only read run confined to the warehouse (:meth:`evalhouse.warehouse.Warehouse.confine`); a connection
+that is not confined (every write command, ``evalhouse.connect`` without ``sandbox=True``) and every
+connection that writes compare the file's definitions with evalhouse's first (:func:`differences`):
+
+* a view or macro of the schema that could reach more than evalhouse's own definition of it is replaced:
+  recreated in the file from the installed SQL when the connection writes, shadowed by a temporary one from
+  the installed SQL when it only reads; the command names them. "Could reach" is read from DuckDB's tokens
+  of the stored text: every identifier (a table, a view, a column, a function, a macro; a quoted one can
+  name a file) and every string literal (``FROM 'file.csv'`` reads a file) must be one that evalhouse's
+  definition of the same view, as the running DuckDB stores it, has too. Keywords, operators and numbers
+  cannot reach anything. Text is not compared: DuckDB stores a view re-serialised, differently by version
+  and by the storage format of the file (``a CROSS JOIN b`` or ``a, b``, parentheses around joins), so 24
+  of the 44 views of a file written by DuckDB 1.5.6 read differently under 2.0.1 without anyone having
+  changed them; by tokens, 3 differ (1.5.6 writes ``false`` as ``CAST('f' AS BOOLEAN)``), and they are
+  recreated once, with the note;
+* a macro of the file named like one of DuckDB's functions or one of evalhouse's SQL functions, or a CHECK
+  constraint on a table of the schema that the schema does not declare, is refused: nothing can replace
+  them without deleting what the file holds.
+
+The definitions expected are those of an empty warehouse written by the running DuckDB from the installed SQL:
+the cached template's (:func:`evalhouse.template.definitions`, kept beside it), else one built in memory.
+
+Cost: listing the file's views, functions and constraints takes about 20 ms (``duckdb_functions()`` lists every
+built-in function, 13 ms of it), on every connection that writes to an existing file or reads it unconfined.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import duckdb
+
+# a file's own objects: the warehouse's database, never another one attached, never the temporary catalog
+_VIEWS = (
+    "SELECT view_name, sql FROM duckdb_views() "
+    "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary"
+)
+# one pass over every function (duckdb_functions() lists the 3,000 built-ins: most of the cost): each name
+# that the file gives a macro, whether a built-in function has it, and the file's macros of that name
+_MACROS = (
+    "SELECT function_name, bool_or(internal), list([schema_name, function_type, macro_definition, "
+    "array_to_string(parameters, ', ')]) FILTER (WHERE NOT internal) "
+    "FROM duckdb_functions() GROUP BY function_name "
+    "HAVING bool_or(NOT internal AND database_name = current_database() AND function_type IN ('macro', 'table_macro'))"
+)
+_CHECKS = (
+    "SELECT table_name, expression FROM duckdb_constraints() "
+    "WHERE database_name = current_database() AND constraint_type = 'CHECK'"
+)
+
+
+_REACHING = {duckdb.token_type.identifier: "i", duckdb.token_type.string_const: "s"}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def reach(sql: str) -> list[str]:
+    """What a stored definition can reach: its identifiers (unquoted, lower case: DuckDB matches names
+    without regard to case) and string literals, by DuckDB's own tokenizer, sorted, as ``i:name`` and
+    ``s:'text'``."""
+    tokens = duckdb.tokenize(sql)
+    found = set()
+    for k, (start, kind) in enumerate(tokens):
+        tag = _REACHING.get(kind)
+        if tag is None:
+            continue
+        text = sql[start : tokens[k + 1][0] if k + 1 < len(tokens) else len(sql)].strip()
+        if tag == "i":
+            if len(text) > 1 and text[0] == text[-1] == '"':
+                text = text[1:-1].replace('""', '"')
+            text = text.lower()
+        found.add(f"{tag}:{text}")
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """What a DuckDB file defines. ``stored`` maps ``view NAME`` and ``macro NAME`` (schema ``main``) to the
+    SHA-256 of the stored text and ``reach`` to what that text can reach (:func:`reach`; left out where the
+    text is the expected one); ``checks`` maps a table to the digests of its CHECK constraints;
+    ``shadowing`` names the file's macros that carry the name of a built-in function, ``macros`` every macro
+    of the file (``schema.name``); ``fingerprint`` is what its ``evalhouse_schema()`` macro returns (read, not
+    called), or None."""
+
+    stored: dict[str, str]
+    reach: dict[str, list[str]] = field(default_factory=dict)
+    checks: dict[str, list[str]] = field(default_factory=dict)
+    shadowing: tuple[str, ...] = ()
+    macros: tuple[str, ...] = ()
+    fingerprint: str | None = None
+
+    def to_json(self) -> dict:
+        return {"stored": self.stored, "reach": self.reach, "checks": self.checks}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Definitions":
+        stored, reached, checks = data["stored"], data["reach"], data["checks"]
+        if not (isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values())):
+            raise ValueError("not a map of definitions")
+        for part in (reached, checks):
+            if not (isinstance(part, dict) and all(isinstance(v, list) for v in part.values())):
+                raise ValueError("not a map of lists")
+        if set(reached) != set(stored):
+            raise ValueError("definitions without what they reach")
+        return cls(stored=stored, reach=reached, checks=checks)
+
+
+def read(con: duckdb.DuckDBPyConnection, expected: Definitions | None = None) -> Definitions:
+    """The views, macros and CHECK constraints of the file ``con`` has open, from DuckDB's catalog (nothing of
+    them is run). What a definition reaches is worked out only where its text is not ``expected``'s (about
+    8 ms for every view): the usual file, written by the same DuckDB, costs only the listing."""
+    stored: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    for name, sql in con.execute(_VIEWS).fetchall():
+        texts[f"view {name}"] = sql
+    shadowing, macros, fingerprint = [], [], None
+    for name, builtin, theirs in con.execute(_MACROS).fetchall():
+        for schema, kind, definition, parameters in theirs or []:
+            macros.append(f"{schema}.{name}")
+            if builtin:
+                shadowing.append(f"{schema}.{name}")
+            if schema == "main":
+                texts[f"macro {name}"] = f"{kind}({parameters or ''}) {definition}"
+            if schema == "main" and name == "evalhouse_schema" and not parameters and definition:
+                fingerprint = definition[1:-1] if definition[:1] == definition[-1:] == "'" else None
+    reached: dict[str, list[str]] = {}
+    for key, text in texts.items():
+        stored[key] = _digest(text)
+        if expected is None or expected.stored.get(key) != stored[key]:
+            reached[key] = reach(text)
+    checks: dict[str, list[str]] = {}
+    for table, expression in con.execute(_CHECKS).fetchall():
+        checks.setdefault(table, []).append(_digest(expression or ""))
+    return Definitions(
+        stored=stored,
+        reach=reached,
+        checks={t: sorted(v) for t, v in checks.items()},
+        shadowing=tuple(sorted(shadowing)),
+        macros=tuple(sorted(macros)),
+        fingerprint=fingerprint,
+    )
+
+
+@dataclass(frozen=True)
+class Differences:
+    """How a file's definitions differ from evalhouse's: ``replaced``, the views and macros of the schema that
+    reach more than evalhouse's own, to replace from the installed SQL (``view NAME``, ``macro NAME``); ``refused``, why the file cannot be opened
+    so (empty when it can)."""
+
+    replaced: tuple[str, ...]
+    refused: str = ""
+
+
+def differences(
+    found: Definitions, expected: Definitions, tables: Iterable[str], functions: Iterable[str]
+) -> Differences:
+    """Compare a file's definitions (``found``) with those evalhouse writes (``expected``). ``tables``: the base
+    tables of the schema; ``functions``: the names of evalhouse's Python SQL functions, which a macro of the
+    file would also take the place of. A view or macro of the schema that the file lacks is not replaced here
+    (opening read-write creates it; reading it fails as it would without this check)."""
+    reserved = set(functions)
+    shadowing = list(found.shadowing) + [m for m in found.macros if m.split(".", 1)[1] in reserved]
+    if shadowing:
+        return Differences(
+            (),
+            f"its macro {shadowing[0]} takes the place of the SQL function of that name"
+            + (f" (and {len(shadowing) - 1} more)" if len(shadowing) > 1 else ""),
+        )
+    for table in sorted(set(tables)):
+        if found.checks.get(table, []) != expected.checks.get(table, []):
+            return Differences((), f"its table {table} has CHECK constraints that evalhouse's schema does not declare")
+    replaced = tuple(
+        sorted(
+            key
+            for key, digest in expected.stored.items()
+            if key in found.stored
+            and found.stored[key] != digest
+            and not set(found.reach[key]) <= set(expected.reach[key])
+        )
+    )
+    return Differences(replaced)
