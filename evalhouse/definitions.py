@@ -39,23 +39,28 @@ from typing import Iterable
 
 import duckdb
 
-# a file's own objects: the warehouse's database, never another one attached, never the temporary catalog
-_VIEWS = (
-    "SELECT view_name, sql FROM duckdb_views() "
-    "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary"
+# The catalog is listed through DuckDB's own functions, qualified (``system.main``), with no other function or
+# operator in the query and every filter applied in Python: a file can define a macro ``current_database``, a
+# table macro ``duckdb_views`` that hides a view, even an operator ``"+"`` or ``"="``, and an unqualified name
+# in these queries would run the file's version during the very check meant to refuse it.
+_VIEWS = "SELECT database_name, schema_name, view_name, internal, temporary, sql FROM system.main.duckdb_views()"
+_FUNCTIONS = (
+    "SELECT database_name, schema_name, function_name, function_type, internal, macro_definition, parameters, "
+    "parameter_types FROM system.main.duckdb_functions()"
 )
-# one pass over every function (duckdb_functions() lists the 3,000 built-ins: most of the cost): each name
-# that the file gives a macro, whether a built-in function has it, and the file's macros of that name
-_MACROS = (
-    "SELECT function_name, bool_or(internal), list([schema_name, function_type, macro_definition, "
-    "array_to_string(parameters, ', ')]) FILTER (WHERE NOT internal) "
-    "FROM duckdb_functions() GROUP BY function_name "
-    "HAVING bool_or(NOT internal AND database_name = current_database() AND function_type IN ('macro', 'table_macro'))"
-)
-_CHECKS = (
-    "SELECT table_name, expression FROM duckdb_constraints() "
-    "WHERE database_name = current_database() AND constraint_type = 'CHECK'"
-)
+_CHECKS = "SELECT database_name, table_name, constraint_type, expression FROM system.main.duckdb_constraints()"
+# the catalogs of a connection that are not the file's: DuckDB's functions and the connection's temporary objects
+NOT_THE_FILE = frozenset({"system", "temp"})
+
+
+def views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The file's views (schema ``main``), by name in lower case (DuckDB matches names without regard to case,
+    so ``"Corpus_Complexity"`` is read wherever ``corpus_complexity`` is named), with their stored SQL."""
+    return {
+        name.lower(): sql
+        for database, schema, name, internal, temporary, sql in con.execute(_VIEWS).fetchall()
+        if database not in NOT_THE_FILE and schema == "main" and not internal and not temporary
+    }
 
 
 _REACHING = {duckdb.token_type.identifier: "i", duckdb.token_type.string_const: "s"}
@@ -118,36 +123,43 @@ class Definitions:
 
 def read(con: duckdb.DuckDBPyConnection, expected: Definitions | None = None) -> Definitions:
     """The views, macros and CHECK constraints of the file ``con`` has open, from DuckDB's catalog (nothing of
-    them is run). What a definition reaches is worked out only where its text is not ``expected``'s (about
-    8 ms for every view): the usual file, written by the same DuckDB, costs only the listing."""
+    them is run). Names in lower case; a macro's text is every overload of it, with parameter types. What a
+    definition reaches is worked out only where its text is not ``expected``'s (about 8 ms for every view):
+    the usual file, written by the same DuckDB, costs only the listing."""
+    texts = {f"view {name}": sql for name, sql in views(con).items()}
+    builtin: set[str] = set()
+    overloads: dict[tuple[str, str], list[str]] = {}
+    for database, schema, name, kind, internal, definition, parameters, types in con.execute(_FUNCTIONS).fetchall():
+        if internal:
+            builtin.add(name.lower())
+        elif database not in NOT_THE_FILE:
+            signature = ", ".join(f"{p} {t}" for p, t in zip(parameters or [], types or []))
+            overloads.setdefault((schema.lower(), name.lower()), []).append(f"{kind}({signature}) {definition}")
+    macros = sorted(f"{schema}.{name}" for schema, name in overloads)
+    shadowing = [m for m in macros if m.split(".", 1)[1] in builtin]
+    fingerprint = None
+    for (schema, name), bodies in overloads.items():
+        if schema == "main":
+            texts[f"macro {name}"] = "\n".join(sorted(bodies))
+    schema_macro = overloads.get(("main", "evalhouse_schema"), [])
+    if len(schema_macro) == 1 and schema_macro[0].startswith("macro() '") and schema_macro[0].endswith("'"):
+        fingerprint = schema_macro[0][len("macro() '") : -1]
     stored: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    for name, sql in con.execute(_VIEWS).fetchall():
-        texts[f"view {name}"] = sql
-    shadowing, macros, fingerprint = [], [], None
-    for name, builtin, theirs in con.execute(_MACROS).fetchall():
-        for schema, kind, definition, parameters in theirs or []:
-            macros.append(f"{schema}.{name}")
-            if builtin:
-                shadowing.append(f"{schema}.{name}")
-            if schema == "main":
-                texts[f"macro {name}"] = f"{kind}({parameters or ''}) {definition}"
-            if schema == "main" and name == "evalhouse_schema" and not parameters and definition:
-                fingerprint = definition[1:-1] if definition[:1] == definition[-1:] == "'" else None
     reached: dict[str, list[str]] = {}
     for key, text in texts.items():
         stored[key] = _digest(text)
         if expected is None or expected.stored.get(key) != stored[key]:
             reached[key] = reach(text)
     checks: dict[str, list[str]] = {}
-    for table, expression in con.execute(_CHECKS).fetchall():
-        checks.setdefault(table, []).append(_digest(expression or ""))
+    for database, table, kind, expression in con.execute(_CHECKS).fetchall():
+        if database not in NOT_THE_FILE and kind == "CHECK":
+            checks.setdefault(table.lower(), []).append(_digest(expression or ""))
     return Definitions(
         stored=stored,
         reach=reached,
         checks={t: sorted(v) for t, v in checks.items()},
-        shadowing=tuple(sorted(shadowing)),
-        macros=tuple(sorted(macros)),
+        shadowing=tuple(shadowing),
+        macros=tuple(macros),
         fingerprint=fingerprint,
     )
 
@@ -169,15 +181,15 @@ def differences(
     tables of the schema; ``functions``: the names of evalhouse's Python SQL functions, which a macro of the
     file would also take the place of. A view or macro of the schema that the file lacks is not replaced here
     (opening read-write creates it; reading it fails as it would without this check)."""
-    reserved = set(functions)
-    shadowing = list(found.shadowing) + [m for m in found.macros if m.split(".", 1)[1] in reserved]
+    reserved = {f.lower() for f in functions}
+    shadowing = sorted(set(found.shadowing) | {m for m in found.macros if m.split(".", 1)[1] in reserved})
     if shadowing:
         return Differences(
             (),
             f"its macro {shadowing[0]} takes the place of the SQL function of that name"
             + (f" (and {len(shadowing) - 1} more)" if len(shadowing) > 1 else ""),
         )
-    for table in sorted(set(tables)):
+    for table in sorted({t.lower() for t in tables}):
         if found.checks.get(table, []) != expected.checks.get(table, []):
             return Differences((), f"its table {table} has CHECK constraints that evalhouse's schema does not declare")
     replaced = tuple(

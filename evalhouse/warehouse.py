@@ -251,15 +251,23 @@ def view_files() -> tuple[SqlFile, ...]:
 
 def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Base table -> its columns in order."""
+    # qualified and filtered in Python, as evalhouse.definitions reads the catalog (a file's macro could take the
+    # name of any function or operator); names in lower case, as DuckDB matches them
     rows = con.execute(
-        "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
-        "AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main') "
-        "ORDER BY table_name, column_index"
+        "SELECT database_name, schema_name, table_name, column_name, column_index FROM system.main.duckdb_columns()"
     ).fetchall()
-    out: dict[str, list[str]] = {}
-    for table, column in rows:
-        out.setdefault(table, []).append(column)
-    return out
+    tables = {
+        name.lower()
+        for database, schema, name, temporary in con.execute(
+            "SELECT database_name, schema_name, table_name, temporary FROM system.main.duckdb_tables()"
+        ).fetchall()
+        if database not in definitions.NOT_THE_FILE and schema == "main" and not temporary
+    }
+    out: dict[str, list[tuple[int, str]]] = {}
+    for database, schema, table, column, index in rows:
+        if database not in definitions.NOT_THE_FILE and schema == "main" and table.lower() in tables:
+            out.setdefault(table.lower(), []).append((index, column))
+    return {table: [c for _, c in sorted(columns)] for table, columns in out.items()}
 
 
 # --- what users store ------------------------------------------------------------------------------
@@ -677,13 +685,13 @@ class Warehouse:
                 self.register_functions()
             if not read_only:
                 self.apply_schema(found)
-            elif self.replaced:
-                self._shadow_replaced()
                 # nothing is built on a warehouse that a write killed during COMMIT left torn
                 if verify and existed:
                     report = self.check()
                     if report.torn:
                         raise TornWarehouseError(report)
+            elif self.replaced:
+                self._shadow_replaced()
             if sandbox:
                 self.confine(writable)
         except BaseException:
@@ -750,14 +758,8 @@ class Warehouse:
         and print or store what it read. Checked in the catalog before anything is read; one line names the
         first such view."""
         names = {f.name for f in schema_files()}
-        # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
-        shadowed = sorted(
-            r[0]
-            for r in self.con.execute(
-                "SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal"
-            ).fetchall()
-            if r[0] in names
-        )
+        # the catalog read as evalhouse.definitions reads it: qualified, filtered in Python, names in lower case
+        shadowed = sorted(name for name in definitions.views(self.con) if name in names)
         if shadowed:
             raise WarehouseError(
                 f"{self.path}: refused: {shadowed[0]} is a view, not the base table evalhouse stores it in"
@@ -840,7 +842,10 @@ class Warehouse:
         directories = [os.path.join(p, "") for p in paths if os.path.isdir(p)]
         files = [p for p in paths if not os.path.isdir(p)]
         if directories:  # beside what DuckDB allows itself (its temp directory)
-            allowed = self.con.execute("SELECT current_setting('allowed_directories')").fetchall()[0][0] or []
+            # qualified: the file could define a macro current_setting, run here before the sandbox is on
+            allowed = (
+                self.con.execute("SELECT system.main.current_setting('allowed_directories')").fetchall()[0][0] or []
+            )
             self.con.execute("SET allowed_directories = [" + ", ".join(map(_sql_string, allowed + directories)) + "]")
         if files:
             self.con.execute("SET allowed_paths = [" + ", ".join(map(_sql_string, files)) + "]")
@@ -864,14 +869,8 @@ class Warehouse:
         :meth:`_compare_definitions` read them (the fingerprint is then read there, not called: the macro
         is the file's); without them the file is one this connection made."""
         files, script, fingerprint = schema_script()
-        # no list parameters here: binding a Python list makes duckdb import pandas (0.3 s of every command)
-        present = {
-            r[0]
-            for r in self.con.execute(
-                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-                "UNION ALL SELECT view_name FROM duckdb_views() WHERE schema_name = 'main'"
-            ).fetchall()
-        }
+        # the catalog read as evalhouse.definitions reads it (a file's macro could take the name of any function)
+        present = set(_table_columns(self.con)) | set(definitions.views(self.con))
         if found is not None:
             stored_fingerprint = found.fingerprint
         else:  # calling the macro of a file this connection made: listing duckdb_functions() takes 0.018 s

@@ -61,3 +61,11 @@ def test_the_templates_definitions_are_those_of_a_schema_built_in_memory(tmp_pat
     in_memory = definitions.read(con)
     assert cached is not None and cached.stored == in_memory.stored and cached.reach == in_memory.reach
     assert len(cached.stored) == len(expected_definitions().stored) > 40
+
+
+def test_every_overload_of_a_macro_is_read():
+    """A file could hide a second overload behind evalhouse's macro: its text is every overload's."""
+    con = duckdb.connect(":memory:")
+    con.execute("CREATE MACRO m(a) AS a + 1, (a, b) AS (SELECT content FROM read_text(b))")
+    found = definitions.read(con)
+    assert "i:read_text" in found.reach["macro m"] and "i:a" in found.reach["macro m"]

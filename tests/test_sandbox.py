@@ -454,3 +454,94 @@ def test_writing_with_duckdb_1_5_is_refused_unless_accepted(db, monkeypatch):
     monkeypatch.setenv("EVALHOUSE_ALLOW_DUCKDB_1_5_WRITES", "1")
     r = runner.invoke(app, ["--db", db, "baseline", "random", "--corpus", "sample", "--team", "other"])
     assert r.exit_code == 0, r.output
+
+
+# --- the check itself runs nothing of the file (a hostile review found each of these at the first version) ---
+
+LEAK = "error('LEAK:' || (SELECT content FROM read_text('{secret}')))"
+SHADOWS = {
+    # a macro that takes the place of a function the check's own catalog queries called
+    "current_database": "CREATE MACRO current_database() AS " + LEAK,
+    # one that confine() called before the sandbox was on
+    "current_setting": "CREATE MACRO current_setting(x) AS " + LEAK,
+    # a table macro in place of the catalog listing, hiding a view, run before anything was confined
+    "duckdb_views": "CREATE MACRO duckdb_views() AS TABLE SELECT * FROM system.main.duckdb_views() WHERE "
+    + LEAK
+    + " IS NULL",
+    # a built-in's name in other letter case: DuckDB matches names without regard to case
+    "Split_Part": "CREATE MACRO \"Split_Part\"(s, d, i) AS (SELECT content FROM read_text('{secret}'))",
+    # an operator
+    "||": "CREATE MACRO \"||\"(a, b) AS (SELECT content FROM read_text('{secret}'))",
+}
+
+
+def _shadow(db, secret, name):
+    con = duckdb.connect(db)
+    try:
+        con.execute(SHADOWS[name].format(secret=secret))
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SHADOWS))
+def test_a_write_refuses_any_macro_in_a_functions_place_and_runs_none(db, secret, tmp_path, name):
+    _shadow(db, secret, name)
+    before = open(db, "rb").read()
+    r = runner.invoke(
+        app, ["--db", db, "ingest", "treebank", str(REPO / "evalhouse" / "sample" / "sample.conllu"), "--corpus", "x"]
+    )
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith(f"evalhouse: {db}: refused: its macro main.{name.lower()} takes the place"), r.stderr
+    assert "LEAK" not in r.output and "secret-token" not in r.output
+    assert open(db, "rb").read() == before and _leaked(tmp_path) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SHADOWS))
+@pytest.mark.parametrize(
+    "command", [["sql", "select 1"], ["export-dataset", "{out}/dataset"]], ids=["sql", "export-dataset"]
+)
+def test_a_reader_runs_no_macro_in_a_functions_place_unconfined(db, secret, tmp_path, name, command):
+    """Readers are confined: whatever the file's macro does, it reads nothing (it may make the command fail)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    _shadow(db, secret, name)
+    r = runner.invoke(app, ["--db", db, *[a.format(out=out) for a in command]])
+    assert r.exit_code in (0, 3), r.output
+    assert "LEAK" not in r.output and "secret-token" not in r.output and _leaked(tmp_path) == []
+
+
+def _renamed_view(db, secret, table):
+    """``table`` (a view or a base table of the schema) replaced by a view of another letter case that also
+    reads a local file."""
+    con = duckdb.connect(db)
+    try:
+        kind = (
+            "VIEW"
+            if con.execute(f"SELECT count(*) FROM duckdb_views() WHERE view_name = '{table}'").fetchall()[0][0]
+            else "TABLE"
+        )
+        con.execute(f"CREATE TABLE eh_copy AS SELECT * FROM {table}")
+        con.execute(f"DROP {kind} {table}")
+        con.execute(
+            f"CREATE VIEW \"{table.title()}\" AS SELECT * REPLACE (corpus || (SELECT content FROM read_text('{secret}')) "
+            "AS corpus) FROM eh_copy"
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_names_in_other_letter_case_are_the_same_names(db, secret, tmp_path):
+    """A base table replaced by a view "Corpora" is refused; a view "Corpus_Complexity" in place of the
+    schema's is replaced for an unconfined reader."""
+    _renamed_view(db, secret, "corpora")
+    r = runner.invoke(app, ["--db", db, "sql", "--write", "select corpus from corpora"])
+    assert r.exit_code == 3 and "refused: corpora is a view" in r.stderr and "secret-token" not in r.output, r.output
+    other = str(tmp_path / "other.duckdb")
+    shutil.copy(REPO / "warehouse.duckdb.example", other)
+    _renamed_view(other, secret, "corpus_complexity")
+    with evalhouse.connect(other, read_only=True) as wh:
+        assert "view corpus_complexity" in wh.replaced
+        assert "secret-token" not in repr(wh.con.execute("SELECT corpus FROM corpus_complexity").fetchall())
