@@ -191,6 +191,34 @@ def _distances(ref: Sequence[Hashable], out: Sequence[Hashable], backwards: bool
 
 
 STATE_BUDGET = 20_000  # states beyond one per cell of the exact forward search before the integer programme takes over
+# Branch-and-bound nodes HiGHS may solve for one alignment's integer programme (scipy's milp option node_limit).
+# Measured with the programme forced on the pairs the project scores (strings and treelets of the five ADAPT runs,
+# reversed and shuffled EWT test outputs, the hostile outputs at the size limits, the largest of tie-heavy ones)
+# and on outputs built to reach it at the limits (201 reference words, 201 to 700 tokens): none needs more than 1
+# (HiGHS solves the root; 0 when presolve alone solves it), so 100 is a margin of 100 times. A node re-solves the
+# linear relaxation of a graph the size limits bound (at most 1,000 x 201 cells; the root, the costliest, took at
+# most 1.6 s of CPU on the outputs that reach the programme), so the cap bounds the time of any output. A count,
+# not a time limit: the same file gets the same answer on a quiet machine and on a loaded one.
+# docs/system-outputs.md, "Size limits".
+NODE_LIMIT = 100
+
+
+class AlignmentTooHard(ValueError):
+    """The integer programme reached :data:`NODE_LIMIT` branch-and-bound nodes without proving its optimum.
+
+    A participant controls the output, so the time of its alignment must be bounded. An alignment that is
+    not proven to have the most moves is never returned in place of the one the module docstring defines:
+    the caller refuses the sentence (ingest names the file and line, and stores nothing)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        super().__init__(
+            f"choosing among its minimum-cost edit alignments the one with the most moves needs more than "
+            f"the limit of {limit:,} branch-and-bound nodes of the integer programme"
+        )
+
+    def __reduce__(self):  # picklable, so that it crosses from a scoring worker intact
+        return (AlignmentTooHard, (self.limit,))
 
 
 class _Graph:
@@ -325,7 +353,10 @@ def _best_path_by_integer_programme(g: _Graph) -> list:
     One binary variable per step (a unit flow from cell (0, 0) to (n, m) through the graph of
     minimum-cost steps: every such path is a minimum-cost alignment) and one integer variable y_t
     per shared token with y_t <= its deletions and y_t <= its insertions; maximise
-    W sum_t y_t - S with W larger than any S, so moves come first."""
+    W sum_t y_t - S with W larger than any S, so moves come first. HiGHS stops after :data:`NODE_LIMIT`
+    branch-and-bound nodes (:class:`AlignmentTooHard`), and stops otherwise only at a proven optimum (a relative
+    gap of 0): its default gap of 1e-4 would accept, where W times the moves reaches 10^5 (W is up to about
+    1,200 at the size limits), a solution some substitutions more than the fewest."""
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -362,7 +393,10 @@ def _best_path_by_integer_programme(g: _Graph) -> list:
         constraints=LinearConstraint(matrix, lower, upper),
         integrality=[1] * (n_x + n_y),
         bounds=Bounds(0, [1.0] * n_x + [float(g.n)] * n_y),
+        options={"node_limit": NODE_LIMIT, "mip_rel_gap": 0.0},
     )
+    if _stopped_at_node_limit(result):
+        raise AlignmentTooHard(NODE_LIMIT)
     if not result.success:
         raise RuntimeError(f"the alignment integer programme failed: {result.message}")
     chosen = {step[1:]: step for step, x in zip(steps, result.x[:n_x]) if x > 0.5}
@@ -377,6 +411,13 @@ def _best_path_by_integer_programme(g: _Graph) -> list:
     return path
 
 
+def _stopped_at_node_limit(result) -> bool:
+    """HiGHS stopped at :data:`NODE_LIMIT` before proving an optimum. scipy 1.17 reports that stop as status 4
+    (HiGHS's "solution limit", a status it does not name), an older or newer one may say 1 (a limit reached):
+    the node count tells it from a failure (it is None when the limit stopped HiGHS before its first node)."""
+    return not result.success and (result.status == 1 or (result.mip_node_count or 0) >= NODE_LIMIT)
+
+
 def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable], method: str = "auto") -> EditOperations:
     """The alignment of ``output`` to ``reference`` chosen in the module docstring: minimum unit cost,
     then most moves, then fewest substitutions.
@@ -386,7 +427,9 @@ def edit_operations(reference: Sequence[Hashable], output: Sequence[Hashable], m
     ``"integer-programme"`` an integer programme (HiGHS, through scipy); ``"auto"`` (default) uses the
     first and falls back to the second when more than ``STATE_BUDGET`` states beyond the first of each
     cell would be needed (scrambled sentences with long moved blocks). Ties left after the two criteria (same M and S)
-    are broken arbitrarily: they change which tokens are listed, never the counts.
+    are broken arbitrarily: they change which tokens are listed, never the counts. The integer programme is
+    bounded by :data:`NODE_LIMIT`: past it, :class:`AlignmentTooHard` (a ``ValueError``), never an alignment
+    that is not proven to be the one chosen.
     """
     if method not in ("auto", "states", "integer-programme"):
         raise ValueError(f"unknown method '{method}' (valid: auto, states, integer-programme)")

@@ -25,7 +25,8 @@ Size limits: an output sentence longer than :data:`MAX_SENTENCE_CHARACTERS` char
 with more than :data:`MAX_SENTENCE_WORDS` words (white-space separated words of a text; word lines of
 CoNLL-U) is refused, naming file, line and the limit. The reference-guided tokeniser and Bangalore, Rambow & Whittaker's (2000)
 accuracies (an exact choice among all minimum-cost edit alignments: quadratic in memory, and in time
-an integer programme when many alignments tie) are bounded by these limits; see
+an integer programme when many alignments tie, itself capped in branch-and-bound nodes by
+:data:`evalhouse.analysis.accuracy.NODE_LIMIT`) are bounded by these limits; see
 docs/system-outputs.md, "Size limits". :func:`evalhouse.ingest.outputs.score_submission` applies the
 word limit again to the tokens the tokeniser cuts out of a text (a sentence of Chinese without spaces).
 """

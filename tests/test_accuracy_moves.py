@@ -20,6 +20,7 @@ from a brute-force enumeration of every alignment written here (``brute_force``)
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -226,6 +227,27 @@ def brute_cost(ref, out):
             row.append(min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (r != o)))
         prev = row
     return prev[-1]
+
+
+def test_integer_programme_past_its_node_limit_is_refused(monkeypatch):
+    """A programme HiGHS cannot solve within NODE_LIMIT nodes raises AlignmentTooHard naming the limit, never a
+    non-optimal alignment. "a a b c" / "c b a a" ties two moves (insert "c b", match "a a", delete "b c") with
+    four substitutions (cost 4 each; brute_force); its forward search needs two states in a cell, and its
+    programme HiGHS's root node. Every programme of the measured outputs needs at most that one node
+    (NODE_LIMIT's comment), so a limit of 0 is what a hard programme is to the cap."""
+    ref, out = "a a b c".split(), "c b a a".split()
+    assert brute_force(ref, out) == (4, 2, 0)
+    assert accuracy.edit_counts(ref, out) == accuracy.EditCounts(2, 2, 0, 2, 4)
+    assert accuracy.edit_operations(ref, out, method="integer-programme").counts() == accuracy.EditCounts(2, 2, 0, 2, 4)
+    assert accuracy._best_path_by_states(accuracy._Graph(ref, out), 0) is None
+    monkeypatch.setattr(accuracy, "NODE_LIMIT", 0)
+    with pytest.raises(accuracy.AlignmentTooHard, match="more than the limit of 0 branch-and-bound nodes") as err:
+        accuracy.edit_operations(ref, out, method="integer-programme")
+    assert err.value.limit == 0 and isinstance(err.value, ValueError)
+    assert str(pickle.loads(pickle.dumps(err.value))) == str(err.value)  # it crosses from a scoring worker
+    monkeypatch.setattr(accuracy, "STATE_BUDGET", 0)  # 'auto' falls to the integer programme: refused the same way
+    with pytest.raises(accuracy.AlignmentTooHard):
+        accuracy.edit_counts(ref, out)
 
 
 def test_unknown_method_is_refused():

@@ -22,6 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 import evalhouse
+from evalhouse.analysis import accuracy
 from evalhouse.analysis.alignment import METHODS
 from evalhouse.cli import app
 from evalhouse.errors import InputError
@@ -654,6 +655,28 @@ def test_bad_output_is_rejected_with_file_and_line(db, tmp_path, case):
     assert r.exit_code == 1, r.output
     assert r.stderr.startswith(f"evalhouse: {bad}:{line}: {problem}"), r.stderr
     assert "Traceback" not in r.stderr
+    assert counts(db) == before
+
+
+def test_output_past_the_alignment_node_limit_is_rejected_with_file_and_line(db, tmp_path, monkeypatch):
+    """An output sentence whose most-moves alignment needs more branch-and-bound nodes than NODE_LIMIT
+    (analysis/accuracy.py) is refused like a sentence past the size limits: file, line, problem and limit,
+    exit 1, the warehouse unchanged. Line 2 scrambles "I do n't know ." so that its forward search needs more
+    than one state in a cell: with the state budget at 0 its alignment goes to the integer programme, which
+    needs its root node, more than a limit of 0 (lines 1 and 3 are the reference texts: nothing to align)."""
+    monkeypatch.setattr(accuracy, "STATE_BUDGET", 0)
+    monkeypatch.setattr(accuracy, "NODE_LIMIT", 0)
+    bad = write(tmp_path, "hard.txt", "What if Google morphed into GoogleOS?\nI n't . do know\na full-fledged system\n")
+    before = counts(db)
+    r = runner.invoke(
+        app, ["--db", db, "ingest", "outputs", str(bad), "--team", "t", "--run", "hard", "--reference", "c"]
+    )
+    assert r.exit_code == 1, r.output
+    assert r.stderr == (
+        f"evalhouse: {bad}:2: output sentence too hard to align: choosing among its minimum-cost edit alignments "
+        "the one with the most moves needs more than the limit of 0 branch-and-bound nodes of the integer "
+        "programme\n"
+    )
     assert counts(db) == before
 
 

@@ -36,6 +36,7 @@ import datetime as _dt
 import gc
 import multiprocessing
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -351,6 +352,17 @@ def match_sentences(out: OutputFile, ref: Reference) -> dict[int, OutputSentence
     return by_pos
 
 
+@contextmanager
+def _alignment_limit(name: str, line: int | None):
+    """Refuse, by file and line, an output sentence whose most-moves edit alignment reaches the node limit of its
+    integer programme (:class:`evalhouse.analysis.accuracy.AlignmentTooHard`): its accuracies cannot be computed
+    exactly in bounded time, and an alignment that is not the one the paper's counts need is never stored."""
+    try:
+        yield
+    except accuracy.AlignmentTooHard as err:
+        raise InputError(name, line, f"output sentence too hard to align: {err}") from None
+
+
 def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=None):
     """Tokenise, align and compute per-sentence statistics; returns column dicts for each table.
     ``tick(k)``, when given, is called after every 100 sentences (and the rest at the end)."""
@@ -425,18 +437,21 @@ def score_submission(out: OutputFile, ref: Reference, team: str, run: str, tick=
         # Bangalore, Rambow & Whittaker (2000): the words of the output and of the reference (folded; punctuation kept); in the tree, a
         # reference word is realised by the output word linked to it when that word is the same token
         words = [fold(t.form) for t in toks]
-        string_counts.append(accuracy.edit_counts(rs.keys, words))
         placed = {
             t.reference_id: n
             for n, (t, w) in enumerate(zip(toks, words))
             if t.reference_id is not None and w == rs.keys[rs.position(t.reference_id)]
         }
-        tree_counts.append(accuracy.tree_counts(ref.heads[pos - 1], [placed.get(i) for i in rs.ids]))
-        # the variant: keys (lemmas) without punctuation, unlinked output words as tree insertions
-        lemma_string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
-        lemma_tree_counts.append(
-            accuracy.tree_counts(ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids], output_length=stripped)
-        )
+        with _alignment_limit(out.name, lines[-1]):
+            string_counts.append(accuracy.edit_counts(rs.keys, words))
+            tree_counts.append(accuracy.tree_counts(ref.heads[pos - 1], [placed.get(i) for i in rs.ids]))
+            # the variant: keys (lemmas) without punctuation, unlinked output words as tree insertions
+            lemma_string_counts.append(accuracy.edit_counts(ref_keys, hyp_keys))
+            lemma_tree_counts.append(
+                accuracy.tree_counts(
+                    ref.stripped_heads[pos - 1], [where.get(i) for i in ref_ids], output_length=stripped
+                )
+            )
     lemma_stats = bleu.bleu_statistics(lemma_h, lemma_r)
     surf_stats = bleu.bleu_statistics(surf_h, surf_r)
     m = len(tok_pos)
