@@ -43,6 +43,7 @@ import duckdb
 # operator in the query and every filter applied in Python: a file can define a macro ``current_database``, a
 # table macro ``duckdb_views`` that hides a view, even an operator ``"+"`` or ``"="``, and an unqualified name
 # in these queries would run the file's version during the very check meant to refuse it.
+_TABLES = "SELECT database_name, schema_name, table_name, temporary FROM system.main.duckdb_tables()"
 _VIEWS = "SELECT database_name, schema_name, view_name, internal, temporary, sql FROM system.main.duckdb_views()"
 _FUNCTIONS = (
     "SELECT database_name, schema_name, function_name, function_type, internal, macro_definition, parameters, "
@@ -51,6 +52,15 @@ _FUNCTIONS = (
 _CHECKS = "SELECT database_name, table_name, constraint_type, expression FROM system.main.duckdb_constraints()"
 # the catalogs of a connection that are not the file's: DuckDB's functions and the connection's temporary objects
 NOT_THE_FILE = frozenset({"system", "temp"})
+
+
+def tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The file's base tables (schema ``main``), by name in lower case."""
+    return {
+        name.lower()
+        for database, schema, name, temporary in con.execute(_TABLES).fetchall()
+        if database not in NOT_THE_FILE and schema == "main" and not temporary
+    }
 
 
 def views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

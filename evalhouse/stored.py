@@ -231,11 +231,13 @@ def _grouped(
 
 def _nonempty(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> set[str]:
     """The tables among ``tables`` that hold a row, in one query: a grouped count of an empty table finds nothing,
-    and most of a warehouse's ~40 tables are empty for most users (each query costs about 0.8 ms)."""
+    and most of a warehouse's ~40 tables are empty for most users (each query costs about 0.8 ms). Each table
+    gives at most one row (``LIMIT 1``): written as 43 ``WHERE EXISTS`` subqueries (which DuckDB plans as
+    joins), the query cost 9.4 ms of CPU, a third of the check; written so, 3.1 ms."""
     names = sorted(set(tables))
     if not names:
         return set()
-    query = " UNION ALL ".join(f"SELECT {i} AS k WHERE EXISTS (FROM {ident(t)})" for i, t in enumerate(names))
+    query = " UNION ALL ".join(f"(SELECT {i} AS k FROM {ident(t)} LIMIT 1)" for i, t in enumerate(names))
     return {names[k] for (k,) in con.execute(query).fetchall()}
 
 

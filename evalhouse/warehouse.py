@@ -162,9 +162,27 @@ def schema_script() -> tuple[tuple[SqlFile, ...], str, str]:
 
 
 def _create_schema_in_transaction(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute("BEGIN")
-    _create_schema(con)
-    con.execute("COMMIT")
+    with schema_settings(con):
+        con.execute("BEGIN")
+        _create_schema(con)
+        con.execute("COMMIT")
+
+
+@contextmanager
+def schema_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """DuckDB on one thread and without its optimizer while the schema script runs, put back after it;
+    outside any transaction, so that putting them back never meets an aborted one. The script is 1,235
+    statements that read no rows (DDL and ``COMMENT ON``), and what each costs is mostly fixed: the
+    optimizer's passes over its plan and the hand-over of its pipeline to a second thread took 0.07 s of
+    the 0.32 s of CPU the script cost. The catalog it writes is the same (views are stored as SQL)."""
+    threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
+    con.execute("SET threads = 1")
+    con.execute("PRAGMA disable_optimizer")  # on in every connection evalhouse opens: turned on again below
+    try:
+        yield
+    finally:
+        con.execute(f"SET threads = {int(threads)}")
+        con.execute("PRAGMA enable_optimizer")
 
 
 def _create_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -256,13 +274,7 @@ def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     rows = con.execute(
         "SELECT database_name, schema_name, table_name, column_name, column_index FROM system.main.duckdb_columns()"
     ).fetchall()
-    tables = {
-        name.lower()
-        for database, schema, name, temporary in con.execute(
-            "SELECT database_name, schema_name, table_name, temporary FROM system.main.duckdb_tables()"
-        ).fetchall()
-        if database not in definitions.NOT_THE_FILE and schema == "main" and not temporary
-    }
+    tables = definitions.tables(con)
     out: dict[str, list[tuple[int, str]]] = {}
     for database, schema, table, column, index in rows:
         if database not in definitions.NOT_THE_FILE and schema == "main" and table.lower() in tables:
@@ -649,7 +661,7 @@ class Warehouse:
         # <db>.tmp. A cap bounds the process's memory whatever the warehouse's size (BENCHMARKS.md).
         config = {} if memory_limit is None else {"memory_limit": str(memory_limit)}
         self._memory_limit = config.get("memory_limit")  # what a lowered limit is put back to (evalhouse.memory)
-        # a new file starts as a copy of a cached empty warehouse (evalhouse.template): 0.2 s less per command
+        # a new file starts as a copy of a cached empty warehouse (evalhouse.template): 0.3 s less per command
         placing = not existed and not read_only and not self.path.startswith(":memory:")
         # whether this connection made the file: a command that fails removes it again (__exit__, discard_new)
         self.created = False
@@ -863,29 +875,35 @@ class Warehouse:
 
     def apply_schema(self, found: definitions.Definitions | None = None) -> None:
         """Create missing base tables and (re)create every view with its comments. A warehouse file
-        that already has this schema, every table and view of it, is left as it is: reapplying ~900
-        statements costs about 0.2 s of every command that opens it read-write. The schema's
+        that already has this schema, every table and view of it, is left as it is: reapplying its 1,235
+        statements costs about 0.3 s of every command that opens it read-write. The schema's
         fingerprint is kept in the macro ``evalhouse_schema()``. ``found``: the file's definitions as
         :meth:`_compare_definitions` read them (the fingerprint is then read there, not called: the macro
         is the file's); without them the file is one this connection made."""
         files, script, fingerprint = schema_script()
         # the catalog read as evalhouse.definitions reads it (a file's macro could take the name of any function)
-        present = set(_table_columns(self.con)) | set(definitions.views(self.con))
+        present = definitions.tables(self.con) | set(definitions.views(self.con))
+        relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
         if found is not None:
             stored_fingerprint = found.fingerprint
-        else:  # calling the macro of a file this connection made: listing duckdb_functions() takes 0.018 s
-            try:
-                stored_fingerprint = self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
-            except duckdb.Error:  # none (a new file, one from before fingerprints): the schema is made again
-                stored_fingerprint = None
-        relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
+        else:  # a file this connection made: its own macro is called
+            stored_fingerprint = self._stored_fingerprint() if any(f.name in present for f in relations) else None
         complete = sum(f.name in present for f in relations) == len(relations)
         if complete and stored_fingerprint == fingerprint and not self.replaced:
             return
         if stored_fingerprint is not None:
             self._refuse_other_tables()
-        with self.transaction():
+        with schema_settings(self.con), self.transaction():
             _create_schema(self.con)
+
+    def _stored_fingerprint(self) -> str | None:
+        """The fingerprint ``evalhouse_schema()`` holds; None when there is none (a file from before fingerprints)
+        or it is not ours. Asked only of a file that holds a relation of the schema: in a new one the failed call
+        cost 7 ms of CPU, DuckDB's search of every function for the name it suggests instead."""
+        try:  # calling the macro: listing duckdb_functions() to find it takes 0.018 s, a twentieth of an ingest
+            return self.con.execute("SELECT evalhouse_schema()").fetchall()[0][0]
+        except duckdb.Error:
+            return None
 
     def _refuse_other_tables(self) -> None:
         """A warehouse written by another evalhouse whose base tables have other columns than this one's:

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import duckdb
 import pytest
 import typer.main
 from typer.testing import CliRunner
@@ -280,6 +281,25 @@ def test_a_run_that_names_its_command_builds_that_command_alone_with_the_same_he
     assert (mine.exit_code, mine.output) == (full.exit_code, full.output) and full.exit_code == 0
 
 
+def test_a_run_of_an_ingest_command_builds_that_subcommand_alone():
+    from evalhouse.cli.common import app_for
+
+    def ingest_commands(args):
+        return set(typer.main.get_command(app_for(args)).commands["ingest"].commands)
+
+    every = {path[1] for path in COMMANDS if path[0] == "ingest"}
+    assert len(every) > 1
+    assert ingest_commands(["--db", "w.duckdb", "ingest", "dependency-run", "s.conllu", "--gold", "g"]) == {
+        "dependency-run"
+    }
+    # the group's help, no subcommand and a mistyped one build the whole group: click lists every subcommand
+    for args in (["ingest"], ["ingest", "--help"], ["ingest", "treebnk", "x.conllu"]):
+        assert ingest_commands(args) == every
+    mistyped = ["ingest", "treebnk", "x.conllu"]
+    full, mine = runner.invoke(app, mistyped), runner.invoke(app_for(mistyped), mistyped)
+    assert (mine.exit_code, mine.output) == (full.exit_code, full.output) and full.exit_code != 0
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -348,3 +368,18 @@ def test_the_command_lets_idle_blas_threads_sleep_unless_the_user_says_otherwise
         check=True,
     )
     assert untouched.stdout.split()[-1] == str(given)
+
+
+def test_dependency_run_takes_a_cost_table_file_and_refuses_an_unknown_cost(tmp_path):
+    # its --cost is resolved without the constituency ingest (evalhouse.ingest.label_costs); a file is still read
+    table = write(tmp_path, "costs.txt", "nsubj obj 0.75\nobj nsubj 1.5\n")
+    base = ["--db", str(tmp_path / "w.duckdb"), "ingest", "dependency-run", str(SAMPLE), "--gold", str(SAMPLE)]
+    r = runner.invoke(app, [*base, "--corpus", "s", "--team", "t", "--run", "1", "--cost", str(table)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, [*base, "--corpus", "s", "--team", "t", "--run", "2", "--cost", "nonsense"])
+    assert r.exit_code == 2 and "valid: default, strict" in r.output, r.output
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        stored = con.execute("SELECT run, la_cost FROM dependency_runs ORDER BY run").fetchall()
+    assert [(run, json.loads(cost)["table"]) for run, cost in stored] == [
+        ("1", [["nsubj", "obj", 0.75], ["obj", "nsubj", 1.5]])
+    ]

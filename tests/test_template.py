@@ -93,6 +93,20 @@ def test_a_copy_has_the_catalog_of_a_schema_created_in_place(tmp_path, cache, mo
     ]
 
 
+@pytest.mark.parametrize("cached", [True, False], ids=["template", "in place"])
+def test_creating_the_schema_leaves_the_connection_as_duckdb_opened_it(tmp_path, monkeypatch, cached):
+    # the schema script runs on one thread without DuckDB's optimizer (warehouse.schema_settings): both come back
+    monkeypatch.setenv(template.CACHE_ENV, str(tmp_path / "cache") if cached else "")
+    calls = counting_schema_creation(monkeypatch)
+    pruned = "EXPLAIN SELECT a FROM (SELECT 1 AS a) WHERE 1 = 0"  # the optimizer plans no filter for it
+    with duckdb.connect(":memory:") as plain:
+        expected = plain.execute("SELECT current_setting('threads')").fetchone()[0], plain.execute(pruned).fetchall()
+    with evalhouse.connect(tmp_path / "w.duckdb") as wh:
+        assert calls == [1]
+        got = wh.con.execute("SELECT current_setting('threads')").fetchone()[0], wh.con.execute(pruned).fetchall()
+    assert got == expected
+
+
 @pytest.mark.slow
 def test_the_cache_off_writes_no_template(tmp_path, monkeypatch):
     monkeypatch.setenv(template.CACHE_ENV, "")

@@ -28,6 +28,7 @@ from evalhouse.lazy import lazy_module
 
 # the EVALB parameter and label-cost resolvers of the parse options, executed when a command runs (see evalhouse.lazy)
 parses = lazy_module("evalhouse.ingest.parses")
+label_costs = lazy_module("evalhouse.ingest.label_costs")  # dependency-run's: not the constituency ingest
 
 group = typer.Typer(help="Load files into the warehouse (one transaction per command).", no_args_is_help=True)
 commands = typer.Typer()
@@ -344,7 +345,9 @@ def ingest_dependency_run(
 
     def action():
         with open_warehouse() as wh:
-            r = wh.ingest_dependency_run(path, gold, corpus, team, run, cost=parses.resolve_cost(cost), replace=replace)
+            r = wh.ingest_dependency_run(
+                path, gold, corpus, team, run, cost=label_costs.resolve_cost(cost), replace=replace
+            )
         if not quiet:
             typer.echo(
                 f"{corpus} ({team}/{run}): {r['gold_words']:,} gold words, {r['system_words']:,} system words, "

@@ -30,7 +30,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, cost_function, format_lineage, lineages
+from evalhouse.analysis.leaf_ancestor import DEFAULT, LabelCost, Scorer, format_lineage, lineages
 from evalhouse.analysis.parse_eval import (
     COLLINS,
     NO_PARAMS,
@@ -46,7 +46,8 @@ from evalhouse.analysis.parse_eval import (
 from evalhouse.names import check_names
 from evalhouse.errors import InputError, OptionError, WarehouseError
 from evalhouse.loaders.brackets import Tree, open_brackets, read_trees
-from evalhouse.loaders.evalb_prm import read_cost_table, read_prm
+from evalhouse.ingest.label_costs import resolve_cost  # noqa: F401 (the Python API: parses.resolve_cost)
+from evalhouse.loaders.evalb_prm import read_prm
 from evalhouse.version import __version__, signature as configuration
 
 if TYPE_CHECKING:  # for annotations only: nothing more is imported at run time
@@ -85,17 +86,6 @@ def resolve_params(prm: str | None = "collins", delete_labels=(), eq_labels=()) 
             source=params.source + "+options",
         )
     return params
-
-
-def resolve_cost(cost: str | None = "default") -> LabelCost:
-    """``default`` (the paper's experiment), ``strict``, or the path of a cost-table file."""
-    if cost is None or cost in ("default", "strict"):
-        return cost_function(cost or "default")
-    if not os.path.exists(cost):
-        raise OptionError(
-            f"unknown label-cost function '{cost}' (valid: default, strict, or an existing cost-table file)"
-        )
-    return read_cost_table(cost)
 
 
 def signature(params: EvalbParams, cost: LabelCost) -> str:
