@@ -771,7 +771,7 @@ class Warehouse:
         first such view."""
         names = {f.name for f in schema_files()}
         # the catalog read as evalhouse.definitions reads it: qualified, filtered in Python, names in lower case
-        shadowed = sorted(name for name in definitions.views(self.con) if name in names)
+        shadowed = sorted(name for name in definitions.view_names(self.con) if name in names)
         if shadowed:
             raise WarehouseError(
                 f"{self.path}: refused: {shadowed[0]} is a view, not the base table evalhouse stores it in"
@@ -882,7 +882,7 @@ class Warehouse:
         is the file's); without them the file is one this connection made."""
         files, script, fingerprint = schema_script()
         # the catalog read as evalhouse.definitions reads it (a file's macro could take the name of any function)
-        present = definitions.tables(self.con) | set(definitions.views(self.con))
+        present = definitions.tables(self.con) | definitions.view_names(self.con)
         relations = [f for f in files if f.kind != "macro"]  # the macros are the fingerprint's
         if found is not None:
             stored_fingerprint = found.fingerprint
