@@ -195,12 +195,12 @@ STATE_BUDGET = 20_000  # states beyond one per cell of the exact forward search 
 # Measured with the programme forced on the pairs the project scores (strings and treelets of the five ADAPT runs,
 # reversed and shuffled EWT test outputs, the hostile outputs at the size limits, the largest of tie-heavy ones)
 # and on outputs built to reach it at the limits (201 reference words, 201 to 700 tokens): none needs more than 1
-# (HiGHS solves the root; 0 when presolve alone solves it), so 100 is a margin of 100 times. A node re-solves the
-# linear relaxation of a graph the size limits bound (at most 1,000 x 201 cells; the root, the costliest, took at
-# most 1.6 s of CPU on the outputs that reach the programme), so the cap bounds the time of any output. A count,
-# not a time limit: the same file gets the same answer on a quiet machine and on a loaded one.
-# docs/system-outputs.md, "Size limits".
-NODE_LIMIT = 100
+# (HiGHS solves the root; 0 when presolve alone solves it), so 50 is a margin of 50 times. A node re-solves the
+# linear relaxation of a graph the size limits bound (at most 1,000 x 201 cells; the root, from scratch and so the
+# costliest, took at most 1.6 s of CPU on the outputs that reach the programme), so 50 nodes bound a refused
+# output at about 80 s, within the 2 minutes a participant's hostile input may take. A count, not a time limit:
+# the same file gets the same answer on a quiet machine and on a loaded one. docs/system-outputs.md, "Size limits".
+NODE_LIMIT = 50
 
 
 class AlignmentTooHard(ValueError):
