@@ -51,6 +51,10 @@ _FUNCTIONS = (
     "parameter_types FROM system.main.duckdb_functions()"
 )
 _CHECKS = "SELECT database_name, table_name, constraint_type, expression FROM system.main.duckdb_constraints()"
+_DEFAULTS = (
+    "SELECT database_name, schema_name, table_name, column_name, column_default FROM system.main.duckdb_columns()"
+)
+_SCHEMAS = "SELECT database_name, schema_name FROM system.main.duckdb_schemas()"
 # the catalogs of a connection that are not the file's: DuckDB's functions and the connection's temporary objects
 NOT_THE_FILE = frozenset({"system", "temp"})
 
@@ -113,16 +117,19 @@ def reach(sql: str) -> list[str]:
 class Definitions:
     """What a DuckDB file defines. ``stored`` maps ``view NAME`` and ``macro NAME`` (schema ``main``) to the
     SHA-256 of the stored text and ``reach`` to what that text can reach (:func:`reach`; left out where the
-    text is the expected one); ``checks`` maps a table to the digests of its CHECK constraints;
-    ``shadowing`` names the file's macros that carry the name of a built-in function, ``macros`` every macro
-    of the file (``schema.name``); ``fingerprint`` is what its ``evalhouse_schema()`` macro returns (read, not
-    called), or None."""
+    text is the expected one); ``checks`` maps a table to the digests of what runs when a row goes in: its
+    CHECK constraints, column defaults and generated columns; ``shadowing`` names the file's macros that carry
+    the name of a built-in function; ``macros`` every macro of the file and ``relations`` every table and view
+    (``schema.name``), ``schemas`` its schemas other than ``main``; ``fingerprint`` is what its
+    ``evalhouse_schema()`` macro returns (read, not called), or None."""
 
     stored: dict[str, str]
     reach: dict[str, list[str]] = field(default_factory=dict)
     checks: dict[str, list[str]] = field(default_factory=dict)
     shadowing: tuple[str, ...] = ()
     macros: tuple[str, ...] = ()
+    relations: tuple[str, ...] = ()
+    schemas: tuple[str, ...] = ()
     fingerprint: str | None = None
 
     def to_json(self) -> dict:
@@ -173,13 +180,31 @@ def read(con: duckdb.DuckDBPyConnection, expected: Definitions | None = None) ->
     checks: dict[str, list[str]] = {}
     for database, table, kind, expression in con.execute(_CHECKS).fetchall():
         if database not in NOT_THE_FILE and kind == "CHECK":
-            checks.setdefault(table.lower(), []).append(_digest(expression or ""))
+            checks.setdefault(table.lower(), []).append(_digest(f"check {expression or ''}"))
+    for database, schema, table, column, default in con.execute(_DEFAULTS).fetchall():
+        if database not in NOT_THE_FILE and schema == "main" and default is not None:
+            checks.setdefault(table.lower(), []).append(_digest(f"default {column.lower()} {default}"))
+    relations = sorted(
+        f"{schema.lower()}.{name.lower()}"
+        for database, schema, name, temporary in con.execute(_TABLES).fetchall()
+        if database not in NOT_THE_FILE and not temporary
+    ) + sorted(
+        f"{schema.lower()}.{name.lower()}"
+        for database, schema, name, internal, temporary in con.execute(_VIEW_NAMES).fetchall()
+        if database not in NOT_THE_FILE and not internal and not temporary
+    )
+    schemas = sorted(
+        {schema.lower() for database, schema in con.execute(_SCHEMAS).fetchall() if database not in NOT_THE_FILE}
+        - {"main"}
+    )
     return Definitions(
         stored=stored,
         reach=reached,
         checks={t: sorted(v) for t, v in checks.items()},
         shadowing=tuple(shadowing),
         macros=tuple(macros),
+        relations=tuple(relations),
+        schemas=tuple(schemas),
         fingerprint=fingerprint,
     )
 
@@ -209,16 +234,29 @@ def differences(
             f"its macro {shadowing[0]} takes the place of the SQL function of that name"
             + (f" (and {len(shadowing) - 1} more)" if len(shadowing) > 1 else ""),
         )
-    for table in sorted({t.lower() for t in tables}):
+    tables = {t.lower() for t in tables}
+    for table in sorted(tables):
         if found.checks.get(table, []) != expected.checks.get(table, []):
-            return Differences((), f"its table {table} has CHECK constraints that evalhouse's schema does not declare")
+            return Differences(
+                (),
+                f"its table {table} has CHECK constraints, column defaults or generated columns that evalhouse's "
+                "schema does not declare",
+            )
+    # what a changed definition must not name: the file's own objects (a view `depth` that reads a file, named by
+    # a corpus_complexity whose every identifier evalhouse's has too, `depth` being a column there) and schemas
+    ours = tables | {key.split(" ", 1)[1] for key in expected.stored}
+    foreign = {f"i:{name}" for name in found.schemas} | {
+        f"i:{name}"
+        for schema, name in (entry.split(".", 1) for entry in found.relations + found.macros)
+        if schema != "main" or name not in ours
+    }
     replaced = tuple(
         sorted(
             key
             for key, digest in expected.stored.items()
             if key in found.stored
             and found.stored[key] != digest
-            and not set(found.reach[key]) <= set(expected.reach[key])
+            and (not set(found.reach[key]) <= set(expected.reach[key]) or foreign & set(found.reach[key]))
         )
     )
     return Differences(replaced)

@@ -545,3 +545,72 @@ def test_names_in_other_letter_case_are_the_same_names(db, secret, tmp_path):
     with evalhouse.connect(other, read_only=True) as wh:
         assert "view corpus_complexity" in wh.replaced
         assert "secret-token" not in repr(wh.con.execute("SELECT corpus FROM corpus_complexity").fetchall())
+
+
+# --- a changed definition may not name what the file added (the second hostile review) -------------------------
+
+NAMING = {
+    # a view named like a column of corpus_complexity, read by a corpus_complexity whose identifiers are all
+    # in evalhouse's definition of it
+    "a view named like a column": (
+        "CREATE VIEW depth AS SELECT content AS corpus FROM read_text('{secret}');"
+        "CREATE OR REPLACE VIEW corpus_complexity AS SELECT * FROM depth",
+        "corpus_complexity",
+        "SELECT * FROM corpus_complexity",
+    ),
+    # a schema named like a table of the schema
+    "a schema named like a table": (
+        "CREATE SCHEMA edges; CREATE VIEW edges.sentences AS SELECT content AS corpus FROM read_text('{secret}');"
+        "CREATE OR REPLACE VIEW sentence_complexity AS SELECT * FROM edges.sentences",
+        "sentence_complexity",
+        "SELECT * FROM sentence_complexity",
+    ),
+    # the shared macro made to read a view named like one of its parameters; every view left as it was
+    "a view named like a macro's parameter": (
+        "CREATE VIEW m1 AS SELECT length(content)::DOUBLE AS r FROM read_text('{secret}');"
+        "CREATE OR REPLACE MACRO bleu_from_statistics(h, r, m1, m2, m3, m4, t1, t2, t3, t4) AS "
+        "(SELECT m1.r FROM m1)",
+        "bleu_from_statistics",
+        "SELECT bleu_from_statistics(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)",
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(NAMING))
+def test_a_changed_definition_that_names_what_the_file_added_is_replaced(db, secret, name):
+    sql, replaced, query = NAMING[name]
+    con = duckdb.connect(db)
+    try:
+        for statement in sql.format(secret=secret).split(";"):
+            con.execute(statement)
+    finally:
+        con.close()
+    with evalhouse.connect(db, read_only=True) as wh:  # an unconfined reader: temporary copies
+        assert any(key.endswith(f" {replaced}") for key in wh.replaced), wh.replaced
+        rows = wh.con.execute(query).fetchall()
+        assert "secret-token" not in repr(rows)
+        if replaced == "bleu_from_statistics":  # all ones: BLEU 1 (the file's macro gave the secret's length)
+            assert rows == [(1.0,)]
+    r = runner.invoke(app, ["--db", db, "sql", "--write", query])  # a write: recreated, with the note
+    assert r.exit_code == 0 and "recreated from the installed SQL" in r.stderr and "secret-token" not in r.output, (
+        r.output
+    )
+
+
+def test_a_default_on_a_table_of_the_schema_is_refused(db, tmp_path):
+    """A column default runs on every insert (DuckDB refuses a subquery in it, so it can only spoof or leak
+    settings): a write refuses a table of the schema with one, the file unchanged."""
+    con = duckdb.connect(db)
+    try:
+        con.execute("CREATE MACRO lab_stamp() AS 'file code ran: ' || version()")
+        con.execute("ALTER TABLE sentences ADD COLUMN lab_note VARCHAR DEFAULT lab_stamp()")
+    finally:
+        con.close()
+    before = open(db, "rb").read()
+    r = runner.invoke(
+        app, ["--db", db, "ingest", "treebank", str(REPO / "evalhouse" / "sample" / "sample.conllu"), "--corpus", "x"]
+    )
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith(f"evalhouse: {db}: refused: its table sentences has CHECK constraints, column defaults")
+    assert open(db, "rb").read() == before
