@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 import duckdb
@@ -94,17 +95,32 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@lru_cache(maxsize=1)
+def _reserved() -> frozenset[str]:
+    """DuckDB's reserved keywords (``select``, ``from``, ``as``, ...): the only words that cannot name a table,
+    a view or a function. Read from a connection of its own, which holds nothing of any file."""
+    with duckdb.connect(":memory:") as con:
+        rows = con.execute("SELECT keyword_name, keyword_category FROM duckdb_keywords()").fetchall()
+    return frozenset(name.lower() for name, category in rows if category == "reserved")
+
+
 def reach(sql: str) -> list[str]:
     """What a stored definition can reach: its identifiers (unquoted, lower case: DuckDB matches names
     without regard to case) and string literals, by DuckDB's own tokenizer, sorted, as ``i:name`` and
-    ``s:'text'``."""
+    ``s:'text'``. A keyword that is not reserved counts as an identifier: the tokenizer calls ``value``,
+    ``name`` or ``position`` keywords, and each can name a view the file added."""
     tokens = duckdb.tokenize(sql)
+    reserved = _reserved()
     found = set()
     for k, (start, kind) in enumerate(tokens):
         tag = _REACHING.get(kind)
-        if tag is None:
+        if tag is None and kind != duckdb.token_type.keyword:
             continue
         text = sql[start : tokens[k + 1][0] if k + 1 < len(tokens) else len(sql)].strip()
+        if tag is None:
+            if text.lower() in reserved:
+                continue
+            tag = "i"
         if tag == "i":
             if len(text) > 1 and text[0] == text[-1] == '"':
                 text = text[1:-1].replace('""', '"')

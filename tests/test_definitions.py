@@ -11,10 +11,14 @@ from evalhouse.warehouse import _create_schema, _create_schema_in_transaction, e
 
 def test_reach_is_the_identifiers_and_strings_of_a_definition():
     sql = "SELECT a.\"Col\", 'x''y' AS b, 2.5 FROM t CROSS JOIN read_text('/etc/hostname') WHERE LOWER(c) = d -- e"
-    # by hand: identifiers unquoted and in lower case, strings as written; keywords, numbers, comments left out
+    # by hand: identifiers unquoted and in lower case, strings as written; reserved keywords (select, as, from,
+    # where), numbers, operators and comments left out; cross and join are keywords that are not reserved
     assert definitions.reach(sql) == sorted(
-        ["i:a", "i:col", "s:'x''y'", "i:b", "i:t", "i:read_text", "s:'/etc/hostname'", "i:lower", "i:c", "i:d"]
+        ["i:a", "i:col", "s:'x''y'", "i:b", "i:t", "i:cross", "i:join", "i:read_text", "s:'/etc/hostname'"]
+        + ["i:lower", "i:c", "i:d"]
     )
+    # `cross`, `join` and `value` are keywords to the tokenizer but not reserved ones: they can name a relation
+    assert definitions.reach("SELECT * FROM t CROSS JOIN value") == ["i:cross", "i:join", "i:t", "i:value"]
 
 
 def _defs(**reach):

@@ -558,6 +558,13 @@ NAMING = {
         "corpus_complexity",
         "SELECT * FROM corpus_complexity",
     ),
+    # a view named by a word DuckDB's tokenizer calls a keyword (not a reserved one: it can name a view)
+    "a view named like an unreserved keyword": (
+        "CREATE VIEW \"value\" AS SELECT content AS corpus FROM read_text('{secret}');"
+        "CREATE OR REPLACE VIEW corpus_complexity AS SELECT * FROM value",
+        "corpus_complexity",
+        "SELECT * FROM corpus_complexity",
+    ),
     # a schema named like a table of the schema
     "a schema named like a table": (
         "CREATE SCHEMA edges; CREATE VIEW edges.sentences AS SELECT content AS corpus FROM read_text('{secret}');"
