@@ -63,7 +63,7 @@ NOT_THE_FILE = frozenset({"system", "temp"})
 def tables(con: duckdb.DuckDBPyConnection) -> set[str]:
     """The file's base tables (schema ``main``), by name in lower case."""
     return {
-        name.lower()
+        fold(name)
         for database, schema, name, temporary in con.execute(_TABLES).fetchall()
         if database not in NOT_THE_FILE and schema == "main" and not temporary
     }
@@ -73,7 +73,7 @@ def views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """The file's views (schema ``main``), by name in lower case (DuckDB matches names without regard to case,
     so ``"Corpus_Complexity"`` is read wherever ``corpus_complexity`` is named), with their stored SQL."""
     return {
-        name.lower(): sql
+        fold(name): sql
         for database, schema, name, internal, temporary, sql in con.execute(_VIEWS).fetchall()
         if database not in NOT_THE_FILE and schema == "main" and not internal and not temporary
     }
@@ -82,13 +82,22 @@ def views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 def view_names(con: duckdb.DuckDBPyConnection) -> set[str]:
     """The names of :func:`views`, without their SQL (which DuckDB serialises on every listing: 4–10 ms)."""
     return {
-        name.lower()
+        fold(name)
         for database, schema, name, internal, temporary in con.execute(_VIEW_NAMES).fetchall()
         if database not in NOT_THE_FILE and schema == "main" and not internal and not temporary
     }
 
 
 _REACHING = {duckdb.token_type.identifier: "i", duckdb.token_type.string_const: "s"}
+
+
+def fold(name: str) -> str:
+    """A name as DuckDB compares it: ASCII letters in lower case, nothing else changed (Python's
+    ``str.lower()`` would turn the Kelvin sign into ``k``, a name DuckDB keeps apart)."""
+    return name.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _digest(text: str) -> str:
@@ -101,7 +110,7 @@ def _reserved() -> frozenset[str]:
     a view or a function. Read from a connection of its own, which holds nothing of any file."""
     with duckdb.connect(":memory:") as con:
         rows = con.execute("SELECT keyword_name, keyword_category FROM duckdb_keywords()").fetchall()
-    return frozenset(name.lower() for name, category in rows if category == "reserved")
+    return frozenset(fold(name) for name, category in rows if category == "reserved")
 
 
 def reach(sql: str) -> list[str]:
@@ -118,13 +127,13 @@ def reach(sql: str) -> list[str]:
             continue
         text = sql[start : tokens[k + 1][0] if k + 1 < len(tokens) else len(sql)].strip()
         if tag is None:
-            if text.lower() in reserved:
+            if fold(text) in reserved:
                 continue
             tag = "i"
         if tag == "i":
             if len(text) > 1 and text[0] == text[-1] == '"':
                 text = text[1:-1].replace('""', '"')
-            text = text.lower()
+            text = fold(text)
         found.add(f"{tag}:{text}")
     return sorted(found)
 
@@ -174,10 +183,10 @@ def read(con: duckdb.DuckDBPyConnection, expected: Definitions | None = None) ->
     overloads: dict[tuple[str, str], list[str]] = {}
     for database, schema, name, kind, internal, definition, parameters, types in con.execute(_FUNCTIONS).fetchall():
         if internal:
-            builtin.add(name.lower())
+            builtin.add(fold(name))
         elif database not in NOT_THE_FILE:
             signature = ", ".join(f"{p} {t}" for p, t in zip(parameters or [], types or []))
-            overloads.setdefault((schema.lower(), name.lower()), []).append(f"{kind}({signature}) {definition}")
+            overloads.setdefault((fold(schema), fold(name)), []).append(f"{kind}({signature}) {definition}")
     macros = sorted(f"{schema}.{name}" for schema, name in overloads)
     shadowing = [m for m in macros if m.split(".", 1)[1] in builtin]
     fingerprint = None
@@ -196,21 +205,21 @@ def read(con: duckdb.DuckDBPyConnection, expected: Definitions | None = None) ->
     checks: dict[str, list[str]] = {}
     for database, table, kind, expression in con.execute(_CHECKS).fetchall():
         if database not in NOT_THE_FILE and kind == "CHECK":
-            checks.setdefault(table.lower(), []).append(_digest(f"check {expression or ''}"))
+            checks.setdefault(fold(table), []).append(_digest(f"check {expression or ''}"))
     for database, schema, table, column, default in con.execute(_DEFAULTS).fetchall():
         if database not in NOT_THE_FILE and schema == "main" and default is not None:
-            checks.setdefault(table.lower(), []).append(_digest(f"default {column.lower()} {default}"))
+            checks.setdefault(fold(table), []).append(_digest(f"default {fold(column)} {default}"))
     relations = sorted(
-        f"{schema.lower()}.{name.lower()}"
+        f"{fold(schema)}.{fold(name)}"
         for database, schema, name, temporary in con.execute(_TABLES).fetchall()
         if database not in NOT_THE_FILE and not temporary
     ) + sorted(
-        f"{schema.lower()}.{name.lower()}"
+        f"{fold(schema)}.{fold(name)}"
         for database, schema, name, internal, temporary in con.execute(_VIEW_NAMES).fetchall()
         if database not in NOT_THE_FILE and not internal and not temporary
     )
     schemas = sorted(
-        {schema.lower() for database, schema in con.execute(_SCHEMAS).fetchall() if database not in NOT_THE_FILE}
+        {fold(schema) for database, schema in con.execute(_SCHEMAS).fetchall() if database not in NOT_THE_FILE}
         - {"main"}
     )
     return Definitions(
@@ -242,7 +251,7 @@ def differences(
     tables of the schema; ``functions``: the names of evalhouse's Python SQL functions, which a macro of the
     file would also take the place of. A view or macro of the schema that the file lacks is not replaced here
     (opening read-write creates it; reading it fails as it would without this check)."""
-    reserved = {f.lower() for f in functions}
+    reserved = {fold(f) for f in functions}
     shadowing = sorted(set(found.shadowing) | {m for m in found.macros if m.split(".", 1)[1] in reserved})
     if shadowing:
         return Differences(
@@ -250,7 +259,7 @@ def differences(
             f"its macro {shadowing[0]} takes the place of the SQL function of that name"
             + (f" (and {len(shadowing) - 1} more)" if len(shadowing) > 1 else ""),
         )
-    tables = {t.lower() for t in tables}
+    tables = {fold(t) for t in tables}
     for table in sorted(tables):
         if found.checks.get(table, []) != expected.checks.get(table, []):
             return Differences(
@@ -260,12 +269,22 @@ def differences(
             )
     # what a changed definition must not name: the file's own objects (a view `depth` that reads a file, named by
     # a corpus_complexity whose every identifier evalhouse's has too, `depth` being a column there) and schemas
-    ours = tables | {key.split(" ", 1)[1] for key in expected.stored}
-    foreign = {f"i:{name}" for name in found.schemas} | {
-        f"i:{name}"
-        for schema, name in (entry.split(".", 1) for entry in found.relations + found.macros)
-        if schema != "main" or name not in ours
-    }
+    # relations and functions are two namespaces in DuckDB: a table macro `sentences()` is not the table
+    our_relations = tables | {key.split(" ", 1)[1] for key in expected.stored if key.startswith("view ")}
+    our_macros = {key.split(" ", 1)[1] for key in expected.stored if key.startswith("macro ")}
+    foreign = (
+        {f"i:{name}" for name in found.schemas}
+        | {
+            f"i:{name}"
+            for schema, name in (entry.split(".", 1) for entry in found.relations)
+            if schema != "main" or name not in our_relations
+        }
+        | {
+            f"i:{name}"
+            for schema, name in (entry.split(".", 1) for entry in found.macros)
+            if schema != "main" or name not in our_macros
+        }
+    )
     replaced = tuple(
         sorted(
             key

@@ -277,8 +277,8 @@ def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     tables = definitions.tables(con)
     out: dict[str, list[tuple[int, str]]] = {}
     for database, schema, table, column, index in rows:
-        if database not in definitions.NOT_THE_FILE and schema == "main" and table.lower() in tables:
-            out.setdefault(table.lower(), []).append((index, column))
+        if database not in definitions.NOT_THE_FILE and schema == "main" and definitions.fold(table) in tables:
+            out.setdefault(definitions.fold(table), []).append((index, column))
     return {table: [c for _, c in sorted(columns)] for table, columns in out.items()}
 
 

@@ -621,3 +621,43 @@ def test_a_default_on_a_table_of_the_schema_is_refused(db, tmp_path):
     assert r.exit_code == 3, r.output
     assert r.stderr.startswith(f"evalhouse: {db}: refused: its table sentences has CHECK constraints, column defaults")
     assert open(db, "rb").read() == before
+
+
+# --- relations and functions are two namespaces (the third hostile review) ------------------------------------
+
+OTHER_NAMESPACE = {
+    "a table macro named like a table": (
+        "CREATE MACRO sentences() AS TABLE SELECT content AS corpus FROM read_text('{secret}');"
+        "CREATE OR REPLACE VIEW corpus_complexity AS SELECT corpus FROM sentences()",
+        "corpus_complexity",
+    ),
+    "a scalar macro named like a table": (
+        "CREATE MACRO edges(x) AS (SELECT content FROM read_text('{secret}'));"
+        "CREATE OR REPLACE VIEW corpus_complexity AS SELECT edges(1) AS corpus",
+        "corpus_complexity",
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(OTHER_NAMESPACE))
+def test_a_macro_named_like_a_relation_of_the_schema_is_the_files(db, secret, name):
+    sql, replaced = OTHER_NAMESPACE[name]
+    con = duckdb.connect(db)
+    try:
+        for statement in sql.format(secret=secret).split(";"):
+            con.execute(statement)
+    finally:
+        con.close()
+    with evalhouse.connect(db, read_only=True) as wh:
+        assert f"view {replaced}" in wh.replaced, wh.replaced
+        assert "secret-token" not in repr(wh.con.execute(f"SELECT * FROM {replaced}").fetchall())
+    r = runner.invoke(app, ["--db", db, "sql", "--write", f"select * from {replaced}"])
+    assert r.exit_code == 0 and "recreated from the installed SQL" in r.stderr and "secret-token" not in r.output
+
+
+def test_names_fold_as_duckdb_folds_them():
+    from evalhouse.definitions import fold
+
+    assert fold("Corpus_Complexity") == "corpus_complexity"
+    assert fold("parse_metric_ran\u212as") != "parse_metric_ranks"  # the Kelvin sign: Python's lower() gives k
