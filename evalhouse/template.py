@@ -146,15 +146,21 @@ def definitions(
 ) -> _definitions.Definitions | None:
     """The views, macros and CHECK constraints the running DuckDB writes for schema ``fingerprint``, as
     the template's build recorded them beside it (building the template first when there is none); None when
-    the cache is off or cannot be used (the caller then builds them in memory)."""
+    the cache is off or cannot be used (the caller then builds them in memory). A template whose record is
+    missing or unreadable is discarded, as one whose digest does not match is, so that the next command
+    builds both again instead of every command building the definitions in memory."""
     template = template_path(fingerprint)
     if template is None:
         return None
     try:
         if not template.exists():
             _build(template, create_schema)
+    except (OSError, duckdb.Error):
+        return None
+    try:
         return _definitions.Definitions.from_json(json.loads(_definitions_path(template).read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError, duckdb.Error):
+    except (OSError, ValueError, KeyError, TypeError):
+        _discard(template)
         return None
 
 

@@ -73,3 +73,16 @@ def test_every_overload_of_a_macro_is_read():
     con.execute("CREATE MACRO m(a) AS a + 1, (a, b) AS (SELECT content FROM read_text(b))")
     found = definitions.read(con)
     assert "i:read_text" in found.reach["macro m"] and "i:a" in found.reach["macro m"]
+
+
+def test_a_template_without_its_definitions_is_discarded(tmp_path, monkeypatch):
+    """Its record deleted or damaged, the template goes too: the next call builds both again."""
+    monkeypatch.setenv(template.CACHE_ENV, str(tmp_path))
+    fingerprint = schema_script()[2]
+    assert template.definitions(fingerprint, _create_schema_in_transaction) is not None
+    built = template.template_path(fingerprint)
+    record = built.with_name(built.name + ".definitions.json")
+    record.write_text("{", encoding="utf-8")
+    assert template.definitions(fingerprint, _create_schema_in_transaction) is None
+    assert not built.exists() and not record.exists()
+    assert template.definitions(fingerprint, _create_schema_in_transaction) is not None and built.exists()

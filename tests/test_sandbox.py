@@ -475,12 +475,19 @@ SHADOWS = {
 }
 
 
-def _shadow(db, secret, name):
+def _craft(db, script):
+    """Run ``script`` (statements separated by ';') on the warehouse file with plain DuckDB, as a hostile lab
+    would before sharing it."""
     con = duckdb.connect(db)
     try:
-        con.execute(SHADOWS[name].format(secret=secret))
+        for statement in script.split(";"):
+            con.execute(statement)
     finally:
         con.close()
+
+
+def _shadow(db, secret, name):
+    _craft(db, SHADOWS[name].format(secret=secret))
 
 
 @pytest.mark.slow
@@ -587,12 +594,7 @@ NAMING = {
 @pytest.mark.parametrize("name", sorted(NAMING))
 def test_a_changed_definition_that_names_what_the_file_added_is_replaced(db, secret, name):
     sql, replaced, query = NAMING[name]
-    con = duckdb.connect(db)
-    try:
-        for statement in sql.format(secret=secret).split(";"):
-            con.execute(statement)
-    finally:
-        con.close()
+    _craft(db, sql.format(secret=secret))
     with evalhouse.connect(db, read_only=True) as wh:  # an unconfined reader: temporary copies
         assert any(key.endswith(f" {replaced}") for key in wh.replaced), wh.replaced
         rows = wh.con.execute(query).fetchall()
@@ -643,12 +645,7 @@ OTHER_NAMESPACE = {
 @pytest.mark.parametrize("name", sorted(OTHER_NAMESPACE))
 def test_a_macro_named_like_a_relation_of_the_schema_is_the_files(db, secret, name):
     sql, replaced = OTHER_NAMESPACE[name]
-    con = duckdb.connect(db)
-    try:
-        for statement in sql.format(secret=secret).split(";"):
-            con.execute(statement)
-    finally:
-        con.close()
+    _craft(db, sql.format(secret=secret))
     with evalhouse.connect(db, read_only=True) as wh:
         assert f"view {replaced}" in wh.replaced, wh.replaced
         assert "secret-token" not in repr(wh.con.execute(f"SELECT * FROM {replaced}").fetchall())
